@@ -1,0 +1,129 @@
+package io.icegate.core.store.engine;
+
+import io.icegate.core.store.Idempotence;
+import io.icegate.core.store.KvLimits;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.KvStoreException;
+import io.icegate.core.store.KvStoreFailureException;
+import io.icegate.core.store.KvStoreStats;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link KvStore} over any {@link KvEngine}: the retry loop, the limits and the age limit live
+ * here once, so the drivers cannot drift apart. fdb-java's own {@code Database.run} is not used
+ * because it silently retries 1021 commit_unknown_result, which would hide "maybe committed".
+ */
+public final class EngineKvStore implements KvStore {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EngineKvStore.class);
+
+  private final KvEngine engine;
+  private final RetryPolicy retryPolicy;
+  private final long maxAgeNanos;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final LongAdder committedWrites = new LongAdder();
+  private final LongAdder mutations = new LongAdder();
+  private final LongAdder conflicts = new LongAdder();
+  private final LongAdder tooOld = new LongAdder();
+  private final LongAdder commitUnknown = new LongAdder();
+
+  public EngineKvStore(KvEngine engine) {
+    this(engine, RetryPolicy.DEFAULT);
+  }
+
+  public EngineKvStore(KvEngine engine, RetryPolicy retryPolicy) {
+    this.engine = engine;
+    this.retryPolicy = retryPolicy;
+    this.maxAgeNanos = KvLimits.MAX_TRANSACTION_AGE.toNanos();
+  }
+
+  @Override
+  public <T> T run(Idempotence idempotence, TransactionBody<T> body) {
+    return attempt(AccessMode.READ_WRITE, idempotence, body::apply);
+  }
+
+  @Override
+  public <T> T read(ReadBody<T> body) {
+    return attempt(AccessMode.READ_ONLY, Idempotence.IDEMPOTENT, body::apply);
+  }
+
+  /** Counters since this store was opened. */
+  @Override
+  public KvStoreStats stats() {
+    return new KvStoreStats(
+        committedWrites.sum(), mutations.sum(), conflicts.sum(), tooOld.sum(), commitUnknown.sum());
+  }
+
+  /** The engine underneath, e.g. for a driver-specific check in its own tests. */
+  public KvEngine engine() {
+    return engine;
+  }
+
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true)) {
+      engine.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "EngineKvStore[" + engine.describe() + "]";
+  }
+
+  private <T> T attempt(
+      AccessMode mode, Idempotence idempotence, java.util.function.Function<GuardedTransaction, T> body) {
+    for (int attempt = 1; ; attempt++) {
+      if (closed.get()) {
+        throw new KvStoreFailureException("store " + engine.describe() + " is closed");
+      }
+      try (EngineTransaction native_ = engine.begin(mode)) {
+        GuardedTransaction tx = new GuardedTransaction(native_, mode, maxAgeNanos);
+        T result = body.apply(tx);
+        tx.commit();
+        if (tx.mutations() > 0) {
+          committedWrites.increment();
+          mutations.add(tx.mutations());
+        }
+        return result;
+      } catch (KvStoreException e) {
+        count(e);
+        if (!shouldRetry(e, idempotence) || attempt >= retryPolicy.maxAttempts()) {
+          throw e;
+        }
+        LOG.debug("retrying transaction after {} (attempt {})", e.kind(), attempt);
+        sleep(attempt);
+      }
+    }
+  }
+
+  private static boolean shouldRetry(KvStoreException e, Idempotence idempotence) {
+    return switch (e.kind()) {
+      case CONFLICT, TOO_OLD -> true;
+      case COMMIT_UNKNOWN_RESULT -> idempotence == Idempotence.IDEMPOTENT;
+      case LIMIT_EXCEEDED, FAILURE -> false;
+    };
+  }
+
+  private void count(KvStoreException e) {
+    switch (e.kind()) {
+      case CONFLICT -> conflicts.increment();
+      case TOO_OLD -> tooOld.increment();
+      case COMMIT_UNKNOWN_RESULT -> commitUnknown.increment();
+      default -> { }
+    }
+  }
+
+  private void sleep(int attempt) {
+    long nominal = retryPolicy.backoffNanos(attempt);
+    if (nominal > 0) {
+      double jitter = 0.5 + ThreadLocalRandom.current().nextDouble() / 2;
+      LockSupport.parkNanos((long) (nominal * jitter));
+    }
+  }
+}
