@@ -1,5 +1,6 @@
 package io.icegate.core.repo;
 
+import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.NameScope;
 import java.util.Objects;
 
@@ -15,6 +16,9 @@ public record Listing(NameScope scope, String namePrefix) {
   public Listing {
     Objects.requireNonNull(scope, "scope");
     namePrefix = namePrefix == null ? "" : namePrefix;
+    if (namePrefix.chars().anyMatch(Character::isISOControl)) {
+      throw IcegateException.invalidArgument("name prefix must not contain control characters");
+    }
   }
 
   /** Every resource in {@code scope}. */

@@ -1,6 +1,8 @@
 package io.icegate.core.store;
 
+import com.apple.foundationdb.Range;
 import com.apple.foundationdb.subspace.Subspace;
+import com.apple.foundationdb.tuple.ByteArrayUtil;
 import com.apple.foundationdb.tuple.Tuple;
 import io.icegate.core.model.NameScope;
 import io.icegate.core.model.ResourceKind;
@@ -143,6 +145,21 @@ public final class KeyLayout {
   /** The name-index entries of {@code kind} in {@code scope}: a listing is a range read of it. */
   public static Subspace names(String partition, ResourceKind kind, NameScope scope) {
     return NAME_INDEX.get(Tuple.from(partition, kind.tag()).addAll(scopeElements(scope)));
+  }
+
+  /**
+   * The name-index entries of {@code kind} in {@code scope} whose name starts with {@code prefix}
+   * (every entry for an empty prefix). Tuple-encoded strings keep the prefix order of their UTF-8
+   * bytes while they hold no NUL, which names never do (they exclude control characters).
+   */
+  public static Range names(String partition, ResourceKind kind, NameScope scope, String prefix) {
+    Subspace names = names(partition, kind, scope);
+    if (prefix.isEmpty()) {
+      return names.range();
+    }
+    byte[] packed = names.pack(Tuple.from(prefix));
+    byte[] begin = java.util.Arrays.copyOf(packed, packed.length - 1); // drop the string terminator
+    return new Range(begin, ByteArrayUtil.strinc(begin));
   }
 
   /**
