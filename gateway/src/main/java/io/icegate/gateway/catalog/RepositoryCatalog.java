@@ -56,6 +56,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   private final String warehouse;
   private final FileIO io;
   private final MetadataCache cache;
+  private final String name;
 
   /**
    * @param catalog the icegate Catalog resource this adapter serves
@@ -73,8 +74,14 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     this.warehouse = location == null ? null : location.replaceAll("/+$", "");
     this.io = io;
     this.cache = cache;
+    this.name = catalog.spec().name();
     Map<String, String> properties = new HashMap<>(catalog.spec().properties());
     initialize(catalog.spec().name(), properties);
+  }
+
+  @Override
+  public String name() {
+    return name;
   }
 
   /** The Catalog's immutable id: the Iceberg REST prefix. */
@@ -164,10 +171,11 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     }));
   }
 
+  /** A mutable copy: Iceberg's response builders NPE on immutable maps. */
   @Override
   public Map<String, String> loadNamespaceMetadata(Namespace ns) {
-    return call(() -> repositories.store().read(tx -> requireNamespace(tx, ns)))
-        .spec().properties();
+    return new HashMap<>(call(() -> repositories.store().read(tx -> requireNamespace(tx, ns)))
+        .spec().properties());
   }
 
   @Override
@@ -449,6 +457,6 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   @Override
   public String toString() {
-    return "RepositoryCatalog[" + name() + " " + catalogId + "]";
+    return "RepositoryCatalog[" + name + " " + catalogId + "]";
   }
 }

@@ -1,6 +1,9 @@
 package io.icegate.gateway.iceberg;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -8,7 +11,7 @@ import org.apache.iceberg.rest.RESTSerializers;
 
 /**
  * The Jackson mapper for Iceberg REST bodies. iceberg-core's own {@code RESTObjectMapper} is
- * package-private, so this builds the same configuration: kebab-case names, unknown members
+ * package-private, so this builds the same configuration: private fields visible, kebab-case names, unknown members
  * ignored (forward compatibility with newer clients) and every Iceberg type registered through
  * {@link RESTSerializers#registerAll}.
  */
@@ -23,7 +26,13 @@ public final class IcebergJson {
   }
 
   private static ObjectMapper create() {
-    ObjectMapper mapper = new ObjectMapper(new JsonFactory());
+    JsonFactory factory = new JsonFactoryBuilder()
+        .configure(JsonFactory.Feature.INTERN_FIELD_NAMES, false)
+        .configure(JsonFactory.Feature.FAIL_ON_SYMBOL_HASH_OVERFLOW, false)
+        .build();
+    ObjectMapper mapper = new ObjectMapper(factory);
+    // Iceberg's request and response classes are plain classes with private fields.
+    mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
     mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     mapper.setPropertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE);
     RESTSerializers.registerAll(mapper);

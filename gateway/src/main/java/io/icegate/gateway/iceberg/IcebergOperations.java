@@ -146,10 +146,9 @@ public final class IcebergOperations {
         ? Namespace.empty()
         : Namespace.of(parent.split(NAMESPACE_SEPARATOR, -1));
     Page<Namespace> page = catalog.listNamespaces(parentNamespace, pageRequest(request));
-    return ListNamespacesResponse.builder()
-        .addAll(page.items())
-        .nextPageToken(page.next().orElse(null))
-        .build();
+    ListNamespacesResponse.Builder response = ListNamespacesResponse.builder().addAll(new java.util.ArrayList<>(page.items()));
+    page.next().ifPresent(response::nextPageToken);
+    return response.build();
   }
 
   private static ListTablesResponse listTables(
@@ -157,10 +156,9 @@ public final class IcebergOperations {
     Page<TableIdentifier> page = views
         ? catalog.listViews(request.namespace(), pageRequest(request))
         : catalog.listTables(request.namespace(), pageRequest(request));
-    return ListTablesResponse.builder()
-        .addAll(page.items())
-        .nextPageToken(page.next().orElse(null))
-        .build();
+    ListTablesResponse.Builder response = ListTablesResponse.builder().addAll(new java.util.ArrayList<>(page.items()));
+    page.next().ifPresent(response::nextPageToken);
+    return response.build();
   }
 
   /**

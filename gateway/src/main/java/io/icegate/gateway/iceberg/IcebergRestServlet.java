@@ -66,7 +66,8 @@ public final class IcebergRestServlet extends HttpServlet {
       } else {
         reply = error(ErrorMapping.of(404, "NotFoundException", "no such route: " + path));
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | StackOverflowError e) {
+      // A stack overflow is a request-scoped failure (e.g. a pathological input), not a dead JVM.
       ErrorResponse body = ErrorMapping.toResponse(e);
       if (body.code() >= 500) {
         LOG.error("request {} {} failed", req.getMethod(), label, e);

@@ -36,6 +36,9 @@ public final class GatewayFixture implements AutoCloseable {
   /** Starts a gateway on a new data dir. */
   public static GatewayFixture start() {
     try {
+      // Surefire points java.io.tmpdir at target/tmp, which nobody creates; sqlite-jdbc extracts
+      // its native library there.
+      Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
       Path dir = Files.createTempDirectory("icegate-gw");
       GatewaySettings settings = new GatewaySettings(dir, null, "127.0.0.1", 0, true, TOKEN);
       return new GatewayFixture(dir, Gateway.start(settings, new PrintStream(
@@ -69,13 +72,22 @@ public final class GatewayFixture implements AutoCloseable {
     return catalog;
   }
 
-  /** Sends a raw request; {@code body} may be null. The bootstrap token is added. */
+  /**
+   * Sends a raw request; {@code body} may be null. The bootstrap token is added unless {@code
+   * headers} (name, value, name, value...) carry an Authorization of their own.
+   */
   public HttpResponse<String> send(String method, String path, String body, String... headers) {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUri() + path))
         .method(method, body == null
             ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body))
-        .header("Authorization", "Bearer " + TOKEN);
+            : HttpRequest.BodyPublishers.ofString(body));
+    boolean ownAuthorization = false;
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      ownAuthorization |= headers[i].equalsIgnoreCase("Authorization");
+    }
+    if (!ownAuthorization) {
+      request.header("Authorization", "Bearer " + TOKEN);
+    }
     if (body != null) {
       request.header("Content-Type", "application/json");
     }
