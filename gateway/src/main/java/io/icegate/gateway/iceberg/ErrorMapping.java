@@ -89,8 +89,13 @@ public final class ErrorMapping {
     if (error instanceof CommitUnknownResultException) {
       return CommitStateUnknownException.class.getSimpleName();
     }
-    if (error instanceof JacksonException || error instanceof IllegalArgumentException) {
+    if (error instanceof JacksonException) {
       return BadRequestException.class.getSimpleName();
+    }
+    if (error instanceof IllegalArgumentException) {
+      // iceberg-core's client rethrows a 400 of this type as IllegalArgumentException (what its
+      // own catalogs throw for invalid arguments), any other 400 as BadRequestException.
+      return IllegalArgumentException.class.getSimpleName();
     }
     if (error instanceof KvStoreException) {
       return ServiceUnavailableException.class.getSimpleName();

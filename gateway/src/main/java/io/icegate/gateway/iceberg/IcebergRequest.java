@@ -3,6 +3,7 @@ package io.icegate.gateway.iceberg;
 import io.icegate.gateway.auth.Principal;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTUtil;
 
@@ -50,19 +51,19 @@ public record IcebergRequest(
   /** Parses the body as {@code type} with the Iceberg REST mapper. */
   public <T> T bodyAs(Class<T> type) {
     if (body.length == 0) {
-      throw new IllegalArgumentException("request body is required");
+      throw new BadRequestException("request body is required");
     }
     try {
       T value = IcebergJson.mapper().readValue(body, type);
       if (value == null) {
-        throw new IllegalArgumentException("request body is required");
+        throw new BadRequestException("request body is required");
       }
       if (value instanceof org.apache.iceberg.rest.RESTMessage message) {
         message.validate();
       }
       return value;
     } catch (com.fasterxml.jackson.core.JacksonException e) {
-      throw new IllegalArgumentException("malformed request body: " + e.getOriginalMessage(), e);
+      throw new BadRequestException(e, "malformed request body: %s", e.getOriginalMessage());
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

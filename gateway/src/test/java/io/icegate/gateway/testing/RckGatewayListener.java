@@ -28,6 +28,11 @@ public final class RckGatewayListener implements TestExecutionListener {
     System.setProperty("uri", gateway.icebergUri());
     System.setProperty("warehouse", "default");
     System.setProperty("token", GatewayFixture.TOKEN);
+    // The kit's switches for catalog behaviour (RESTCompatibilityKitCatalogTests): the gateway
+    // refuses tables in a namespace that does not exist (the spec's 404), so the kit must create
+    // namespaces first; and it keeps segment boundaries, so names with dots are supported.
+    System.setProperty("rck.requires-namespace-create", "true");
+    System.setProperty("rck.supports-names-with-dot", "true");
   }
 
   @Override
