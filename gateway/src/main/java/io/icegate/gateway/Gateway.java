@@ -73,6 +73,11 @@ public final class Gateway implements AutoCloseable {
     }
   }
 
+  /** The store the gateway runs on, for embedding (admin tooling, tests). */
+  public KvStore store() {
+    return store;
+  }
+
   /** The bound HTTP port. */
   public int port() {
     return server.port();

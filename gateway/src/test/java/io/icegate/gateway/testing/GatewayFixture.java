@@ -48,6 +48,11 @@ public final class GatewayFixture implements AutoCloseable {
     }
   }
 
+  /** The running gateway (its store, for setting up other accounts). */
+  public Gateway gateway() {
+    return gateway;
+  }
+
   public Path dataDir() {
     return dataDir;
   }
