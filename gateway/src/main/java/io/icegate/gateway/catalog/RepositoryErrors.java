@@ -21,7 +21,7 @@ import org.apache.iceberg.exceptions.ServiceUnavailableException;
  * CatalogHandlers}, {@code BaseMetastoreCatalog} and the REST error mapping understand (e.g. {@code
  * tableExists} relies on {@link NoSuchTableException}).
  */
-final class RepositoryErrors {
+public final class RepositoryErrors {
   private RepositoryErrors() {}
 
   /** Runs {@code call}, translating repository and store failures. */
@@ -37,7 +37,8 @@ final class RepositoryErrors {
     }
   }
 
-  static RuntimeException toIceberg(IcegateException e) {
+  /** The Iceberg exception for a repository error code (and its subject kind). */
+  public static RuntimeException toIceberg(IcegateException e) {
     ResourceKind subject = e.subject().orElse(null);
     String message = e.getMessage();
     return switch (e.code()) {

@@ -1,7 +1,9 @@
 package io.icegate.gateway.iceberg;
 
 import com.fasterxml.jackson.core.JacksonException;
+import io.icegate.core.error.IcegateException;
 import io.icegate.core.store.CommitUnknownResultException;
+import io.icegate.gateway.catalog.RepositoryErrors;
 import io.icegate.core.store.KvStoreException;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -31,6 +33,10 @@ public final class ErrorMapping {
 
   /** The error body for {@code error}; its {@code code} is the HTTP status to send. */
   public static ErrorResponse toResponse(Throwable error) {
+    if (error instanceof IcegateException coded) {
+      // e.g. a model record rejecting a name before any repository call
+      error = RepositoryErrors.toIceberg(coded);
+    }
     int status = status(error);
     String type = type(error);
     String message = status >= 500 && !(error instanceof CommitStateUnknownException)
