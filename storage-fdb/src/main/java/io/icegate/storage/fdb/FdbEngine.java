@@ -26,6 +26,9 @@ public final class FdbEngine implements KvEngine {
   /** The fdb-java / libfdb_c API version this driver is written against (FoundationDB 7.3). */
   public static final int API_VERSION = 730;
 
+  /** Why fdb-java could not be loaded, kept because later attempts only say "could not init". */
+  private static LinkageError firstLoadFailure;
+
   private final String clusterFile;
   private final Database db;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -101,12 +104,12 @@ public final class FdbEngine implements KvEngine {
     try {
       return FDB.selectAPIVersion(API_VERSION);
     } catch (LinkageError e) {
-      // UnsatisfiedLinkError the first time, NoClassDefFoundError after fdb-java's class init failed.
-      throw new KvStoreFailureException(
-          "the FoundationDB client library libfdb_c is not installed on this host (or not on the"
-              + " library path); install the FoundationDB 7.3 client package to use a fdb: store"
-              + " (" + e + ")",
-          e);
+      // UnsatisfiedLinkError the first time; NoClassDefFoundError afterwards, because fdb-java's
+      // class initialization failed for good. Explain with the first, which names the cause.
+      if (firstLoadFailure == null) {
+        firstLoadFailure = e;
+      }
+      throw nativeClientUnavailable(firstLoadFailure);
     } catch (FDBException e) {
       throw new KvStoreFailureException(
           "the FoundationDB client library rejected API version " + API_VERSION + ": "
@@ -118,5 +121,23 @@ public final class FdbEngine implements KvEngine {
               + e.getMessage(),
           e);
     }
+  }
+
+  static KvStoreFailureException nativeClientUnavailable(LinkageError failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (String.valueOf(t.getMessage()).contains("libfdb_c")) {
+        return new KvStoreFailureException(
+            "the FoundationDB client library libfdb_c is not installed on this host (or not on the"
+                + " library path); install the FoundationDB client package, version 7.3 or newer,"
+                + " to use a fdb: store (" + t.getMessage() + ")",
+            failure);
+      }
+    }
+    // fdb-java unpacks its JNI bridge (libfdb_java) into java.io.tmpdir before loading libfdb_c.
+    return new KvStoreFailureException(
+        "fdb-java could not load its native bridge libfdb_java from java.io.tmpdir="
+            + System.getProperty("java.io.tmpdir")
+            + " (the directory must exist, be writable and allow loading libraries): " + failure,
+        failure);
   }
 }

@@ -125,4 +125,24 @@ class FdbEngineTest {
     opened.close();
     Assumptions.abort("libfdb_c is installed on this host; the missing-library path cannot occur");
   }
+
+  @Test
+  void aLoadFailureIsExplainedByItsFirstCause() {
+    // What the JDK reports on the second attempt, after fdb-java's class init failed.
+    NoClassDefFoundError later =
+        new NoClassDefFoundError("Could not initialize class com.apple.foundationdb.FDB");
+    later.initCause(
+        new ExceptionInInitializerError(
+            "Exception java.lang.UnsatisfiedLinkError: /x/fdb_java1.library: libfdb_c.so: cannot"
+                + " open shared object file"));
+    assertThat(FdbEngine.nativeClientUnavailable(later))
+        .hasMessageContaining("libfdb_c is not installed")
+        .hasCause(later);
+
+    UnsatisfiedLinkError unpackFailed = new UnsatisfiedLinkError("No such file or directory");
+    assertThat(FdbEngine.nativeClientUnavailable(unpackFailed))
+        .hasMessageContaining("libfdb_java")
+        .hasMessageContaining("java.io.tmpdir=" + System.getProperty("java.io.tmpdir"))
+        .hasMessageNotContaining("not installed");
+  }
 }
