@@ -46,6 +46,7 @@ public final class FdbEngine implements KvEngine {
    * @param clusterFile path of a FoundationDB cluster file, e.g. {@code /etc/foundationdb/fdb.cluster}
    * @throws KvStoreFailureException the file is not readable, {@code libfdb_c} is not installed or
    *     is older than API version 730, or the client rejects the file
+   * @throws IllegalArgumentException the path is empty
    */
   public static FdbEngine open(String clusterFile) {
     Objects.requireNonNull(clusterFile, "clusterFile");
