@@ -7,6 +7,7 @@ import io.icegate.core.store.KvLimits;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import io.icegate.core.store.TransactionTooOldException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -72,6 +73,10 @@ final class GuardedTransaction implements Transaction {
     checkWritable();
     checkKey(begin);
     checkKey(end);
+    if (Arrays.compareUnsigned(begin, end) > 0) {
+      // FoundationDB fails such a clear with 2005 inverted_range; SQLite would silently do nothing.
+      throw new IllegalArgumentException("range clear with begin after end");
+    }
     account((long) begin.length + end.length);
     engine.clearRange(begin, end);
   }
