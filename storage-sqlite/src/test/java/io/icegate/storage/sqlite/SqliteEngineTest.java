@@ -264,6 +264,7 @@ class SqliteEngineTest {
     try (EngineTransaction first = e.begin(AccessMode.READ_ONLY)) {
       assertThatThrownBy(() -> e.begin(AccessMode.READ_ONLY))
           .isInstanceOf(TransactionConflictException.class);
+      assertThat(first.get(utf8("k"), ReadMode.SERIALIZABLE)).as("the holder still reads").isNull();
     }
     try (EngineTransaction again = e.begin(AccessMode.READ_ONLY)) {
       assertThat(again.get(utf8("k"), ReadMode.SERIALIZABLE)).isNull();
