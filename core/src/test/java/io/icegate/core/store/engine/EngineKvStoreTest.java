@@ -28,7 +28,8 @@ class EngineKvStoreTest {
 
   private final List<Long> pauses = new ArrayList<>();
   private final AtomicInteger attempts = new AtomicInteger();
-  private EngineKvStore store = storeWith(new RetryPolicy(5, Duration.ofMillis(1), Duration.ofMillis(4)));
+  private EngineKvStore store =
+      storeWith(new RetryPolicy(5, Duration.ofMillis(1), Duration.ofMillis(4)));
 
   @AfterEach
   void close() {
@@ -37,10 +38,14 @@ class EngineKvStoreTest {
 
   @Test
   void attemptsAreBoundedAndTheLastConflictSurfaces() {
-    assertThatThrownBy(() -> store.run(tx -> {
-      attempts.incrementAndGet();
-      throw new TransactionConflictException("always");
-    })).isInstanceOf(TransactionConflictException.class);
+    assertThatThrownBy(
+            () ->
+                store.run(
+                    tx -> {
+                      attempts.incrementAndGet();
+                      throw new TransactionConflictException("always");
+                    }))
+        .isInstanceOf(TransactionConflictException.class);
     assertThat(attempts).hasValue(5);
     assertThat(pauses).as("one pause between each pair of attempts").hasSize(4);
     assertThat(store.stats().conflicts()).isEqualTo(5);
@@ -50,9 +55,13 @@ class EngineKvStoreTest {
   void backoffDoublesWithJitterAndIsCapped() {
     store.close();
     store = storeWith(new RetryPolicy(8, Duration.ofMillis(1), Duration.ofMillis(4)));
-    assertThatThrownBy(() -> store.run(tx -> {
-      throw new TransactionConflictException("always");
-    })).isInstanceOf(TransactionConflictException.class);
+    assertThatThrownBy(
+            () ->
+                store.run(
+                    tx -> {
+                      throw new TransactionConflictException("always");
+                    }))
+        .isInstanceOf(TransactionConflictException.class);
     long[] nominal = {1, 2, 4, 4, 4, 4, 4};
     assertThat(pauses).hasSize(nominal.length);
     for (int i = 0; i < nominal.length; i++) {
@@ -63,21 +72,25 @@ class EngineKvStoreTest {
 
   @Test
   void tooOldIsRetriedByRunAndRead() {
-    String result = store.run(tx -> {
-      if (attempts.incrementAndGet() == 1) {
-        throw new TransactionTooOldException("first attempt");
-      }
-      tx.set(KEY, new byte[] {1});
-      return "ok";
-    });
+    String result =
+        store.run(
+            tx -> {
+              if (attempts.incrementAndGet() == 1) {
+                throw new TransactionTooOldException("first attempt");
+              }
+              tx.set(KEY, new byte[] {1});
+              return "ok";
+            });
     assertThat(result).isEqualTo("ok");
     attempts.set(0);
-    byte[] read = store.read(tx -> {
-      if (attempts.incrementAndGet() == 1) {
-        throw new TransactionTooOldException("first attempt");
-      }
-      return tx.get(KEY);
-    });
+    byte[] read =
+        store.read(
+            tx -> {
+              if (attempts.incrementAndGet() == 1) {
+                throw new TransactionTooOldException("first attempt");
+              }
+              return tx.get(KEY);
+            });
     assertThat(read).containsExactly(1);
     assertThat(attempts).hasValue(2);
     assertThat(store.stats().tooOld()).isEqualTo(2);
@@ -85,66 +98,96 @@ class EngineKvStoreTest {
 
   @Test
   void unknownResultSurfacesUnlessIdempotent() {
-    Supplier<Object> unknownOnce = () -> store.run(Idempotence.IDEMPOTENT, tx -> {
-      if (attempts.incrementAndGet() == 1) {
-        throw new CommitUnknownResultException("first attempt");
-      }
-      return null;
-    });
+    Supplier<Object> unknownOnce =
+        () ->
+            store.run(
+                Idempotence.IDEMPOTENT,
+                tx -> {
+                  if (attempts.incrementAndGet() == 1) {
+                    throw new CommitUnknownResultException("first attempt");
+                  }
+                  return null;
+                });
     unknownOnce.get();
     assertThat(attempts).hasValue(2);
     attempts.set(0);
-    assertThatThrownBy(() -> store.run(tx -> {
-      attempts.incrementAndGet();
-      throw new CommitUnknownResultException("always");
-    })).isInstanceOf(CommitUnknownResultException.class);
+    assertThatThrownBy(
+            () ->
+                store.run(
+                    tx -> {
+                      attempts.incrementAndGet();
+                      throw new CommitUnknownResultException("always");
+                    }))
+        .isInstanceOf(CommitUnknownResultException.class);
     assertThat(attempts).hasValue(1);
     assertThat(store.stats().commitUnknown()).isEqualTo(2);
   }
 
   @Test
   void limitsAndFailuresAreNotRetried() {
-    assertThatThrownBy(() -> store.run(tx -> {
-      attempts.incrementAndGet();
-      tx.set(KEY, new byte[200_000]);
-      return null;
-    })).isInstanceOf(KvLimitExceededException.class);
-    assertThatThrownBy(() -> store.run(Idempotence.IDEMPOTENT, tx -> {
-      attempts.incrementAndGet();
-      throw new KvStoreFailureException("disk on fire");
-    })).isInstanceOf(KvStoreFailureException.class);
+    assertThatThrownBy(
+            () ->
+                store.run(
+                    tx -> {
+                      attempts.incrementAndGet();
+                      tx.set(KEY, new byte[200_000]);
+                      return null;
+                    }))
+        .isInstanceOf(KvLimitExceededException.class);
+    assertThatThrownBy(
+            () ->
+                store.run(
+                    Idempotence.IDEMPOTENT,
+                    tx -> {
+                      attempts.incrementAndGet();
+                      throw new KvStoreFailureException("disk on fire");
+                    }))
+        .isInstanceOf(KvStoreFailureException.class);
     assertThat(attempts).hasValue(2);
     assertThat(pauses).isEmpty();
   }
 
   @Test
   void statsCountCommittedWritesAndTheirMutations() {
-    store.run(tx -> {
-      tx.set(KEY, new byte[] {1});
-      tx.clear(KeyLayout.SCRATCH.pack(Tuple.from("other")));
-      tx.clearRange(KeyLayout.SCRATCH.pack(Tuple.from("a")), KeyLayout.SCRATCH.pack(Tuple.from("b")));
-      return null;
-    });
+    store.run(
+        tx -> {
+          tx.set(KEY, new byte[] {1});
+          tx.clear(KeyLayout.SCRATCH.pack(Tuple.from("other")));
+          tx.clearRange(
+              KeyLayout.SCRATCH.pack(Tuple.from("a")), KeyLayout.SCRATCH.pack(Tuple.from("b")));
+          return null;
+        });
     store.run(tx -> tx.get(KEY)); // no mutation: not a committed write
     store.read(tx -> tx.get(KEY));
-    assertThatThrownBy(() -> store.run(tx -> {
-      tx.set(KEY, new byte[] {2});
-      throw new IllegalStateException("aborted");
-    })).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(
+            () ->
+                store.run(
+                    tx -> {
+                      tx.set(KEY, new byte[] {2});
+                      throw new IllegalStateException("aborted");
+                    }))
+        .isInstanceOf(IllegalStateException.class);
     assertThat(store.stats()).isEqualTo(new KvStoreStats(1, 3, 0, 0, 0));
   }
 
   @Test
   void interruptDuringBackoffEndsTheLoop() {
     store.close();
-    store = new EngineKvStore(
-        InMemoryEngine.create(), new RetryPolicy(100, Duration.ofMillis(50), Duration.ofMillis(50)));
+    store =
+        new EngineKvStore(
+            InMemoryEngine.create(),
+            new RetryPolicy(100, Duration.ofMillis(50), Duration.ofMillis(50)));
     Thread.currentThread().interrupt();
     try {
-      assertThatThrownBy(() -> store.run(tx -> {
-        attempts.incrementAndGet();
-        throw new TransactionConflictException("always");
-      })).isInstanceOf(KvStoreFailureException.class).hasMessageContaining("interrupted");
+      assertThatThrownBy(
+              () ->
+                  store.run(
+                      tx -> {
+                        attempts.incrementAndGet();
+                        throw new TransactionConflictException("always");
+                      }))
+          .isInstanceOf(KvStoreFailureException.class)
+          .hasMessageContaining("interrupted");
       assertThat(Thread.currentThread().isInterrupted()).as("interrupt status kept").isTrue();
       assertThat(attempts).hasValue(1);
     } finally {

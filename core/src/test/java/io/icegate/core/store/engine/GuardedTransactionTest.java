@@ -41,7 +41,8 @@ class GuardedTransactionTest {
       tx.clear(key); // up to 10,000,000 exactly
     }
     assertThatThrownBy(() -> tx.clear(new byte[] {1}))
-        .isInstanceOfSatisfying(KvLimitExceededException.class,
+        .isInstanceOfSatisfying(
+            KvLimitExceededException.class,
             e -> assertThat(e.limit()).isEqualTo(Limit.TRANSACTION_SIZE));
     assertThat(tx.mutations()).as("the refused write is not counted").isEqualTo(99);
   }
@@ -50,7 +51,8 @@ class GuardedTransactionTest {
   void ageIsCheckedBeforeEveryCallAndAtCommit() throws InterruptedException {
     GuardedTransaction reads = guarded(Duration.ofMillis(20));
     Thread.sleep(40);
-    assertThatThrownBy(() -> reads.get(new byte[] {1})).isInstanceOf(TransactionTooOldException.class);
+    assertThatThrownBy(() -> reads.get(new byte[] {1}))
+        .isInstanceOf(TransactionTooOldException.class);
     assertThatThrownBy(() -> reads.getRange(new byte[] {1}, new byte[] {2}, 0, Direction.FORWARD))
         .isInstanceOf(TransactionTooOldException.class);
     assertThatThrownBy(() -> reads.set(new byte[] {1}, new byte[0]))
@@ -69,12 +71,13 @@ class GuardedTransactionTest {
     assertThatThrownBy(() -> tx.clearRange(new byte[] {2}, new byte[] {1}))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> tx.getRange(new byte[KvLimits.MAX_KEY_BYTES + 1], new byte[] {2}))
-        .isInstanceOfSatisfying(KvLimitExceededException.class,
-            e -> assertThat(e.limit()).isEqualTo(Limit.KEY_SIZE));
+        .isInstanceOfSatisfying(
+            KvLimitExceededException.class, e -> assertThat(e.limit()).isEqualTo(Limit.KEY_SIZE));
     assertThat(tx.mutations()).isZero();
   }
 
   private GuardedTransaction guarded(Duration maxAge) {
-    return new GuardedTransaction(engine.begin(AccessMode.READ_WRITE), AccessMode.READ_WRITE, maxAge.toNanos());
+    return new GuardedTransaction(
+        engine.begin(AccessMode.READ_WRITE), AccessMode.READ_WRITE, maxAge.toNanos());
   }
 }

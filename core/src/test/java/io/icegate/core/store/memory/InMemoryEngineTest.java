@@ -105,7 +105,8 @@ class InMemoryEngineTest {
     }
     // Forward, limit 2: returns 1, 2, so it depends on [k(0), after k(2)).
     EngineTransaction forward = rw();
-    assertThat(keys(forward.getRange(k(0), k(9), 2, Direction.FORWARD, SER))).containsExactly(1L, 2L);
+    assertThat(keys(forward.getRange(k(0), k(9), 2, Direction.FORWARD, SER)))
+        .containsExactly(1L, 2L);
     put(k(4), v("changed beyond the last key returned"));
     forward.set(k(20), v("x"));
     forward.commit();
@@ -118,7 +119,8 @@ class InMemoryEngineTest {
 
     // Reverse, limit 2: returns 5, 4, so it depends on [k(4), k(9)).
     EngineTransaction reverse = rw();
-    assertThat(keys(reverse.getRange(k(0), k(9), 2, Direction.REVERSE, SER))).containsExactly(5L, 4L);
+    assertThat(keys(reverse.getRange(k(0), k(9), 2, Direction.REVERSE, SER)))
+        .containsExactly(5L, 4L);
     put(k(3), v("below the last key returned"));
     reverse.set(k(20), v("x"));
     reverse.commit();
@@ -172,7 +174,9 @@ class InMemoryEngineTest {
     t.set(k(0), v("o0"));
     List<KeyValue> all = t.getRange(k(0), k(9), 0, Direction.REVERSE, SER);
     assertThat(keys(all)).containsExactly(8L, 7L, 6L, 3L, 0L);
-    assertThat(all).extracting(kv -> new String(kv.value())).containsExactly("o8", "c7", "o6", "o3", "o0");
+    assertThat(all)
+        .extracting(kv -> new String(kv.value()))
+        .containsExactly("o8", "c7", "o6", "o3", "o0");
     assertThat(keys(t.getRange(k(0), k(9), 3, Direction.REVERSE, SER))).containsExactly(8L, 7L, 6L);
     assertThat(keys(t.getRange(k(0), k(9), 3, Direction.FORWARD, SER))).containsExactly(0L, 3L, 6L);
   }
@@ -185,7 +189,8 @@ class InMemoryEngineTest {
     put(k(2), v("new"));
     clear(k(1));
     assertThat(t.get(k(1), ReadMode.SNAPSHOT)).isEqualTo(v("old"));
-    assertThat(keys(t.getRange(k(0), k(9), 0, Direction.FORWARD, ReadMode.SNAPSHOT))).containsExactly(1L);
+    assertThat(keys(t.getRange(k(0), k(9), 0, Direction.FORWARD, ReadMode.SNAPSHOT)))
+        .containsExactly(1L);
     t.close();
   }
 
@@ -247,7 +252,8 @@ class InMemoryEngineTest {
     EngineTransaction open = rw();
     engine.close();
     assertThatThrownBy(() -> open.get(k(1), SER)).isInstanceOf(KvStoreFailureException.class);
-    assertThatThrownBy(() -> engine.begin(AccessMode.READ_ONLY)).isInstanceOf(KvStoreFailureException.class);
+    assertThatThrownBy(() -> engine.begin(AccessMode.READ_ONLY))
+        .isInstanceOf(KvStoreFailureException.class);
     open.close();
     engine.close();
   }
