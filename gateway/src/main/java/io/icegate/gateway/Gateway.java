@@ -5,7 +5,7 @@ import io.icegate.core.durability.IdempotencySettings;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
 import io.icegate.gateway.auth.Authenticator;
-import io.icegate.gateway.auth.Principal;
+import io.icegate.gateway.auth.CachingAuthenticator;
 import io.icegate.gateway.catalog.CatalogDirectory;
 import io.icegate.gateway.catalog.MetadataCache;
 import io.icegate.gateway.iceberg.ConfigRoute;
@@ -19,6 +19,7 @@ import io.icegate.gateway.server.HttpSettings;
 import io.icegate.gateway.server.StoreLocation;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,8 +59,8 @@ public final class Gateway implements AutoCloseable {
           new TableLoads(256L * 1024 * 1024),
           new IdempotentReplies(store, idempotency, clock));
       RouteMetrics metrics = new RouteMetrics();
-      Authenticator authenticator = token -> tokens.resolve(token)
-          .map(g -> new Principal(g.accountId(), g.role(), g.serverAdmin()));
+      Authenticator authenticator =
+          new CachingAuthenticator(tokens, Duration.ofSeconds(10), 100_000);
       HttpSettings http = new HttpSettings(
           settings.bind(), settings.port(), HttpSettings.DEFAULT_MAX_REQUEST_BYTES);
       IcebergRestServlet servlet = new IcebergRestServlet(
