@@ -84,7 +84,11 @@ public final class HttpServer implements AutoCloseable {
 
   /** Stops accepting requests and waits for running ones (at most 5 s). */
   @Override
-  public void close() throws Exception {
-    server.stop();
+  public void close() {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping Jetty failed", e);
+    }
   }
 }
