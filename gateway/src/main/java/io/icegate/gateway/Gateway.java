@@ -45,7 +45,16 @@ public final class Gateway implements AutoCloseable {
    * @throws Exception when the store cannot be opened or the port cannot be bound
    */
   public static Gateway start(GatewaySettings settings, PrintStream out) throws Exception {
-    KvStore store = StoreLocation.open(settings.store(), settings.dataDir());
+    return start(settings, StoreLocation.open(settings.store(), settings.dataDir()), out);
+  }
+
+  /**
+   * As {@link #start(GatewaySettings, PrintStream)} on an already open store (embedding, tests
+   * with a fault-injecting store); {@code settings.store()} is ignored. The gateway owns the store
+   * from then on and closes it.
+   */
+  public static Gateway start(GatewaySettings settings, KvStore store, PrintStream out)
+      throws Exception {
     try {
       Clock clock = Clock.systemUTC();
       Repositories repositories = new Repositories(store, clock);
