@@ -5,14 +5,12 @@ import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Resource;
 import io.icegate.core.repo.Repositories;
 import io.icegate.gateway.auth.Principal;
-import io.icegate.gateway.fileio.LocalFileIO;
+import io.icegate.gateway.fileio.CatalogFileIO;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.exceptions.NotFoundException;
-import org.apache.iceberg.io.FileIO;
 
 /**
  * Resolves the Catalog a request addresses: by name ({@code warehouse=} of the config route) or by
@@ -27,16 +25,13 @@ import org.apache.iceberg.io.FileIO;
 public final class CatalogDirectory {
   private final Repositories repositories;
   private final MetadataCache cache;
-  private final FileIO localFiles;
+  private final CatalogFileIO files = new CatalogFileIO();
   private final Cache<String, Optional<Resource<Catalog>>> byPrefix =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(5)).maximumSize(10_000).build();
 
   public CatalogDirectory(Repositories repositories, MetadataCache cache) {
     this.repositories = repositories;
     this.cache = cache;
-    LocalFileIO io = new LocalFileIO();
-    io.initialize(Map.of());
-    this.localFiles = io;
   }
 
   /** The Catalog named {@code name} in the caller's account, if any. */
@@ -63,15 +58,6 @@ public final class CatalogDirectory {
             return Optional.<Resource<Catalog>>empty();
           }
         })).orElseThrow(() -> new NotFoundException("Catalog does not exist: %s", prefix));
-    return new RepositoryCatalog(repositories, catalog, fileIo(catalog), cache);
-  }
-
-  private FileIO fileIo(Resource<Catalog> catalog) {
-    String warehouse = catalog.spec().warehouse();
-    if (warehouse != null && !warehouse.startsWith("file:") && !warehouse.startsWith("/")) {
-      throw new UnsupportedOperationException(
-          "Catalog " + catalog.spec().name() + ": only file: warehouses are served yet");
-    }
-    return localFiles;
+    return new RepositoryCatalog(repositories, catalog, files.forCatalog(catalog), cache);
   }
 }
