@@ -1,0 +1,66 @@
+package io.icegate.access.iceberg.http;
+
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.client.CatalogAccessException.Code;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Stops a paginated listing whose upstream never ends it. iceberg-core's REST client follows
+ * {@code next-page-token} until the server omits it, so an upstream that repeats a token (stuck)
+ * or cycles (A, B, A) would keep it looping forever while the result grows.
+ *
+ * <p>A listing is the run of GET requests one thread makes to one path with the same parameters:
+ * it starts with an empty or absent {@code pageToken}. A token sent twice in one listing, or more
+ * than {@code maxPages} requests, fails the listing with {@code UPSTREAM_PROTOCOL_ERROR}, so the
+ * caller never receives a partial inventory as if it were complete. Per-thread state is enough
+ * because iceberg-core issues the pages of one listing synchronously on the calling thread.
+ */
+final class PageTokenGuard {
+
+  static final String PAGE_TOKEN = "pageToken";
+
+  private record Listing(Set<String> tokens, int[] pages) {}
+
+  private final int maxPages;
+  private final ThreadLocal<Map<String, Listing>> listings = ThreadLocal.withInitial(HashMap::new);
+
+  PageTokenGuard(int maxPages) {
+    this.maxPages = maxPages;
+  }
+
+  /** Records a GET about to be sent; throws when it would continue a broken listing. */
+  void beforeGet(String path, Map<String, String> queryParams) {
+    if (queryParams == null || !queryParams.containsKey(PAGE_TOKEN)) {
+      return;
+    }
+    Map<String, String> rest = new HashMap<>(queryParams);
+    String token = rest.remove(PAGE_TOKEN);
+    String key = path + rest;
+    Map<String, Listing> byKey = listings.get();
+    if (token == null || token.isEmpty()) {
+      byKey.put(key, new Listing(new HashSet<>(), new int[] {1}));
+      return;
+    }
+    Listing listing = byKey.computeIfAbsent(key, k -> new Listing(new HashSet<>(), new int[] {0}));
+    listing.pages()[0]++;
+    if (!listing.tokens().add(token)) {
+      byKey.remove(key);
+      throw new CatalogAccessException(
+          Code.UPSTREAM_PROTOCOL_ERROR,
+          "upstream pagination of "
+              + path
+              + " repeated a page token after "
+              + (listing.pages()[0] - 1)
+              + " pages; the listing is incomplete");
+    }
+    if (listing.pages()[0] > maxPages) {
+      byKey.remove(key);
+      throw new CatalogAccessException(
+          Code.UPSTREAM_PROTOCOL_ERROR,
+          "upstream pagination of " + path + " exceeded " + maxPages + " pages; the listing is incomplete");
+    }
+  }
+}
