@@ -228,7 +228,7 @@ final class IcebergRestClient implements CatalogClient {
         created.initialize("upstream", new java.util.HashMap<>(sessionProperties));
       } catch (RuntimeException e) {
         closeQuietly(created);
-        throw UpstreamFailures.translate("catalog session setup", e);
+        throw UpstreamFailures.translateSetup(e);
       }
       session = created;
     }

@@ -50,6 +50,21 @@ final class UpstreamFailures {
     return new CatalogAccessException(code, operation + " failed: " + e.getMessage(), e);
   }
 
+  /**
+   * Like {@link #translate}, for failures while a session is set up (config and token requests).
+   * iceberg-core's OAuth2 error handler reports a token endpoint's 5xx as a bare {@link
+   * RESTException} ("Unable to process"), losing the status; at setup time that is far more often
+   * an unavailable endpoint than a protocol mismatch, so it is reported as retryable {@code
+   * CONNECTION_FAILED}. Invalid client credentials still arrive as {@link NotAuthorizedException}.
+   */
+  static CatalogAccessException translateSetup(RuntimeException e) {
+    if (e.getClass() == RESTException.class) {
+      return new CatalogAccessException(
+          Code.CONNECTION_FAILED, "catalog session setup failed: " + e.getMessage(), e);
+    }
+    return translate("catalog session setup", e);
+  }
+
   private static boolean hasIoCause(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof IOException || t instanceof java.io.UncheckedIOException) {
