@@ -7,9 +7,11 @@ import io.icegate.core.store.KvStoreException;
 import io.icegate.core.store.KvStoreFailureException;
 import io.icegate.core.store.KvStoreStats;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +27,7 @@ public final class EngineKvStore implements KvStore {
   private final KvEngine engine;
   private final RetryPolicy retryPolicy;
   private final long maxAgeNanos;
+  private final LongConsumer pause;
   private final AtomicBoolean closed = new AtomicBoolean();
   private final LongAdder committedWrites = new LongAdder();
   private final LongAdder mutations = new LongAdder();
@@ -37,9 +40,15 @@ public final class EngineKvStore implements KvStore {
   }
 
   public EngineKvStore(KvEngine engine, RetryPolicy retryPolicy) {
+    this(engine, retryPolicy, EngineKvStore::sleepNanos);
+  }
+
+  /** As the public constructor; {@code pause} sleeps the given nanoseconds between attempts. */
+  EngineKvStore(KvEngine engine, RetryPolicy retryPolicy, LongConsumer pause) {
     this.engine = engine;
     this.retryPolicy = retryPolicy;
     this.maxAgeNanos = KvLimits.MAX_TRANSACTION_AGE.toNanos();
+    this.pause = pause;
   }
 
   @Override
@@ -77,7 +86,7 @@ public final class EngineKvStore implements KvStore {
   }
 
   private <T> T attempt(
-      AccessMode mode, Idempotence idempotence, java.util.function.Function<GuardedTransaction, T> body) {
+      AccessMode mode, Idempotence idempotence, Function<GuardedTransaction, T> body) {
     for (int attempt = 1; ; attempt++) {
       if (closed.get()) {
         throw new KvStoreFailureException("store " + engine.describe() + " is closed");
@@ -123,7 +132,20 @@ public final class EngineKvStore implements KvStore {
     long nominal = retryPolicy.backoffNanos(attempt);
     if (nominal > 0) {
       double jitter = 0.5 + ThreadLocalRandom.current().nextDouble() / 2;
-      LockSupport.parkNanos((long) (nominal * jitter));
+      pause.accept((long) (nominal * jitter));
+    }
+  }
+
+  /**
+   * Sleeps between attempts. An interrupt ends the retry loop: without this, an interrupted thread
+   * would run its remaining attempts back to back.
+   */
+  private static void sleepNanos(long nanos) {
+    try {
+      TimeUnit.NANOSECONDS.sleep(nanos);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KvStoreFailureException("interrupted while backing off before a retry", e);
     }
   }
 }

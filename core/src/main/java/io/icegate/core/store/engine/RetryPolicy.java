@@ -28,11 +28,9 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
   /** The nominal sleep before attempt {@code attempt + 1}, before jitter, in nanoseconds. */
   long backoffNanos(int attempt) {
     long initial = initialBackoff.toNanos();
-    int shift = Math.min(attempt - 1, 30);
-    long nominal = initial <= 0 ? 0 : initial << shift;
-    if (nominal < 0 || nominal > maxBackoff.toNanos()) {
-      nominal = maxBackoff.toNanos();
-    }
-    return nominal;
+    long max = maxBackoff.toNanos();
+    int shift = Math.min(Math.max(attempt - 1, 0), 62);
+    // Compare before shifting: a shifted large initial backoff would overflow past the cap.
+    return initial > (max >> shift) ? max : initial << shift;
   }
 }
