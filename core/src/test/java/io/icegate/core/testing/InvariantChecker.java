@@ -43,7 +43,7 @@ import java.util.Set;
  *   <li>every dependency counter equals the real count of its dependents (namespaces per catalog)
  *       and belongs to an existing owner;
  *   <li>receipt-in-batch: a pending reservation never has a published resource under its reserved
- *       id, and a success receipt holds the resource it reserved.
+ *       id, and a receipt of a created resource holds the resource it reserved.
  * </ul>
  *
  * <p>Replays of receipts are checked by {@link ReplayLedger}. Later issues add their invariants
@@ -185,6 +185,7 @@ public final class InvariantChecker {
               + " was published without its receipt");
         }
       } else if (receipt.hasNonNull("resource")
+          && !"EXISTING".equals(receipt.path("disposition").asText())
           && !receipt.path("resource").path("id").asText().equals(reserved)) {
         violations.add("receipt " + key + " records a resource other than its reservation");
       }
