@@ -198,8 +198,12 @@ public final class IdempotentCreates {
     }
   }
 
-  /** Codes that describe the request (recorded); the rest describe the moment (not recorded). */
-  private static boolean recordable(ErrorCode code) {
+  /**
+   * Whether a rejection with {@code code} is recorded in the receipt and replayed: codes that
+   * describe the request are; codes that describe the moment (contention, unknown outcomes, a key
+   * in progress, a fence) are not, so a retry may still succeed or see the same transient state.
+   */
+  public static boolean isRecorded(ErrorCode code) {
     return switch (code) {
       case INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, NAMESPACE_NOT_EMPTY, DEPENDENCY_EXISTS,
           GENERATION_MISMATCH -> true;
@@ -296,7 +300,7 @@ public final class IdempotentCreates {
             status, outcome.disposition().name(),
             repository.codec().toTree(outcome.resource()), null, null, null, now, expires);
       } catch (IcegateException e) {
-        if (!recordable(e.code())) {
+        if (!isRecorded(e.code())) {
           throw e;
         }
         receipt = new IdempotencyRecord.Receipt(

@@ -43,7 +43,8 @@ import java.util.Set;
  *   <li>every dependency counter equals the real count of its dependents (namespaces per catalog)
  *       and belongs to an existing owner;
  *   <li>receipt-in-batch: a pending reservation never has a published resource under its reserved
- *       id, and a receipt of a created resource holds the resource it reserved.
+ *       id, a receipt of a created resource holds the resource it reserved, and a recorded
+ *       rejection has nothing published under its reservation.
  * </ul>
  *
  * <p>Replays of receipts are checked by {@link ReplayLedger}. Later issues add their invariants
@@ -184,6 +185,9 @@ public final class InvariantChecker {
           violations.add("pending reservation " + key + " but resource " + reserved
               + " was published without its receipt");
         }
+      } else if (receipt.hasNonNull("errorCode") && byId.containsKey(reserved)) {
+        violations.add("receipt " + key + " records a rejection, yet resource " + reserved
+            + " was published under its reservation");
       } else if (receipt.hasNonNull("resource")
           && !"EXISTING".equals(receipt.path("disposition").asText())
           && !receipt.path("resource").path("id").asText().equals(reserved)) {

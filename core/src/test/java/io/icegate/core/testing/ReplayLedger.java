@@ -6,7 +6,9 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.ResourceSpec;
 import io.icegate.core.repo.CreateOutcome;
+import io.icegate.core.model.ResourceKind;
 import io.icegate.core.repo.OnConflict;
+import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,10 +27,13 @@ public final class ReplayLedger {
   public synchronized <S extends ResourceSpec> void recordAnswer(
       ResourceRepository<S> repository, String key, String fingerprint, S spec,
       OnConflict onConflict, CreateOutcome<S> answer) {
-    entries.add(new Entry(repository.accountId(), key, creates -> {
+    ResourceKind kind = repository.kind();
+    String accountId = repository.accountId();
+    entries.add(new Entry(accountId, key, (repos, creates) -> {
       IdempotentResult<S> replay;
       try {
-        replay = creates.create(repository, key, fingerprint, spec, onConflict);
+        replay = creates.create(
+            repositoryOf(repos, kind, accountId), key, fingerprint, spec, onConflict);
       } catch (IcegateException e) {
         return "key " + key + " answered " + answer + " first, " + e.code() + " on replay";
       }
@@ -43,9 +48,12 @@ public final class ReplayLedger {
   public synchronized <S extends ResourceSpec> void recordRejection(
       ResourceRepository<S> repository, String key, String fingerprint, S spec,
       OnConflict onConflict, ErrorCode code) {
-    entries.add(new Entry(repository.accountId(), key, creates -> {
+    ResourceKind kind = repository.kind();
+    String accountId = repository.accountId();
+    entries.add(new Entry(accountId, key, (repos, creates) -> {
       try {
-        IdempotentResult<S> replay = creates.create(repository, key, fingerprint, spec, onConflict);
+        IdempotentResult<S> replay = creates.create(
+            repositoryOf(repos, kind, accountId), key, fingerprint, spec, onConflict);
         return "key " + key + " was rejected with " + code + " first, answered " + replay
             + " on replay";
       } catch (IcegateException e) {
@@ -61,14 +69,16 @@ public final class ReplayLedger {
   }
 
   /**
-   * Replays every recorded key whose account passes {@code include} ({@code null} for the account
-   * creates of the server-wide partition) and fails on any answer that differs.
+   * Replays, through {@code repos} and {@code creates} (e.g. over the store without faults), every
+   * recorded key whose account passes {@code include} ({@code null} for the account creates of the
+   * server-wide partition) and fails on any answer that differs.
    */
-  public synchronized void assertReplays(IdempotentCreates creates, Predicate<String> include) {
+  public synchronized void assertReplays(
+      Repositories repos, IdempotentCreates creates, Predicate<String> include) {
     List<String> problems = new ArrayList<>();
     for (Entry entry : entries) {
       if (include.test(entry.accountId())) {
-        String problem = entry.check().replay(creates);
+        String problem = entry.check().replay(repos, creates);
         if (problem != null) {
           problems.add(problem);
         }
@@ -88,6 +98,18 @@ public final class ReplayLedger {
   @FunctionalInterface
   private interface Replay {
     /** A problem description, or {@code null} when the replay answered as recorded. */
-    String replay(IdempotentCreates creates);
+    String replay(Repositories repos, IdempotentCreates creates);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <S extends ResourceSpec> ResourceRepository<S> repositoryOf(
+      Repositories repos, ResourceKind kind, String accountId) {
+    return (ResourceRepository<S>) switch (kind) {
+      case ACCOUNT -> repos.accounts();
+      case CATALOG -> repos.catalogs(accountId);
+      case NAMESPACE -> repos.namespaces(accountId);
+      case TABLE -> repos.tables(accountId);
+      case VIEW -> repos.views(accountId);
+    };
   }
 }
