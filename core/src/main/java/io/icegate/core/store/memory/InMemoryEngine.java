@@ -31,11 +31,11 @@ import java.util.function.Supplier;
  *       committed version when it began, overlaid with its own writes.
  *   <li>Every non-snapshot key or range read adds a read-conflict range. At commit, those ranges
  *       are checked against the write ranges of every transaction that committed after the read
- *       version; any overlap fails the commit with {@link TransactionConflictException} and
- *       nothing is written. Transactions without writes commit without a check.
+ *       version; any overlap fails the commit with {@link TransactionConflictException} and nothing
+ *       is written. Transactions without writes commit without a check.
  *   <li>A transaction older than {@link KvLimits#MAX_TRANSACTION_AGE} fails with {@link
- *       TransactionTooOldException} on its next read or commit, as FoundationDB does once its
- *       read version leaves the 5 s MVCC window. Versions and commit records that no younger live
+ *       TransactionTooOldException} on its next read or commit, as FoundationDB does once its read
+ *       version leaves the 5 s MVCC window. Versions and commit records that no younger live
  *       transaction can need are pruned at every commit and close.
  * </ul>
  *
@@ -62,7 +62,10 @@ public final class InMemoryEngine implements KvEngine {
     this.maxAgeNanos = maxAge.toNanos();
   }
 
-  /** An empty engine with FoundationDB's 5 s transaction age limit; wrap it in {@link EngineKvStore}. */
+  /**
+   * An empty engine with FoundationDB's 5 s transaction age limit; wrap it in {@link
+   * EngineKvStore}.
+   */
   public static InMemoryEngine create() {
     return new InMemoryEngine(System::nanoTime, KvLimits.MAX_TRANSACTION_AGE);
   }
@@ -150,8 +153,10 @@ public final class InMemoryEngine implements KvEngine {
         }
         if (other.writes().intersects(tx.readConflicts())) {
           throw new TransactionConflictException(
-              "a key or range read at version " + tx.readVersion()
-                  + " was written by the commit at version " + other.version());
+              "a key or range read at version "
+                  + tx.readVersion()
+                  + " was written by the commit at version "
+                  + other.version());
         }
       }
       apply(++currentVersion, writes, clears);
@@ -229,8 +234,8 @@ public final class InMemoryEngine implements KvEngine {
 
   /**
    * Drops commit records and versions that no live transaction within the age limit can read:
-   * everything at or before the read version of the oldest such transaction (or the current
-   * version when there is none). Older transactions fail as too old if they go on.
+   * everything at or before the read version of the oldest such transaction (or the current version
+   * when there is none). Older transactions fail as too old if they go on.
    */
   private void prune() {
     long now = nanoClock.getAsLong();
@@ -272,8 +277,13 @@ public final class InMemoryEngine implements KvEngine {
     long age = nanoClock.getAsLong() - tx.beganNanos();
     if (age > maxAgeNanos || tx.readVersion() < prunedThrough) {
       throw new TransactionTooOldException(
-          "transaction at read version " + tx.readVersion() + " is " + age / 1_000_000
-              + " ms old; versions older than " + maxAgeNanos / 1_000_000 + " ms are gone");
+          "transaction at read version "
+              + tx.readVersion()
+              + " is "
+              + age / 1_000_000
+              + " ms old; versions older than "
+              + maxAgeNanos / 1_000_000
+              + " ms are gone");
     }
   }
 

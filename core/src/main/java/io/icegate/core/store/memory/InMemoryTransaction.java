@@ -27,10 +27,13 @@ final class InMemoryTransaction implements EngineTransaction {
   private final AccessMode mode;
   private final long readVersion;
   private final long beganNanos;
+
   /** Point writes in key order: a copy of the value, or {@link #CLEARED}. */
   private final TreeMap<byte[], byte[]> writes = new TreeMap<>(Arrays::compareUnsigned);
+
   /** Range clears; a later point write inside one lives in {@link #writes} and wins. */
   private final RangeSet clears = new RangeSet();
+
   private final RangeSet readConflicts = new RangeSet();
   private State state = State.OPEN;
 
@@ -151,8 +154,7 @@ final class InMemoryTransaction implements EngineTransaction {
     while ((c != null || o != null) && (limit == 0 || out.size() < limit)) {
       // Keys never tie: committed keys this transaction wrote were skipped.
       boolean takeOwn =
-          c == null
-              || (o != null && (Arrays.compareUnsigned(o.key(), c.key()) < 0) != reverse);
+          c == null || (o != null && (Arrays.compareUnsigned(o.key(), c.key()) < 0) != reverse);
       if (takeOwn) {
         out.add(o);
         o = nextOwn(own);

@@ -51,9 +51,9 @@ final class VersionChain {
   }
 
   /**
-   * This chain as seen by readers at {@code horizon} or later: versions older than the newest one at
-   * or before the horizon are dropped, and that one too when it is a clear (absent and cleared read
-   * the same). Returns {@code null} when nothing is left, i.e. the key can be forgotten.
+   * This chain as seen by readers at {@code horizon} or later: versions older than the newest one
+   * at or before the horizon are dropped, and that one too when it is a clear (absent and cleared
+   * read the same). Returns {@code null} when nothing is left, i.e. the key can be forgotten.
    */
   VersionChain compact(long horizon) {
     int keep = newestAtOrBefore(horizon);

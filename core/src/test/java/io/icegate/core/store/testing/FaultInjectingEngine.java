@@ -19,12 +19,12 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A {@link KvEngine} wrapper that makes commits fail the ways FoundationDB commits can, for tests of
- * code that must survive them (the durability protocol, receipts, retries). Use it as {@code new
+ * A {@link KvEngine} wrapper that makes commits fail the ways FoundationDB commits can, for tests
+ * of code that must survive them (the durability protocol, receipts, retries). Use it as {@code new
  * EngineKvStore(new FaultInjectingEngine(engine))}.
  *
- * <p>Commit points are the commits of {@link AccessMode#READ_WRITE} transactions, numbered from 1 in
- * the order they reach this engine (also those that write nothing: each is a point where a
+ * <p>Commit points are the commits of {@link AccessMode#READ_WRITE} transactions, numbered from 1
+ * in the order they reach this engine (also those that write nothing: each is a point where a
  * protocol can be cut). Read-only transactions are never faulted and not counted. A fault is
  * planned at a commit number ({@link #failAt}) or drawn at random from a seed ({@link
  * #failRandomly}). To test every commit point with every fault, run the scenario once without

@@ -97,7 +97,8 @@ class FaultInjectingEngineTest {
         .isInstanceOf(CommitUnknownResultException.class);
     write(Idempotence.NOT_IDEMPOTENT, "4");
     assertThat(engine.commitsSeen()).isEqualTo(4);
-    assertThat(engine.injected()).containsExactly(new Injection(3, Fault.COMMIT_UNKNOWN_NOT_APPLIED));
+    assertThat(engine.injected())
+        .containsExactly(new Injection(3, Fault.COMMIT_UNKNOWN_NOT_APPLIED));
     assertThat(read()).isEqualTo("4");
   }
 
@@ -109,7 +110,9 @@ class FaultInjectingEngineTest {
     assertThat(randomRun(8, 0.5)).isNotEqualTo(first);
     assertThat(randomRun(7, 0.0)).isEmpty();
     assertThat(randomRun(7, 1.0)).hasSize(40);
-    assertThat(first).extracting(Injection::fault).containsOnly(Fault.CONFLICT, Fault.FAILURE_BEFORE_COMMIT);
+    assertThat(first)
+        .extracting(Injection::fault)
+        .containsOnly(Fault.CONFLICT, Fault.FAILURE_BEFORE_COMMIT);
   }
 
   /**
@@ -130,7 +133,9 @@ class FaultInjectingEngineTest {
         FaultInjectingEngine faulty =
             new FaultInjectingEngine(InMemoryEngine.create()).failAt(point, fault);
         try (KvStore faultyStore = new EngineKvStore(faulty)) {
-          assertThat(addThreeTimes(faultyStore)).as("fault %s at commit %d", fault, point).isEqualTo(3);
+          assertThat(addThreeTimes(faultyStore))
+              .as("fault %s at commit %d", fault, point)
+              .isEqualTo(3);
         }
         assertThat(faulty.injected()).containsExactly(new Injection(point, fault));
       }
@@ -142,14 +147,15 @@ class FaultInjectingEngineTest {
       byte[] receipt = KeyLayout.SCRATCH.pack(Tuple.from("receipt", step));
       while (true) {
         try {
-          store.run(tx -> {
-            if (tx.get(receipt) != null) {
-              return null;
-            }
-            tx.set(counterKey(), Tuple.from(counter(tx.get(counterKey())) + 1).pack());
-            tx.set(receipt, new byte[0]);
-            return null;
-          });
+          store.run(
+              tx -> {
+                if (tx.get(receipt) != null) {
+                  return null;
+                }
+                tx.set(counterKey(), Tuple.from(counter(tx.get(counterKey())) + 1).pack());
+                tx.set(receipt, new byte[0]);
+                return null;
+              });
           break;
         } catch (CommitUnknownResultException e) {
           if (store.read(tx -> tx.get(receipt)) != null) {
@@ -173,15 +179,18 @@ class FaultInjectingEngineTest {
 
   /** 40 single-attempt commits under random faults; returns the faults that fired. */
   private static List<Injection> randomRun(long seed, double probability) {
-    FaultInjectingEngine random = new FaultInjectingEngine(InMemoryEngine.create())
-        .failRandomly(seed, probability, EnumSet.of(Fault.CONFLICT, Fault.FAILURE_BEFORE_COMMIT));
+    FaultInjectingEngine random =
+        new FaultInjectingEngine(InMemoryEngine.create())
+            .failRandomly(
+                seed, probability, EnumSet.of(Fault.CONFLICT, Fault.FAILURE_BEFORE_COMMIT));
     try (KvStore s = new EngineKvStore(random, new RetryPolicy(1, Duration.ZERO, Duration.ZERO))) {
       for (int i = 0; i < 40; i++) {
         try {
-          s.run(tx -> {
-            tx.set(KEY, new byte[] {1});
-            return null;
-          });
+          s.run(
+              tx -> {
+                tx.set(KEY, new byte[] {1});
+                return null;
+              });
         } catch (KvStoreException e) {
           assertThat(e.kind()).isIn(FailureKind.CONFLICT, FailureKind.FAILURE);
         }
@@ -192,11 +201,13 @@ class FaultInjectingEngineTest {
   }
 
   private String write(Idempotence idempotence, String value) {
-    return store.run(idempotence, tx -> {
-      attempts.incrementAndGet();
-      tx.set(KEY, value.getBytes(UTF_8));
-      return "done";
-    });
+    return store.run(
+        idempotence,
+        tx -> {
+          attempts.incrementAndGet();
+          tx.set(KEY, value.getBytes(UTF_8));
+          return "done";
+        });
   }
 
   private String read() {
