@@ -268,6 +268,27 @@ class ResourceRepositoryTest {
   }
 
   @Test
+  void onlyAnEmptyNamespaceIsRenamed() {
+    Resource<Namespace> a = namespace("a");
+    Resource<Namespace> b = namespace("a", "b");
+    repos.tables(account).create(table(List.of("a", "b"), "t"));
+    // Renaming ["a","b"] to ["a","c"] would leave the table under a path that no longer exists.
+    assertCode(() -> namespaces().rename(b.id(), ExpectedGeneration.any(),
+            NameScope.inCatalog(catalogId, List.of("a")), "c"),
+        ErrorCode.NAMESPACE_NOT_EMPTY, ResourceKind.NAMESPACE);
+    assertCode(() -> namespaces().rename(a.id(), ExpectedGeneration.any(),
+            NameScope.inCatalog(catalogId, List.of()), "z"),
+        ErrorCode.NAMESPACE_NOT_EMPTY, ResourceKind.NAMESPACE);
+    Resource<Namespace> empty = namespace("a", "empty");
+    Resource<Namespace> moved = namespaces().rename(empty.id(), ExpectedGeneration.any(),
+        NameScope.inCatalog(catalogId, List.of()), "top");
+    assertThat(moved.spec().path()).containsExactly("top");
+    // Properties change without a rename, whatever the namespace holds.
+    namespaces().update(b.id(), ExpectedGeneration.of(1),
+        b.spec().withProperties(Map.of("owner", "x")), ChangeKind.METADATA);
+  }
+
+  @Test
   void accountsAreDeletedOnlyThroughAccountDeletion() {
     assertThatThrownBy(() -> repos.accounts().delete(account, ExpectedGeneration.any()))
         .isInstanceOfSatisfying(IcegateException.class,
