@@ -1,7 +1,13 @@
 package io.icegate.core.store;
 
+import com.apple.foundationdb.Range;
 import com.apple.foundationdb.subspace.Subspace;
+import com.apple.foundationdb.tuple.ByteArrayUtil;
 import com.apple.foundationdb.tuple.Tuple;
+import io.icegate.core.model.NameScope;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.model.ResourceRef;
+import java.util.List;
 
 /**
  * Every key icegate writes, described once. Each subspace is a FoundationDB tuple-layer prefix
@@ -10,6 +16,17 @@ import com.apple.foundationdb.tuple.Tuple;
  * subspace they own and pack tuples under it.
  *
  * <p>Changing a tag renders existing stores unreadable: tags are never reused or renumbered.
+ *
+ * <p><b>Partitions.</b> Every subspace that holds account data starts its keys with a partition:
+ * the account id for everything inside an account, {@link #ROOT_PARTITION} for accounts themselves
+ * (their records, server-wide name index, receipts of account creates and account fences). So
+ * deleting an account's descendants is a range clear of one prefix per subspace ({@link
+ * #accountPartitions}), and listing accounts is a range read of the root partition.
+ *
+ * <p>Kinds appear in keys as {@link ResourceKind#tag()}. A {@link NameScope} appears as no
+ * elements ({@link NameScope.AccountWide}) or as {@code (catalog id, nested tuple of the path)}
+ * ({@link NameScope.InCatalog}); the nested tuple keeps segment boundaries, so ["a.b"] and
+ * ["a","b"] are different keys, and the children of one parent form one contiguous range.
  */
 public final class KeyLayout {
 
@@ -21,32 +38,38 @@ public final class KeyLayout {
   public static final Subspace META = subspace(0);
 
   /**
-   * Resource records: {@code (account id, kind, resource id) -> JSON}. Written only by the resource
-   * repository, in the same transaction as the name index entry and any receipt.
+   * Resource records: {@code (partition, kind, resource id) -> JSON envelope}. Written only by the
+   * resource repository, in the same transaction as the name index entry and any receipt.
    */
   public static final Subspace RESOURCES = subspace(1);
 
   /**
-   * Display-name index: {@code (account id, kind, scope..., name) -> resource id}, one entry per
-   * live resource, keeping names unique in their scope. Written with {@link #RESOURCES}.
+   * Display-name index: {@code (partition, kind, scope..., name) -> resource id}, one entry per live
+   * resource, keeping names unique in their scope; listings are range reads of it, in name order.
+   * Tables and views have one index each; the repository checks the sibling kind's entry in the
+   * same transaction (one relation-name scope). Written with {@link #RESOURCES}.
    */
   public static final Subspace NAME_INDEX = subspace(2);
 
   /**
-   * Idempotency records: {@code (account id, operation, idempotency key) -> pending reservation or
-   * immutable receipt}. Written by the idempotent-create protocol.
+   * Idempotency records: {@code (partition, operation, idempotency key) -> pending reservation or
+   * immutable receipt} (JSON). Written by the idempotent-create protocol: the pending record in its
+   * own transaction, the receipt in the transaction that publishes the resource.
    */
   public static final Subspace RECEIPTS = subspace(3);
 
   /**
-   * Deletion fences: {@code (kind, resource id) -> fence}. Installed before a multi-transaction
-   * delete; every mutation under the fenced resource asserts its absence in its own transaction.
+   * Deletion fences: {@code (partition, kind, resource id) -> fence} (JSON). Installed before a
+   * multi-transaction delete; every mutation under the fenced resource asserts its absence in its
+   * own transaction. An account's fence (root partition) outlives the account: it marks the
+   * account as deleted so a repeated delete replays cleanup.
    */
   public static final Subspace FENCES = subspace(4);
 
   /**
-   * Dependency counters: {@code (kind, resource id, dependent kind) -> count}. Asserted in the same
-   * transaction as the delete they guard.
+   * Dependency counters: {@code (partition, kind, resource id, dependent kind) -> count} (8 bytes,
+   * big-endian). Changed in the same transaction as the dependent's create or delete, and asserted
+   * in the same transaction as the delete they guard.
    */
   public static final Subspace COUNTERS = subspace(5);
 
@@ -74,7 +97,126 @@ public final class KeyLayout {
    */
   public static final Subspace SCRATCH = subspace(127);
 
+  /** The partition of accounts themselves (account ids are UUIDs, so never empty). */
+  public static final String ROOT_PARTITION = "";
+
+  /** Name of the page-token HMAC key in {@link #META}. */
+  public static final String META_PAGE_TOKEN_KEY = "page-token-hmac-key";
+
   private KeyLayout() {}
+
+  /** The partition {@code ref}'s keys live in: the root partition for accounts. */
+  public static String partitionOf(ResourceRef ref) {
+    return ref.kind() == ResourceKind.ACCOUNT ? ROOT_PARTITION : ref.accountId();
+  }
+
+  /** A store-wide metadata entry. */
+  public static byte[] meta(String name) {
+    return META.pack(Tuple.from(name));
+  }
+
+  /** The record of resource {@code ref}. */
+  public static byte[] resource(ResourceRef ref) {
+    return RESOURCES.pack(Tuple.from(partitionOf(ref), ref.kind().tag(), ref.id()));
+  }
+
+  /** All records of one kind in one partition (for scans and invariant checks). */
+  public static Subspace resources(String partition, ResourceKind kind) {
+    return RESOURCES.get(Tuple.from(partition, kind.tag()));
+  }
+
+  /** The name-index entry of {@code name} among resources of {@code kind} in {@code scope}. */
+  public static byte[] name(String partition, ResourceKind kind, NameScope scope, String name) {
+    return names(partition, kind, scope).pack(Tuple.from(name));
+  }
+
+  /** The name-index entries of {@code kind} in {@code scope}: a listing is a range read of it. */
+  public static Subspace names(String partition, ResourceKind kind, NameScope scope) {
+    return NAME_INDEX.get(Tuple.from(partition, kind.tag()).addAll(scopeElements(scope)));
+  }
+
+  /**
+   * The name-index entries of {@code kind} in {@code scope} whose name starts with {@code prefix}
+   * (every entry for an empty prefix). Tuple-encoded strings keep the prefix order of their UTF-8
+   * bytes while they hold no NUL, which names never do (they exclude control characters).
+   */
+  public static Range names(String partition, ResourceKind kind, NameScope scope, String prefix) {
+    Subspace names = names(partition, kind, scope);
+    if (prefix.isEmpty()) {
+      return names.range();
+    }
+    byte[] packed = names.pack(Tuple.from(prefix));
+    byte[] begin = java.util.Arrays.copyOf(packed, packed.length - 1); // drop the string terminator
+    return new Range(begin, ByteArrayUtil.strinc(begin));
+  }
+
+  /**
+   * Every name-index entry of {@code kind} in catalog {@code catalogId}, whatever the path: e.g.
+   * "does this catalog still hold namespaces".
+   */
+  public static Subspace namesInCatalog(String partition, ResourceKind kind, String catalogId) {
+    return NAME_INDEX.get(Tuple.from(partition, kind.tag(), catalogId));
+  }
+
+  /** Every name-index entry of {@code kind} in one partition (for invariant checks). */
+  public static Subspace names(String partition, ResourceKind kind) {
+    return NAME_INDEX.get(Tuple.from(partition, kind.tag()));
+  }
+
+  /** The idempotency record of {@code key} for {@code operation} in {@code partition}. */
+  public static byte[] receipt(String partition, String operation, String key) {
+    return RECEIPTS.pack(Tuple.from(partition, operation, key));
+  }
+
+  /** Every idempotency record of a partition (sweeping, cleanup, invariant checks). */
+  public static Subspace receipts(String partition) {
+    return RECEIPTS.get(Tuple.from(partition));
+  }
+
+  /** The deletion fence of {@code ref}. */
+  public static byte[] fence(ResourceRef ref) {
+    return FENCES.pack(Tuple.from(partitionOf(ref), ref.kind().tag(), ref.id()));
+  }
+
+  /** Every fence of one kind in one partition (resuming interrupted deletions). */
+  public static Subspace fences(String partition, ResourceKind kind) {
+    return FENCES.get(Tuple.from(partition, kind.tag()));
+  }
+
+  /** The counter of {@code dependent}-kind resources that depend on {@code owner}. */
+  public static byte[] counter(ResourceRef owner, ResourceKind dependent) {
+    return counters(owner).pack(Tuple.from(dependent.tag()));
+  }
+
+  /** Every dependency counter of {@code owner}. */
+  public static Subspace counters(ResourceRef owner) {
+    return COUNTERS.get(Tuple.from(partitionOf(owner), owner.kind().tag(), owner.id()));
+  }
+
+  /**
+   * Every prefix that holds keys of account {@code accountId}'s descendants, in the order account
+   * cleanup clears them. The order does not matter for safety (the account fence stops every
+   * mutation in the partition first); fences and counters go last so a half-done cleanup still
+   * shows what it guarded. Subspaces keyed otherwise (claims, credentials, blobs) are cleaned by
+   * cleanup steps of their own.
+   */
+  public static List<Subspace> accountPartitions(String accountId) {
+    Tuple partition = Tuple.from(accountId);
+    return List.of(
+        RESOURCES.get(partition),
+        NAME_INDEX.get(partition),
+        RECEIPTS.get(partition),
+        FENCES.get(partition),
+        COUNTERS.get(partition));
+  }
+
+  private static Tuple scopeElements(NameScope scope) {
+    // Java 17 has no pattern switch; NameScope is sealed, so these two cases are all of them.
+    if (scope instanceof NameScope.InCatalog in) {
+      return Tuple.from(in.catalogId(), Tuple.fromList(in.path()));
+    }
+    return new Tuple();
+  }
 
   private static Subspace subspace(int tag) {
     return new Subspace(Tuple.from(tag));

@@ -1,0 +1,57 @@
+package io.icegate.core.durability;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * What is stored under an idempotency key (JSON, {@link io.icegate.core.store.KeyLayout#RECEIPTS}):
+ * while {@code receipt} is {@code null}, a pending reservation; afterwards, an immutable receipt.
+ *
+ * @param fingerprint fingerprint of the first request with this key
+ * @param reservedId the resource id reserved for the create
+ * @param holder random id of the attempt holding the lease (recognises one's own reservation after
+ *     a commit with unknown result)
+ * @param leaseExpiresAt until when the holder owns the reservation
+ * @param receipt the recorded answer, once published
+ */
+record IdempotencyRecord(
+    String fingerprint,
+    String reservedId,
+    String holder,
+    Instant leaseExpiresAt,
+    Receipt receipt) {
+
+  IdempotencyRecord {
+    Objects.requireNonNull(fingerprint, "fingerprint");
+    Objects.requireNonNull(reservedId, "reservedId");
+    Objects.requireNonNull(holder, "holder");
+    Objects.requireNonNull(leaseExpiresAt, "leaseExpiresAt");
+  }
+
+  boolean pending() {
+    return receipt == null;
+  }
+
+  /**
+   * The recorded answer of a create.
+   *
+   * @param status HTTP status of the answer (201, 200 or the error's status)
+   * @param disposition the {@link io.icegate.core.repo.CreateOutcome.Disposition} name on success
+   * @param resource the resource snapshot as published, on success
+   * @param errorCode the {@link io.icegate.core.error.ErrorCode} name on a recorded rejection
+   * @param errorSubject the resource kind label the rejection is about, if any
+   * @param errorMessage the rejection's (secret-free) message
+   * @param recordedAt when the answer was recorded
+   * @param expiresAt after this the receipt is ignored and may be swept
+   */
+  record Receipt(
+      int status,
+      String disposition,
+      JsonNode resource,
+      String errorCode,
+      String errorSubject,
+      String errorMessage,
+      Instant recordedAt,
+      Instant expiresAt) {}
+}

@@ -1,0 +1,84 @@
+package io.icegate.core.error;
+
+import io.icegate.core.store.KvStoreException;
+
+/**
+ * The catalogue of stable error codes: every code a service may throw, with the HTTP status the
+ * HTTP layers answer and the message template ({@link String#format} placeholders). Codes are part
+ * of the public API (admin problem+json {@code code}, CLI, tests): never rename or reuse one.
+ *
+ * <p>Templates are filled only with identifiers, names and counts, never with secrets or request
+ * bodies.
+ */
+public enum ErrorCode {
+  /** A request member is missing or malformed. */
+  INVALID_ARGUMENT(400, "invalid argument: %s"),
+  /** A page token was not issued for this listing, was edited, or its listing's filter changed. */
+  INVALID_PAGE_TOKEN(400, "the page token is not valid for this listing"),
+  /** The referenced resource does not exist (or no longer does). Args: kind, reference. */
+  NOT_FOUND(404, "%s %s does not exist"),
+  /** The display name is taken in its scope. Args: kind, name. */
+  ALREADY_EXISTS(409, "%s %s already exists"),
+  /**
+   * A compare-and-set precondition (expected generation, {@code If-Match}) did not hold. Args: kind,
+   * id, expected, actual.
+   */
+  GENERATION_MISMATCH(412, "%s %s is at generation %d, not the expected %d"),
+  /** A deletion fence is installed on the resource or one of its ancestors. Args: kind, id. */
+  FENCED(409, "%s %s is being deleted"),
+  /** Other resources still depend on the resource (dependency counters). Args: kind, id, count. */
+  DEPENDENCY_EXISTS(409, "%s %s still has %d dependent resource(s)"),
+  /** A namespace still holds child namespaces, tables or views. Args: namespace. */
+  NAMESPACE_NOT_EMPTY(409, "namespace %s is not empty"),
+  /** The same idempotency key was used with a different request. Args: key. */
+  IDEMPOTENCY_KEY_REUSED(422, "idempotency key %s was used for a different request"),
+  /** The first request with this idempotency key is still running. Args: key. */
+  IDEMPOTENCY_IN_PROGRESS(409, "a request with idempotency key %s is still in progress"),
+  /** Retries were exhausted by conflicting concurrent writers; retrying later may succeed. */
+  STORE_CONTENTION(503, "the store is too contended to complete the request; retry"),
+  /**
+   * A commit's outcome could not be determined and the operation cannot resolve it; the caller
+   * should re-read before retrying. Args: what.
+   */
+  COMMIT_STATE_UNKNOWN(503, "the outcome of %s is unknown; read the resource before retrying"),
+  /** A request would exceed the store's size limits (a value over 100 kB, a 10 MB transaction). */
+  REQUEST_TOO_LARGE(413, "the request exceeds the store's size limits"),
+  /** The store failed; nothing is known to be written. */
+  STORE_UNAVAILABLE(503, "the store is unavailable");
+
+  private final int httpStatus;
+  private final String template;
+
+  ErrorCode(int httpStatus, String template) {
+    this.httpStatus = httpStatus;
+    this.template = template;
+  }
+
+  /** The HTTP status the HTTP layers answer for this code. */
+  public int httpStatus() {
+    return httpStatus;
+  }
+
+  /** The message template, with {@link String#format} placeholders. */
+  public String template() {
+    return template;
+  }
+
+  /**
+   * The code the HTTP layers answer for a storage failure that reached them: contention and "too
+   * old" after exhausted retries, an unresolved unknown commit, a size limit, any other failure.
+   */
+  public static ErrorCode forStoreFailure(KvStoreException.FailureKind kind) {
+    return switch (kind) {
+      case CONFLICT, TOO_OLD -> STORE_CONTENTION;
+      case COMMIT_UNKNOWN_RESULT -> COMMIT_STATE_UNKNOWN;
+      case LIMIT_EXCEEDED -> REQUEST_TOO_LARGE;
+      case FAILURE -> STORE_UNAVAILABLE;
+    };
+  }
+
+  /** The template filled with {@code args}. */
+  public String format(Object... args) {
+    return args.length == 0 ? template : String.format(template, args);
+  }
+}
