@@ -52,8 +52,8 @@ import org.apache.iceberg.view.ViewVersion;
  * <p>The REST session is created on first use, not on open, and re-created once when the catalog
  * answers 401 to an OAuth2 client-credentials session: iceberg-core refreshes tokens in the
  * background and gives up when the token endpoint fails at refresh time, so a session whose token
- * expired during a token-endpoint outage would otherwise stay broken after the endpoint recovers.
- * A failed re-creation leaves no session, so the next call tries again.
+ * expired during a token-endpoint outage would otherwise stay broken after the endpoint recovers. A
+ * failed re-creation leaves no session, so the next call tries again.
  */
 final class IcebergRestClient implements CatalogClient {
 
@@ -125,7 +125,8 @@ final class IcebergRestClient implements CatalogClient {
 
   @Override
   public UpstreamTable loadTable(NamespacePath namespace, String name) {
-    Table table = call("table load", catalog -> catalog.loadTable(context, identifier(namespace, name)));
+    Table table =
+        call("table load", catalog -> catalog.loadTable(context, identifier(namespace, name)));
     TableMetadata metadata = ((HasTableOperations) table).operations().current();
     String uuid = metadata.uuid();
     ExternalIdentity identity =
@@ -145,7 +146,8 @@ final class IcebergRestClient implements CatalogClient {
 
   @Override
   public UpstreamView loadView(NamespacePath namespace, String name) {
-    View view = call("view load", catalog -> catalog.loadView(context, identifier(namespace, name)));
+    View view =
+        call("view load", catalog -> catalog.loadView(context, identifier(namespace, name)));
     ViewVersion version = view.currentVersion();
     List<ViewRepresentation> representations = new ArrayList<>();
     version.representations().stream()
@@ -168,12 +170,15 @@ final class IcebergRestClient implements CatalogClient {
   }
 
   @Override
-  public Optional<VendedStorageCredentials> vendStorageCredentials(NamespacePath namespace, String name) {
+  public Optional<VendedStorageCredentials> vendStorageCredentials(
+      NamespacePath namespace, String name) {
     // RESTSessionCatalog keeps no table cache, so this is a fresh load-table request every time
-    Table table = call("table load", catalog -> catalog.loadTable(context, identifier(namespace, name)));
+    Table table =
+        call("table load", catalog -> catalog.loadTable(context, identifier(namespace, name)));
     List<VendedCredentialSelection.Offered> offered = new ArrayList<>();
     if (table.io() instanceof CapturingFileIO io) {
-      io.credentials().forEach(c -> offered.add(new VendedCredentialSelection.Offered(c.prefix(), c.config())));
+      io.credentials()
+          .forEach(c -> offered.add(new VendedCredentialSelection.Offered(c.prefix(), c.config())));
     }
     return VendedCredentialSelection.select(offered, table.location(), clock.instant());
   }

@@ -24,8 +24,8 @@ import java.util.Set;
  *
  * <p>Credentials by scheme: {@code NONE} takes none; {@code BEARER} takes {@code token}; {@code
  * OAUTH2} takes {@code client-id} + {@code client-secret} (client-credentials grant) or {@code
- * token}; {@code AWS_SIGV4} takes {@code aws.access-key-id} + {@code aws.secret-access-key}
- * (+ optional {@code aws.session-token}) or a catalog-scoped registration ({@code
+ * token}; {@code AWS_SIGV4} takes {@code aws.access-key-id} + {@code aws.secret-access-key} (+
+ * optional {@code aws.session-token}) or a catalog-scoped registration ({@code
  * aws.catalog.registration}). A storage-scoped registration is refused: Integration storage access
  * uses only vended credentials. Credential headers become request headers.
  */
@@ -41,18 +41,29 @@ final class SessionProperties {
   static final String REGION = "client.region";
 
   static final Set<String> CONNECTION_PROPERTIES =
-      Set.of(WAREHOUSE, PAGE_SIZE, CONNECT_TIMEOUT, SOCKET_TIMEOUT, MAX_PAGES, S3_ENDPOINT, S3_PATH_STYLE, REGION);
+      Set.of(
+          WAREHOUSE,
+          PAGE_SIZE,
+          CONNECT_TIMEOUT,
+          SOCKET_TIMEOUT,
+          MAX_PAGES,
+          S3_ENDPOINT,
+          S3_PATH_STYLE,
+          REGION);
   static final Set<String> STORAGE_SETTINGS = Set.of(S3_ENDPOINT, S3_PATH_STYLE, REGION);
 
   private SessionProperties() {}
 
   /** The catalog properties for {@code RESTSessionCatalog.initialize}. */
-  static Map<String, String> of(CatalogConnectionConfig config, ResolvedCatalogCredentials credentials) {
+  static Map<String, String> of(
+      CatalogConnectionConfig config, ResolvedCatalogCredentials credentials) {
     Map<String, String> properties = new HashMap<>();
     for (Map.Entry<String, String> entry : config.properties().entrySet()) {
       String name = entry.getKey();
-      if (!CONNECTION_PROPERTIES.contains(name) && !name.startsWith(CatalogConnectionConfig.HEADER_PREFIX)) {
-        throw invalid("connection property '" + name + "' is not supported by the Iceberg REST provider");
+      if (!CONNECTION_PROPERTIES.contains(name)
+          && !name.startsWith(CatalogConnectionConfig.HEADER_PREFIX)) {
+        throw invalid(
+            "connection property '" + name + "' is not supported by the Iceberg REST provider");
       }
       if (!name.equals(MAX_PAGES) && !STORAGE_SETTINGS.contains(name)) {
         properties.put(name, entry.getValue());
@@ -118,7 +129,8 @@ final class SessionProperties {
                 ResolvedCatalogCredentials.TOKEN,
                 ResolvedCatalogCredentials.CLIENT_ID,
                 ResolvedCatalogCredentials.CLIENT_SECRET));
-        allowOnly(settings, Set.of(CatalogAuthentication.OAUTH2_SERVER_URI, CatalogAuthentication.SCOPE));
+        allowOnly(
+            settings, Set.of(CatalogAuthentication.OAUTH2_SERVER_URI, CatalogAuthentication.SCOPE));
         properties.put("rest.auth.type", "oauth2");
         if (given.containsKey(ResolvedCatalogCredentials.TOKEN)) {
           if (given.size() > 1) {
@@ -133,7 +145,8 @@ final class SessionProperties {
                   + required(given, ResolvedCatalogCredentials.CLIENT_SECRET));
         }
         if (settings.containsKey(CatalogAuthentication.OAUTH2_SERVER_URI)) {
-          properties.put("oauth2-server-uri", settings.get(CatalogAuthentication.OAUTH2_SERVER_URI));
+          properties.put(
+              "oauth2-server-uri", settings.get(CatalogAuthentication.OAUTH2_SERVER_URI));
         }
         if (settings.containsKey(CatalogAuthentication.SCOPE)) {
           properties.put("scope", settings.get(CatalogAuthentication.SCOPE));
@@ -143,7 +156,8 @@ final class SessionProperties {
         properties.put("token-exchange-enabled", "false");
       }
       case AWS_SIGV4 -> sigv4(given, settings, properties);
-      default -> throw invalid("authentication scheme " + authentication.scheme() + " is not supported");
+      default ->
+          throw invalid("authentication scheme " + authentication.scheme() + " is not supported");
     }
   }
 
@@ -161,11 +175,14 @@ final class SessionProperties {
             ResolvedCatalogCredentials.AWS_SECRET_ACCESS_KEY,
             ResolvedCatalogCredentials.AWS_SESSION_TOKEN,
             AwsCredentialScope.CATALOG.property()));
-    allowOnly(settings, Set.of(CatalogAuthentication.SIGNING_REGION, CatalogAuthentication.SIGNING_NAME));
+    allowOnly(
+        settings, Set.of(CatalogAuthentication.SIGNING_REGION, CatalogAuthentication.SIGNING_NAME));
     properties.put("rest.auth.type", "sigv4");
     properties.put("rest.sigv4.delegate-auth-type", "none");
     properties.put("rest.signing-region", required(settings, CatalogAuthentication.SIGNING_REGION));
-    properties.put("rest.signing-name", settings.getOrDefault(CatalogAuthentication.SIGNING_NAME, "execute-api"));
+    properties.put(
+        "rest.signing-name",
+        settings.getOrDefault(CatalogAuthentication.SIGNING_NAME, "execute-api"));
     String registration = given.get(AwsCredentialScope.CATALOG.property());
     if (registration != null) {
       if (given.size() > 1) {
@@ -173,13 +190,18 @@ final class SessionProperties {
       }
       // Iceberg's SigV4 signer falls back to client.credentials-provider when no rest.* keys are
       // set; pointing it at the catalog-scoped registration keeps ambient credentials out.
-      properties.put("client.credentials-provider", RegisteredAwsCredentialsProvider.class.getName());
       properties.put(
-          "client.credentials-provider." + RegisteredAwsCredentialsProvider.REGISTRATION, registration);
+          "client.credentials-provider", RegisteredAwsCredentialsProvider.class.getName());
+      properties.put(
+          "client.credentials-provider." + RegisteredAwsCredentialsProvider.REGISTRATION,
+          registration);
       return;
     }
-    properties.put("rest.access-key-id", required(given, ResolvedCatalogCredentials.AWS_ACCESS_KEY_ID));
-    properties.put("rest.secret-access-key", required(given, ResolvedCatalogCredentials.AWS_SECRET_ACCESS_KEY));
+    properties.put(
+        "rest.access-key-id", required(given, ResolvedCatalogCredentials.AWS_ACCESS_KEY_ID));
+    properties.put(
+        "rest.secret-access-key",
+        required(given, ResolvedCatalogCredentials.AWS_SECRET_ACCESS_KEY));
     if (given.containsKey(ResolvedCatalogCredentials.AWS_SESSION_TOKEN)) {
       properties.put("rest.session-token", given.get(ResolvedCatalogCredentials.AWS_SESSION_TOKEN));
     }
@@ -189,7 +211,9 @@ final class SessionProperties {
     Set<String> unknown = new HashSet<>(given.keySet());
     unknown.removeAll(allowed);
     if (!unknown.isEmpty()) {
-      throw invalid("unsupported credential or authentication properties for this scheme: " + new java.util.TreeSet<>(unknown));
+      throw invalid(
+          "unsupported credential or authentication properties for this scheme: "
+              + new java.util.TreeSet<>(unknown));
     }
   }
 

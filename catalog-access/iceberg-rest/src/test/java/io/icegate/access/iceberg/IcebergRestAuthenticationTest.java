@@ -55,7 +55,8 @@ class IcebergRestAuthenticationTest {
   }
 
   private static CatalogAuthentication oauth() {
-    return new CatalogAuthentication(CatalogAuthenticationScheme.OAUTH2, Map.of("scope", "catalog"));
+    return new CatalogAuthentication(
+        CatalogAuthenticationScheme.OAUTH2, Map.of("scope", "catalog"));
   }
 
   private static ResolvedCatalogCredentials clientCredentials(String secret) {
@@ -83,7 +84,8 @@ class IcebergRestAuthenticationTest {
   void oauth2ClientCredentials() {
     int before = upstream.fixture.oauth().tokenRequests();
     try (CatalogClient client =
-        upstream.open(upstream.config(oauth()), clientCredentials(OAuthTokenFilter.CLIENT_SECRET))) {
+        upstream.open(
+            upstream.config(oauth()), clientCredentials(OAuthTokenFilter.CLIENT_SECRET))) {
       client.validate();
       assertThat(client.listNamespaces(NamespacePath.of("sales"))).isNotEmpty();
     }
@@ -120,7 +122,8 @@ class IcebergRestAuthenticationTest {
     String token = new ObjectMapper().readTree(response.body()).get("access_token").asText();
     try (CatalogClient client =
         upstream.open(
-            upstream.config(new CatalogAuthentication(CatalogAuthenticationScheme.BEARER, Map.of())),
+            upstream.config(
+                new CatalogAuthentication(CatalogAuthenticationScheme.BEARER, Map.of())),
             new ResolvedCatalogCredentials(Map.of("token", token), Map.of(), null))) {
       client.validate();
     }
@@ -128,7 +131,10 @@ class IcebergRestAuthenticationTest {
 
   @Test
   void sigv4StaticKeysAreVerifiedByRecomputingTheSignature() {
-    upstream.fixture.sigv4().expect(AwsBasicCredentials.create(AWS_KEY_ID, AWS_SECRET), "us-east-1", "execute-api");
+    upstream
+        .fixture
+        .sigv4()
+        .expect(AwsBasicCredentials.create(AWS_KEY_ID, AWS_SECRET), "us-east-1", "execute-api");
     int before = upstream.fixture.sigv4().verifiedRequests();
     try (CatalogClient client =
         upstream.open(
@@ -145,7 +151,10 @@ class IcebergRestAuthenticationTest {
 
   @Test
   void sigv4WithAWrongSecretIsRejectedByTheVerifier() {
-    upstream.fixture.sigv4().expect(AwsBasicCredentials.create(AWS_KEY_ID, AWS_SECRET), "us-east-1", "execute-api");
+    upstream
+        .fixture
+        .sigv4()
+        .expect(AwsBasicCredentials.create(AWS_KEY_ID, AWS_SECRET), "us-east-1", "execute-api");
     try (CatalogClient client =
         upstream.open(
             upstream.config(sigv4()),
@@ -162,17 +171,26 @@ class IcebergRestAuthenticationTest {
 
   @Test
   void sigv4ThroughACatalogScopedRenewableRegistration() {
-    upstream.fixture.sigv4()
-        .expect(AwsSessionCredentials.create(AWS_KEY_ID, AWS_SECRET, "session-2"), "us-east-1", "execute-api");
+    upstream
+        .fixture
+        .sigv4()
+        .expect(
+            AwsSessionCredentials.create(AWS_KEY_ID, AWS_SECRET, "session-2"),
+            "us-east-1",
+            "execute-api");
     try (AwsCredentialsRegistration registration =
             RefreshingAwsCredentialsRegistry.register(
-                new ResolvedAwsCredentials(AWS_KEY_ID, AWS_SECRET, "session-1", Instant.now().minusSeconds(1)),
-                () -> new ResolvedAwsCredentials(AWS_KEY_ID, AWS_SECRET, "session-2", Instant.now().plusSeconds(3600)));
+                new ResolvedAwsCredentials(
+                    AWS_KEY_ID, AWS_SECRET, "session-1", Instant.now().minusSeconds(1)),
+                () ->
+                    new ResolvedAwsCredentials(
+                        AWS_KEY_ID, AWS_SECRET, "session-2", Instant.now().plusSeconds(3600)));
         CatalogClient client =
             upstream.open(
                 upstream.config(sigv4()),
                 new ResolvedCatalogCredentials(
-                    RefreshingAwsCredentialsRegistry.propertiesFor(registration, AwsCredentialScope.CATALOG),
+                    RefreshingAwsCredentialsRegistry.propertiesFor(
+                        registration, AwsCredentialScope.CATALOG),
                     Map.of(),
                     null))) {
       // the initial credentials are expired: signing succeeds only with the refreshed session
@@ -186,7 +204,8 @@ class IcebergRestAuthenticationTest {
             () ->
                 upstream.open(
                     upstream.config(sigv4()),
-                    new ResolvedCatalogCredentials(Map.of("aws.storage.registration", "x"), Map.of(), null)))
+                    new ResolvedCatalogCredentials(
+                        Map.of("aws.storage.registration", "x"), Map.of(), null)))
         .isInstanceOfSatisfying(
             CatalogAccessException.class,
             e -> assertThat(e.code()).isEqualTo(Code.INVALID_CONFIGURATION));
@@ -196,14 +215,16 @@ class IcebergRestAuthenticationTest {
   void tokenEndpointDownForFiveSecondsThenBackRecovers() throws Exception {
     upstream.fixture.oauth().tokenLifetime(Duration.ofSeconds(2));
     try (CatalogClient client =
-        upstream.open(upstream.config(oauth()), clientCredentials(OAuthTokenFilter.CLIENT_SECRET))) {
+        upstream.open(
+            upstream.config(oauth()), clientCredentials(OAuthTokenFilter.CLIENT_SECRET))) {
       client.validate();
       Instant back = Instant.now().plusSeconds(5);
       upstream.fixture.oauth().downUntil(back);
       Thread.sleep(2500); // the token expires while the endpoint is down
       assertThatThrownBy(client::validate)
           .isInstanceOfSatisfying(
-              CatalogAccessException.class, e -> assertThat(e.retryable()).as(e.toString()).isTrue());
+              CatalogAccessException.class,
+              e -> assertThat(e.retryable()).as(e.toString()).isTrue());
       while (Instant.now().isBefore(back.plusMillis(200))) {
         Thread.sleep(200);
       }

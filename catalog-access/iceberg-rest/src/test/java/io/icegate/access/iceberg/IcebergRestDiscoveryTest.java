@@ -79,12 +79,14 @@ class IcebergRestDiscoveryTest {
       assertThat(objects)
           .containsExactly(
               new CatalogObjectRef(CatalogObjectKind.TABLE, NamespacePath.of("sales"), "orders"),
-              new CatalogObjectRef(CatalogObjectKind.VIEW, NamespacePath.of("sales"), "order_summary"));
+              new CatalogObjectRef(
+                  CatalogObjectKind.VIEW, NamespacePath.of("sales"), "order_summary"));
       assertThat(client.listObjects(NamespacePath.of("sales"), EnumSet.of(CatalogObjectKind.VIEW)))
           .extracting(CatalogObjectRef::kind)
           .containsOnly(CatalogObjectKind.VIEW);
       assertThat(upstream.fixture.requests().requests())
-          .noneMatch(line -> line.matches("GET .*/tables/[^?]+") || line.matches("GET .*/views/[^?]+"));
+          .noneMatch(
+              line -> line.matches("GET .*/tables/[^?]+") || line.matches("GET .*/views/[^?]+"));
     }
   }
 
@@ -93,12 +95,17 @@ class IcebergRestDiscoveryTest {
     try (CatalogClient client = upstream.anonymous()) {
       UpstreamTable table = client.loadTable(NamespacePath.of("sales", "emea"), "customers");
       var backing =
-          upstream.fixture.backingCatalog().loadTable(TableIdentifier.of("sales", "emea", "customers"));
+          upstream
+              .fixture
+              .backingCatalog()
+              .loadTable(TableIdentifier.of("sales", "emea", "customers"));
       assertThat(table.format()).isEqualTo(TableFormat.ICEBERG);
       assertThat(table.identity().stable()).isTrue();
       assertThat(table.identity().value()).isEqualTo(backing.uuid().toString());
       assertThat(table.storageLocation()).isEqualTo(backing.location());
-      assertThat(table.metadataLocation()).startsWith(backing.location()).endsWith(".metadata.json");
+      assertThat(table.metadataLocation())
+          .startsWith(backing.location())
+          .endsWith(".metadata.json");
       assertThat(table.schemaJson()).contains("order_id").contains("decimal(12, 2)");
     }
   }
@@ -174,7 +181,8 @@ class IcebergRestDiscoveryTest {
   void unknownPropertiesAndCredentialsAreRefused() {
     var properties = upstream.properties();
     properties.put("io-impl", "org.apache.iceberg.aws.s3.S3FileIO");
-    assertThatThrownBy(() -> upstream.open(upstream.config(CatalogAuthentication.none(), properties), null))
+    assertThatThrownBy(
+            () -> upstream.open(upstream.config(CatalogAuthentication.none(), properties), null))
         .isInstanceOfSatisfying(
             CatalogAccessException.class,
             e -> assertThat(e.code()).isEqualTo(Code.INVALID_CONFIGURATION));

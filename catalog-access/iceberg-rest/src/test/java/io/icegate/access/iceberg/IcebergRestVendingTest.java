@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
 class IcebergRestVendingTest {
 
   private static final NamespacePath SALES = NamespacePath.of("sales");
-  private static final Instant EXPIRY = Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.MILLIS);
+  private static final Instant EXPIRY =
+      Instant.now().plus(1, ChronoUnit.HOURS).truncatedTo(ChronoUnit.MILLIS);
 
   private static UpstreamCatalog upstream;
 
@@ -83,7 +84,8 @@ class IcebergRestVendingTest {
 
   private static void assertCode(Runnable call, Code code) {
     assertThatThrownBy(call::run)
-        .isInstanceOfSatisfying(CatalogAccessException.class, e -> assertThat(e.code()).isEqualTo(code));
+        .isInstanceOfSatisfying(
+            CatalogAccessException.class, e -> assertThat(e.code()).isEqualTo(code));
   }
 
   @Test
@@ -108,7 +110,10 @@ class IcebergRestVendingTest {
     assertThat(vended.expiresAt()).isEqualTo(EXPIRY);
     assertThat(vended.properties().keySet())
         .containsExactlyInAnyOrder(
-            "s3.access-key-id", "s3.secret-access-key", "s3.session-token", "s3.session-token-expires-at-ms");
+            "s3.access-key-id",
+            "s3.secret-access-key",
+            "s3.session-token",
+            "s3.session-token-expires-at-ms");
   }
 
   @Test
@@ -129,7 +134,8 @@ class IcebergRestVendingTest {
         new StorageCredential("s3://", session("root", "r")),
         new StorageCredential(table, session("table", "t")),
         new StorageCredential(upstream.fixture.warehouse(), session("warehouse", "w")));
-    assertThat(vendForOrders().orElseThrow().properties()).containsEntry("s3.access-key-id", "table");
+    assertThat(vendForOrders().orElseThrow().properties())
+        .containsEntry("s3.access-key-id", "table");
   }
 
   @Test
@@ -191,7 +197,8 @@ class IcebergRestVendingTest {
     vend(new StorageCredential(upstream.fixture.warehouse(), rightSession()));
     try (CatalogClient client = upstream.anonymous()) {
       UpstreamTable table = client.loadTable(SALES, "orders");
-      VendedStorageCredentials vended = client.vendStorageCredentials(SALES, "orders").orElseThrow();
+      VendedStorageCredentials vended =
+          client.vendStorageCredentials(SALES, "orders").orElseThrow();
       client.validateStorageAccess(table, vended);
     }
   }
@@ -204,7 +211,8 @@ class IcebergRestVendingTest {
     vend(new StorageCredential(upstream.fixture.warehouse(), session("AKIDWRONG", "wrong-secret")));
     try (CatalogClient client = upstream.anonymous()) {
       UpstreamTable table = client.loadTable(SALES, "orders");
-      VendedStorageCredentials vended = client.vendStorageCredentials(SALES, "orders").orElseThrow();
+      VendedStorageCredentials vended =
+          client.vendStorageCredentials(SALES, "orders").orElseThrow();
       assertCode(() -> client.validateStorageAccess(table, vended), Code.STORAGE_ACCESS_FAILED);
     }
   }
@@ -217,7 +225,8 @@ class IcebergRestVendingTest {
     try (CatalogClient client =
         upstream.open(upstream.config(CatalogAuthentication.none(), properties), null)) {
       UpstreamTable table = client.loadTable(SALES, "orders");
-      VendedStorageCredentials vended = client.vendStorageCredentials(SALES, "orders").orElseThrow();
+      VendedStorageCredentials vended =
+          client.vendStorageCredentials(SALES, "orders").orElseThrow();
       assertCode(() -> client.validateStorageAccess(table, vended), Code.ADDRESS_DENIED);
     }
   }
@@ -236,14 +245,21 @@ class IcebergRestVendingTest {
           upstream.config(new CatalogAuthentication(CatalogAuthenticationScheme.OAUTH2, Map.of()));
       ResolvedCatalogCredentials good =
           new ResolvedCatalogCredentials(
-              Map.of("client-id", OAuthTokenFilter.CLIENT_ID, "client-secret", OAuthTokenFilter.CLIENT_SECRET),
+              Map.of(
+                  "client-id",
+                  OAuthTokenFilter.CLIENT_ID,
+                  "client-secret",
+                  OAuthTokenFilter.CLIENT_SECRET),
               Map.of("X-Custom-Auth", "header-secret-PLANTED-2"),
               null);
-      vend(new StorageCredential(upstream.fixture.warehouse(), session("AKIDPLANTED4", vendedSecret)));
+      vend(
+          new StorageCredential(
+              upstream.fixture.warehouse(), session("AKIDPLANTED4", vendedSecret)));
       try (CatalogClient client = upstream.open(config, good)) {
         texts.add(client.toString());
         UpstreamTable table = client.loadTable(SALES, "orders");
-        VendedStorageCredentials vended = client.vendStorageCredentials(SALES, "orders").orElseThrow();
+        VendedStorageCredentials vended =
+            client.vendStorageCredentials(SALES, "orders").orElseThrow();
         texts.add(vended.toString());
         try {
           client.validateStorageAccess(table, vended);
@@ -253,7 +269,11 @@ class IcebergRestVendingTest {
       }
       ResolvedCatalogCredentials wrong =
           new ResolvedCatalogCredentials(
-              Map.of("client-id", OAuthTokenFilter.CLIENT_ID, "client-secret", "wrong-secret-PLANTED-1"),
+              Map.of(
+                  "client-id",
+                  OAuthTokenFilter.CLIENT_ID,
+                  "client-secret",
+                  "wrong-secret-PLANTED-1"),
               Map.of(),
               null);
       texts.add(wrong.toString());

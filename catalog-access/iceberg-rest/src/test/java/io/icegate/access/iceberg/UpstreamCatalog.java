@@ -35,7 +35,8 @@ final class UpstreamCatalog implements AutoCloseable {
     return config(authentication, properties());
   }
 
-  CatalogConnectionConfig config(CatalogAuthentication authentication, Map<String, String> properties) {
+  CatalogConnectionConfig config(
+      CatalogAuthentication authentication, Map<String, String> properties) {
     return new CatalogConnectionConfig(
         CatalogProtocol.ICEBERG_REST, fixture.uri(), properties, authentication);
   }

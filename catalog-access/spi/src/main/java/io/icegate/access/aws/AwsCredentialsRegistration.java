@@ -64,8 +64,8 @@ public final class AwsCredentialsRegistration implements AutoCloseable {
   /**
    * Current credentials, refreshed first when due.
    *
-   * @throws CatalogAccessException {@code CLOSED}, {@code INVALID_CONFIGURATION} (a cached
-   *     terminal failure), {@code CREDENTIAL_UNAVAILABLE} (a transient failure with nothing valid)
+   * @throws CatalogAccessException {@code CLOSED}, {@code INVALID_CONFIGURATION} (a cached terminal
+   *     failure), {@code CREDENTIAL_UNAVAILABLE} (a transient failure with nothing valid)
    */
   public ResolvedAwsCredentials resolve() {
     checkUsable();
@@ -139,7 +139,8 @@ public final class AwsCredentialsRegistration implements AutoCloseable {
 
   private void checkUsable() {
     if (closed) {
-      throw new CatalogAccessException(Code.CLOSED, "AWS credential registration " + label + " is closed");
+      throw new CatalogAccessException(
+          Code.CLOSED, "AWS credential registration " + label + " is closed");
     }
     if (terminal != null) {
       throw terminalFailure();
@@ -166,7 +167,12 @@ public final class AwsCredentialsRegistration implements AutoCloseable {
   @Override
   public String toString() {
     String status = closed ? "closed" : terminal != null ? "failed" : "live";
-    return "AwsCredentialsRegistration[" + label + ", " + status + ", expiration="
-        + state.credentials().expiration() + "]";
+    return "AwsCredentialsRegistration["
+        + label
+        + ", "
+        + status
+        + ", expiration="
+        + state.credentials().expiration()
+        + "]";
   }
 }

@@ -34,7 +34,10 @@ public record RefreshTiming(
   /** 5 s to 5 min skew, 15 min cadence, 1 s retry backoff. */
   public static RefreshTiming defaults() {
     return new RefreshTiming(
-        Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofMinutes(15), Duration.ofSeconds(1));
+        Duration.ofSeconds(5),
+        Duration.ofMinutes(5),
+        Duration.ofMinutes(15),
+        Duration.ofSeconds(1));
   }
 
   /** The lead before expiry for credentials obtained at {@code obtainedAt}. */

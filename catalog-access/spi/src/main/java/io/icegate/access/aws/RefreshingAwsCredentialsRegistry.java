@@ -20,11 +20,11 @@ import java.util.concurrent.ConcurrentMap;
  * AwsCredentialsRegistration}: closing it removes it, after which nothing resolves through its
  * reference. The reference travels to a provider inside {@code ResolvedCatalogCredentials} under
  * {@link AwsCredentialScope#property()}, so the catalog-signing and storage scopes are separate
- * registrations. A provider turns the reference back into credentials with {@link #resolve},
- * on every use, which refreshes when due.
+ * registrations. A provider turns the reference back into credentials with {@link #resolve}, on
+ * every use, which refreshes when due.
  *
- * <p>References are random and opaque; logs and {@code toString} show only a short SHA-256 of
- * them ({@link #hashed}), never the reference itself, a key or a token.
+ * <p>References are random and opaque; logs and {@code toString} show only a short SHA-256 of them
+ * ({@link #hashed}), never the reference itself, a key or a token.
  */
 public final class RefreshingAwsCredentialsRegistry {
 
@@ -64,8 +64,8 @@ public final class RefreshingAwsCredentialsRegistry {
   }
 
   /**
-   * The credential properties that hand {@code registration} to a provider for {@code scope}:
-   * a single entry, {@code scope.property() -> reference}.
+   * The credential properties that hand {@code registration} to a provider for {@code scope}: a
+   * single entry, {@code scope.property() -> reference}.
    */
   public static Map<String, String> propertiesFor(
       AwsCredentialsRegistration registration, AwsCredentialScope scope) {

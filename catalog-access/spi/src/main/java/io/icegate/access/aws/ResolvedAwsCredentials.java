@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * AWS credentials as the SPI carries them, independent of the AWS SDK (the SPI depends on nothing
- * but the JDK and SLF4J). {@link #toString()} shows only whether a session token is present and
- * the expiry.
+ * but the JDK and SLF4J). {@link #toString()} shows only whether a session token is present and the
+ * expiry.
  *
  * @param accessKeyId the key id
  * @param secretAccessKey the secret key
@@ -46,6 +46,10 @@ public record ResolvedAwsCredentials(
 
   @Override
   public String toString() {
-    return "ResolvedAwsCredentials[session=" + (sessionToken != null) + ", expiration=" + expiration + "]";
+    return "ResolvedAwsCredentials[session="
+        + (sessionToken != null)
+        + ", expiration="
+        + expiration
+        + "]";
   }
 }

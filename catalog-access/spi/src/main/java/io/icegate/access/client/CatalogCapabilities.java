@@ -14,10 +14,7 @@ import java.util.Set;
 public record CatalogCapabilities(Set<CatalogCapability> capabilities) {
 
   public CatalogCapabilities {
-    capabilities =
-        capabilities.isEmpty()
-            ? Set.of()
-            : Set.copyOf(EnumSet.copyOf(capabilities));
+    capabilities = capabilities.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(capabilities));
     boolean lists = capabilities.contains(CatalogCapability.VIEW_LISTING);
     boolean loads = capabilities.contains(CatalogCapability.VIEW_METADATA);
     if (lists != loads) {

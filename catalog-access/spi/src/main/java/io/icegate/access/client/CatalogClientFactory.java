@@ -50,8 +50,8 @@ public final class CatalogClientFactory {
   /**
    * The single provider for {@code protocol}.
    *
-   * @throws CatalogAccessException {@code PROVIDER_UNAVAILABLE} when none or several are
-   *     registered (the message names their classes)
+   * @throws CatalogAccessException {@code PROVIDER_UNAVAILABLE} when none or several are registered
+   *     (the message names their classes)
    */
   public CatalogClientProvider provider(CatalogProtocol protocol) {
     List<CatalogClientProvider> found = providers.getOrDefault(protocol, List.of());

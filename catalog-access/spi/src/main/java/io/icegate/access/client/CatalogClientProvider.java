@@ -22,8 +22,8 @@ public interface CatalogClientProvider {
    * Opens a client. Cheap: no network call happens before the first operation, except that the
    * endpoint's addresses may be checked against {@code policy}.
    *
-   * @param policy applied to every address the client connects to, after DNS resolution and
-   *     before connecting
+   * @param policy applied to every address the client connects to, after DNS resolution and before
+   *     connecting
    * @throws CatalogAccessException {@code INVALID_CONFIGURATION} for an unsupported scheme or
    *     missing, unknown or incomplete credential properties; {@code ADDRESS_DENIED}
    */

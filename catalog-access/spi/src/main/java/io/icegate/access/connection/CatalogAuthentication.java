@@ -16,7 +16,10 @@ import java.util.Objects;
 public record CatalogAuthentication(
     CatalogAuthenticationScheme scheme, Map<String, String> properties) {
 
-  /** Token endpoint for {@link CatalogAuthenticationScheme#OAUTH2} (absolute, or relative to the catalog URI). */
+  /**
+   * Token endpoint for {@link CatalogAuthenticationScheme#OAUTH2} (absolute, or relative to the
+   * catalog URI).
+   */
   public static final String OAUTH2_SERVER_URI = "oauth2-server-uri";
 
   /** OAuth2 scope requested with the client-credentials grant. */

@@ -66,7 +66,8 @@ public record CatalogConnectionConfig(
       throw invalid("endpoint has no host");
     }
     if (endpoint.getRawUserInfo() != null) {
-      throw invalid("endpoint carries user-info; supply credentials through ResolvedCatalogCredentials");
+      throw invalid(
+          "endpoint carries user-info; supply credentials through ResolvedCatalogCredentials");
     }
     if (endpoint.getRawFragment() != null) {
       throw invalid("endpoint carries a fragment");
@@ -101,7 +102,11 @@ public record CatalogConnectionConfig(
     }
     StringBuilder redacted = new StringBuilder();
     for (String name : queryNames(endpoint)) {
-      redacted.append(redacted.length() == 0 ? "" : "&").append(name).append('=').append(Redaction.MARKER);
+      redacted
+          .append(redacted.length() == 0 ? "" : "&")
+          .append(name)
+          .append('=')
+          .append(Redaction.MARKER);
     }
     String text = endpoint.toString();
     return text.substring(0, text.indexOf('?') + 1) + redacted;

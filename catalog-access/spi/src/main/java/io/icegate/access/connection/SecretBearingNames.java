@@ -5,8 +5,8 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Decides whether a property, header or query-parameter name may carry secret material, and so
- * must not appear in persistable configuration (seed 001 "Connection boundary").
+ * Decides whether a property, header or query-parameter name may carry secret material, and so must
+ * not appear in persistable configuration (seed 001 "Connection boundary").
  *
  * <p>The test is by name fragment rather than by a fixed list because upstream libraries keep
  * adding secret-bearing keys ({@code rest.session-token}, {@code s3.secret-access-key}, {@code
@@ -56,7 +56,8 @@ public final class SecretBearingNames {
    * credentials, so also refused in persistable configuration.
    */
   private static final List<String> PROVIDER_HANDLE_FRAGMENTS =
-      List.of("credentials-provider", "credential-provider", "credentials.provider", "registration");
+      List.of(
+          "credentials-provider", "credential-provider", "credentials.provider", "registration");
 
   private SecretBearingNames() {}
 

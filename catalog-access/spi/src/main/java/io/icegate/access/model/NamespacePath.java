@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A hierarchical upstream namespace as its segments, case preserved and never split or joined on
- * a separator (a segment may contain dots). The root is the empty path.
+ * A hierarchical upstream namespace as its segments, case preserved and never split or joined on a
+ * separator (a segment may contain dots). The root is the empty path.
  *
  * @param segments namespace levels from the top; none null or empty
  */

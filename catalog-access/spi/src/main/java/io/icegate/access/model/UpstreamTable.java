@@ -9,7 +9,8 @@ import java.util.Objects;
  * @param namespace where it lives upstream
  * @param name its upstream name
  * @param format the table format the provider determined
- * @param identity stable upstream id when the provider exposes one, else a path-derived unstable one
+ * @param identity stable upstream id when the provider exposes one, else a path-derived unstable
+ *     one
  * @param metadataLocation the current metadata file (Iceberg {@code metadata-location}), or {@code
  *     null} when the format has none
  * @param storageLocation the table's root location, or {@code null} when not exposed

@@ -21,8 +21,8 @@ public record AddressRange(InetAddress network, int prefixLength) {
   }
 
   /**
-   * Parses {@code ADDRESS/BITS} or a bare address (a single host). Only literal addresses: no
-   * name is resolved.
+   * Parses {@code ADDRESS/BITS} or a bare address (a single host). Only literal addresses: no name
+   * is resolved.
    *
    * @throws IllegalArgumentException when the text is not a literal CIDR block
    */

@@ -13,11 +13,11 @@ import java.util.Objects;
  * Which resolved addresses a provider may connect to: the defence against an Integration URI that
  * points at cloud metadata services or link-local hosts (issue 5 "Outbound address policy").
  *
- * <p>Always refused unless listed in {@link #allowed()}: {@code 0.0.0.0/8}, {@code
- * 169.254.0.0/16}, {@code fe80::/10}, {@code fd00:ec2::254}, {@code 100.100.100.200}, and the
- * IPv4-mapped IPv6 forms of the IPv4 ones. Loopback and private ranges are allowed unless the
- * caller denies them. Every address a name resolves to is checked, so a name that resolves to one
- * good and one bad address is refused.
+ * <p>Always refused unless listed in {@link #allowed()}: {@code 0.0.0.0/8}, {@code 169.254.0.0/16},
+ * {@code fe80::/10}, {@code fd00:ec2::254}, {@code 100.100.100.200}, and the IPv4-mapped IPv6 forms
+ * of the IPv4 ones. Loopback and private ranges are allowed unless the caller denies them. Every
+ * address a name resolves to is checked, so a name that resolves to one good and one bad address is
+ * refused.
  *
  * <p>The caller (the server configuration) builds the policy and passes it to {@code
  * CatalogClientFactory.open}; providers apply it after DNS resolution and before connecting.

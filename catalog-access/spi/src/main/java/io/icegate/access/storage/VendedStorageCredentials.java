@@ -9,9 +9,9 @@ import java.util.Objects;
  * material, never persisted or logged (seed 000 "Vended storage credentials").
  *
  * @param prefix the storage prefix they were issued for (see {@link StorageLocations})
- * @param properties storage credential properties by their Iceberg names ({@link #S3_ACCESS_KEY_ID},
- *     {@link #S3_SECRET_ACCESS_KEY}, {@link #S3_SESSION_TOKEN}, optionally {@link #S3_ENDPOINT},
- *     {@link #S3_REGION}, {@link #S3_PATH_STYLE_ACCESS})
+ * @param properties storage credential properties by their Iceberg names ({@link
+ *     #S3_ACCESS_KEY_ID}, {@link #S3_SECRET_ACCESS_KEY}, {@link #S3_SESSION_TOKEN}, optionally
+ *     {@link #S3_ENDPOINT}, {@link #S3_REGION}, {@link #S3_PATH_STYLE_ACCESS})
  * @param expiresAt when to reacquire; {@code null} means the provider reported none, and callers
  *     must treat that as "reacquire before every use" rather than "never expires"
  */

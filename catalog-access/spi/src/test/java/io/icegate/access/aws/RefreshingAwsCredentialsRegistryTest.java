@@ -28,7 +28,10 @@ class RefreshingAwsCredentialsRegistryTest {
   private static final Instant T0 = Instant.parse("2030-01-01T00:00:00Z");
   private static final RefreshTiming TIMING =
       new RefreshTiming(
-          Duration.ofSeconds(5), Duration.ofMinutes(5), Duration.ofMinutes(15), Duration.ofSeconds(1));
+          Duration.ofSeconds(5),
+          Duration.ofMinutes(5),
+          Duration.ofMinutes(15),
+          Duration.ofSeconds(1));
 
   /** A clock the test moves by hand. */
   static final class ManualClock extends Clock {
@@ -73,7 +76,7 @@ class RefreshingAwsCredentialsRegistryTest {
       // one hour of lifetime: skew is capped at five minutes
       clock.advance(Duration.ofMinutes(54));
       assertThat(RefreshingAwsCredentialsRegistry.resolve(ref).accessKeyId()).isEqualTo("A");
-      clock.advance(Duration.ofMinutes(1) .plusSeconds(1));
+      clock.advance(Duration.ofMinutes(1).plusSeconds(1));
       assertThat(RefreshingAwsCredentialsRegistry.resolve(ref).accessKeyId()).isEqualTo("B1");
       assertThat(calls).hasValue(1);
     }
@@ -169,7 +172,8 @@ class RefreshingAwsCredentialsRegistryTest {
   @Test
   void nothingResolvesAfterClose() {
     AwsCredentialsRegistration registration =
-        RefreshingAwsCredentialsRegistry.register(creds("A", null), () -> creds("B", null), TIMING, clock);
+        RefreshingAwsCredentialsRegistry.register(
+            creds("A", null), () -> creds("B", null), TIMING, clock);
     String ref = registration.reference();
     assertThat(RefreshingAwsCredentialsRegistry.resolve(ref).accessKeyId()).isEqualTo("A");
     registration.close();

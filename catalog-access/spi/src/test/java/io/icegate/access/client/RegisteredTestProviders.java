@@ -25,7 +25,8 @@ final class RegisteredTestProviders {
         CatalogConnectionConfig config,
         ResolvedCatalogCredentials credentials,
         OutboundAddressPolicy policy) {
-      throw new CatalogAccessException(CatalogAccessException.Code.UNSUPPORTED, "lookup-only provider");
+      throw new CatalogAccessException(
+          CatalogAccessException.Code.UNSUPPORTED, "lookup-only provider");
     }
   }
 

@@ -42,8 +42,15 @@ class CatalogConnectionConfigTest {
     CatalogConnectionConfig config =
         config(
             "https://catalog.example/api?warehouse=sales",
-            Map.of("warehouse", "sales", "header.X-Iceberg-Access-Delegation", "vended-credentials",
-                "token-refresh-enabled", "true", "rest.signing-region", "us-east-1"));
+            Map.of(
+                "warehouse",
+                "sales",
+                "header.X-Iceberg-Access-Delegation",
+                "vended-credentials",
+                "token-refresh-enabled",
+                "true",
+                "rest.signing-region",
+                "us-east-1"));
     assertThat(config.properties()).containsEntry("warehouse", "sales");
   }
 
@@ -68,7 +75,13 @@ class CatalogConnectionConfigTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"header.Authorization", "header.X-Api-Key", "header.Cookie", "HEADER.x-amz-security-token"})
+  @ValueSource(
+      strings = {
+        "header.Authorization",
+        "header.X-Api-Key",
+        "header.Cookie",
+        "HEADER.x-amz-security-token"
+      })
   void refusesSecretHeaders(String key) {
     assertRefused(() -> config("https://c.example", Map.of(key, PLANTED)), null);
   }
@@ -78,7 +91,9 @@ class CatalogConnectionConfigTest {
     assertRefused(() -> config("https://user:" + PLANTED + "@c.example/v1", Map.of()), "user-info");
     assertRefused(() -> config("https://c.example/v1#" + PLANTED, Map.of()), "fragment");
     assertRefused(() -> config("https://c.example/v1?token=" + PLANTED, Map.of()), "token");
-    assertRefused(() -> config("https://c.example/v1?a=1&X-Amz-Signature=" + PLANTED, Map.of()), "X-Amz-Signature");
+    assertRefused(
+        () -> config("https://c.example/v1?a=1&X-Amz-Signature=" + PLANTED, Map.of()),
+        "X-Amz-Signature");
     assertRefused(() -> config("https://c.example/v1?sig=" + PLANTED, Map.of()), "sig");
   }
 
@@ -92,7 +107,9 @@ class CatalogConnectionConfigTest {
   @Test
   void refusesSecretsInAuthenticationProperties() {
     assertRefused(
-        () -> new CatalogAuthentication(CatalogAuthenticationScheme.OAUTH2, Map.of("client-secret", PLANTED)),
+        () ->
+            new CatalogAuthentication(
+                CatalogAuthenticationScheme.OAUTH2, Map.of("client-secret", PLANTED)),
         "client-secret");
   }
 

@@ -30,8 +30,17 @@ class OutboundAddressPolicyTest {
 
   @ParameterizedTest
   @ValueSource(
-      strings = {"0.0.0.0", "0.1.2.3", "169.254.169.254", "169.254.0.1", "fe80::1", "febf::1",
-          "fd00:ec2::254", "100.100.100.200", "::ffff:169.254.169.254"})
+      strings = {
+        "0.0.0.0",
+        "0.1.2.3",
+        "169.254.169.254",
+        "169.254.0.1",
+        "fe80::1",
+        "febf::1",
+        "fd00:ec2::254",
+        "100.100.100.200",
+        "::ffff:169.254.169.254"
+      })
   void refusesTheAlwaysDeniedRanges(String literal) throws Exception {
     assertThat(OutboundAddressPolicy.defaults().permits(ip(literal))).isFalse();
   }
@@ -43,7 +52,8 @@ class OutboundAddressPolicyTest {
     assertThat(OutboundAddressPolicy.defaults().permits(metadata)).isFalse();
     assertThat(OutboundAddressPolicy.defaults().permits(mapped("100.100.100.200"))).isFalse();
     assertThat(OutboundAddressPolicy.defaults().permits(mapped("8.8.8.8"))).isTrue();
-    assertThat(OutboundAddressPolicy.defaults().denyLoopback().permits(mapped("127.0.0.1"))).isFalse();
+    assertThat(OutboundAddressPolicy.defaults().denyLoopback().permits(mapped("127.0.0.1")))
+        .isFalse();
   }
 
   @Test
@@ -71,7 +81,8 @@ class OutboundAddressPolicyTest {
   @Test
   void everyResolvedAddressIsChecked() throws Exception {
     OutboundAddressPolicy policy = OutboundAddressPolicy.defaults();
-    assertThatThrownBy(() -> policy.check("two.example", List.of(ip("8.8.8.8"), ip("169.254.169.254"))))
+    assertThatThrownBy(
+            () -> policy.check("two.example", List.of(ip("8.8.8.8"), ip("169.254.169.254"))))
         .isInstanceOfSatisfying(
             CatalogAccessException.class, e -> assertThat(e.code()).isEqualTo(Code.ADDRESS_DENIED))
         .hasMessageContaining("169.254.169.254");

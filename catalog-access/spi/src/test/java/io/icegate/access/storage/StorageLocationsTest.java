@@ -10,7 +10,8 @@ class StorageLocationsTest {
   @Test
   void matchIsTextualLikeS3FileIo() {
     // S3FileIO picks storage credentials by plain string prefix; so do we.
-    assertThat(StorageLocations.covers("s3://bucket/tab", "s3://bucket/table1/metadata/x.json")).isTrue();
+    assertThat(StorageLocations.covers("s3://bucket/tab", "s3://bucket/table1/metadata/x.json"))
+        .isTrue();
     assertThat(StorageLocations.covers("s3://bucket/table1/", "s3://bucket/table1/data")).isTrue();
     assertThat(StorageLocations.covers("s3://other/", "s3://bucket/table1")).isFalse();
   }

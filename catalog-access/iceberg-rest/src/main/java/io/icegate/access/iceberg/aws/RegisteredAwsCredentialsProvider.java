@@ -18,7 +18,9 @@ import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
  */
 public final class RegisteredAwsCredentialsProvider implements AwsCredentialsProvider {
 
-  /** Property (after Iceberg strips {@code client.credentials-provider.}) naming the registration. */
+  /**
+   * Property (after Iceberg strips {@code client.credentials-provider.}) naming the registration.
+   */
   public static final String REGISTRATION = "registration";
 
   private final String reference;
@@ -52,6 +54,8 @@ public final class RegisteredAwsCredentialsProvider implements AwsCredentialsPro
 
   @Override
   public String toString() {
-    return "RegisteredAwsCredentialsProvider[" + RefreshingAwsCredentialsRegistry.hashed(reference) + "]";
+    return "RegisteredAwsCredentialsProvider["
+        + RefreshingAwsCredentialsRegistry.hashed(reference)
+        + "]";
   }
 }

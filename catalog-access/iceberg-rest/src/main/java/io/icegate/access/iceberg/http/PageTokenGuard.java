@@ -8,15 +8,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Stops a paginated listing whose upstream never ends it. iceberg-core's REST client follows
- * {@code next-page-token} until the server omits it, so an upstream that repeats a token (stuck)
- * or cycles (A, B, A) would keep it looping forever while the result grows.
+ * Stops a paginated listing whose upstream never ends it. iceberg-core's REST client follows {@code
+ * next-page-token} until the server omits it, so an upstream that repeats a token (stuck) or cycles
+ * (A, B, A) would keep it looping forever while the result grows.
  *
- * <p>A listing is the run of GET requests one thread makes to one path with the same parameters:
- * it starts with an empty or absent {@code pageToken}. A token sent twice in one listing, or more
- * than {@code maxPages} requests, fails the listing with {@code UPSTREAM_PROTOCOL_ERROR}, so the
- * caller never receives a partial inventory as if it were complete. Per-thread state is enough
- * because iceberg-core issues the pages of one listing synchronously on the calling thread.
+ * <p>A listing is the run of GET requests one thread makes to one path with the same parameters: it
+ * starts with an empty or absent {@code pageToken}. A token sent twice in one listing, or more than
+ * {@code maxPages} requests, fails the listing with {@code UPSTREAM_PROTOCOL_ERROR}, so the caller
+ * never receives a partial inventory as if it were complete. Per-thread state is enough because
+ * iceberg-core issues the pages of one listing synchronously on the calling thread.
  */
 final class PageTokenGuard {
 
@@ -60,7 +60,11 @@ final class PageTokenGuard {
       byKey.remove(key);
       throw new CatalogAccessException(
           Code.UPSTREAM_PROTOCOL_ERROR,
-          "upstream pagination of " + path + " exceeded " + maxPages + " pages; the listing is incomplete");
+          "upstream pagination of "
+              + path
+              + " exceeded "
+              + maxPages
+              + " pages; the listing is incomplete");
     }
   }
 }

@@ -16,15 +16,15 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
 
 /**
  * Wraps iceberg-core's {@code HTTPClient}: before every request it resolves the target host (the
- * catalog's, or the host of an absolute path such as an external OAuth2 token endpoint) and
- * checks every address against the caller's {@link OutboundAddressPolicy}, and it runs {@link
+ * catalog's, or the host of an absolute path such as an external OAuth2 token endpoint) and checks
+ * every address against the caller's {@link OutboundAddressPolicy}, and it runs {@link
  * PageTokenGuard} on listings.
  *
  * <p>Limit: iceberg-core's HTTP client offers no DNS-resolver hook, so the connection itself
  * resolves the name again; the JVM's resolver cache ({@code networkaddress.cache.ttl}, 30 s by
  * default) normally returns the checked answer, but a rebinding DNS server with a zero TTL could
- * still race the check. Storage access (S3) does not have this gap: its client resolves through
- * the policy itself.
+ * still race the check. Storage access (S3) does not have this gap: its client resolves through the
+ * policy itself.
  */
 public final class PolicyEnforcingRestClient implements RESTClient {
 

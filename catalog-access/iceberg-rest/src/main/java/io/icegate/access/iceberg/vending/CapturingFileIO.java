@@ -14,9 +14,9 @@ import org.apache.iceberg.io.SupportsStorageCredentials;
  *
  * <p>Why: iceberg-core hands a table's FileIO the merge of catalog properties and the response's
  * {@code config}, and the {@code storage-credentials} separately. The provider reads only the
- * latter, the protocol's dedicated vending channel, and must never touch storage through
- * properties that could be the client's own configuration; a FileIO that cannot read makes that
- * impossible by construction. Storage reads go through {@link StorageAccessValidator} instead.
+ * latter, the protocol's dedicated vending channel, and must never touch storage through properties
+ * that could be the client's own configuration; a FileIO that cannot read makes that impossible by
+ * construction. Storage reads go through {@link StorageAccessValidator} instead.
  */
 public final class CapturingFileIO implements FileIO, SupportsStorageCredentials {
 

@@ -26,8 +26,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Proves that vended credentials open a table's storage: reads the table's current metadata file
- * through Iceberg's {@link S3FileIO} whose only credentials are the vended ones (a static
- * provider: no environment, profile, instance role or catalog keys can stand in). Non-mutating.
+ * through Iceberg's {@link S3FileIO} whose only credentials are the vended ones (a static provider:
+ * no environment, profile, instance role or catalog keys can stand in). Non-mutating.
  *
  * <p>The S3 client's DNS resolver applies the caller's {@link OutboundAddressPolicy} to every
  * address before connecting. Endpoint, region and path-style access come from the connection's
@@ -73,7 +73,8 @@ public final class StorageAccessValidator {
       throw new CatalogAccessException(
           Code.CREDENTIAL_EXPIRED, "the vended credential expired at " + credentials.expiresAt());
     }
-    try (S3Client s3 = client(credentials); S3FileIO io = new S3FileIO(() -> s3)) {
+    try (S3Client s3 = client(credentials);
+        S3FileIO io = new S3FileIO(() -> s3)) {
       io.initialize(new HashMap<>(storageSettings));
       try (InputStream in = io.newInputFile(metadata).newStream()) {
         int read = 0;
@@ -108,7 +109,8 @@ public final class StorageAccessValidator {
                         keys.get(VendedStorageCredentials.S3_SECRET_ACCESS_KEY),
                         keys.get(VendedStorageCredentials.S3_SESSION_TOKEN))))
             .region(Region.of(storageSettings.getOrDefault("client.region", "us-east-1")))
-            .forcePathStyle(Boolean.parseBoolean(storageSettings.getOrDefault("s3.path-style-access", "false")))
+            .forcePathStyle(
+                Boolean.parseBoolean(storageSettings.getOrDefault("s3.path-style-access", "false")))
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
             .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
             .httpClient(ApacheHttpClient.builder().dnsResolver(policy::resolve).build());

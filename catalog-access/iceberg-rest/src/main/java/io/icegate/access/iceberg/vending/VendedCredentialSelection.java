@@ -12,19 +12,19 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Picks the storage credential to return for a table from what a load-table response vended
- * (seed 001 "Iceberg REST slice", seed 000 "Vended storage credentials").
+ * Picks the storage credential to return for a table from what a load-table response vended (seed
+ * 001 "Iceberg REST slice", seed 000 "Vended storage credentials").
  *
  * <ol>
- *   <li>Nothing vended: empty, meaning "this catalog does not vend". Nothing else is consulted:
- *       not the response {@code config}, not FileIO properties, not catalog tokens or ambient
- *       keys, because none of them can be told apart from the client's own configuration.
+ *   <li>Nothing vended: empty, meaning "this catalog does not vend". Nothing else is consulted: not
+ *       the response {@code config}, not FileIO properties, not catalog tokens or ambient keys,
+ *       because none of them can be told apart from the client's own configuration.
  *   <li>Only {@link #S3_ALLOWLIST} is copied from an entry; entries without any of those keys are
  *       not S3 credentials and are ignored.
  *   <li>Among entries whose prefix covers the table location ({@link StorageLocations}, textual
- *       like S3FileIO), only complete renewable sessions compete: key id, secret, session token
- *       and a parseable expiry. The longest prefix wins, so a longer-prefix entry missing its
- *       session token loses to a shorter complete one.
+ *       like S3FileIO), only complete renewable sessions compete: key id, secret, session token and
+ *       a parseable expiry. The longest prefix wins, so a longer-prefix entry missing its session
+ *       token loses to a shorter complete one.
  *   <li>No entry covers the location: {@code CREDENTIAL_SCOPE_INVALID}. Covering entries exist but
  *       none is a complete session (a bare key pair, a missing key, an unparseable expiry): {@code
  *       INVALID_CONFIGURATION}, since icegate does not narrow keys with STS and will not hand out
@@ -73,7 +73,8 @@ public final class VendedCredentialSelection {
       anyCovering = true;
       String problem = incompleteness(entry.config());
       if (problem != null) {
-        firstProblem = firstProblem == null ? "credential for prefix " + prefix + " " + problem : firstProblem;
+        firstProblem =
+            firstProblem == null ? "credential for prefix " + prefix + " " + problem : firstProblem;
         continue;
       }
       if (best == null || prefix.length() > best.prefix().length()) {
@@ -83,7 +84,10 @@ public final class VendedCredentialSelection {
     if (!anyCovering) {
       throw new CatalogAccessException(
           Code.CREDENTIAL_SCOPE_INVALID,
-          "the catalog vended " + s3.size() + " S3 credential(s), none covering table location " + location);
+          "the catalog vended "
+              + s3.size()
+              + " S3 credential(s), none covering table location "
+              + location);
     }
     if (best == null) {
       throw new CatalogAccessException(Code.INVALID_CONFIGURATION, firstProblem);
@@ -133,7 +137,8 @@ public final class VendedCredentialSelection {
     }
     Instant expiresAt =
         Instant.ofEpochMilli(
-            Long.parseLong(config.get(VendedStorageCredentials.S3_SESSION_TOKEN_EXPIRES_AT_MS).trim()));
+            Long.parseLong(
+                config.get(VendedStorageCredentials.S3_SESSION_TOKEN_EXPIRES_AT_MS).trim()));
     return new VendedStorageCredentials(prefix, copied, expiresAt);
   }
 }
