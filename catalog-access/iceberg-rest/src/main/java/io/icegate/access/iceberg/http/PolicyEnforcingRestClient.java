@@ -1,6 +1,7 @@
 package io.icegate.access.iceberg.http;
 
 import io.icegate.access.network.OutboundAddressPolicy;
+import io.icegate.access.paging.PageTokenGuard;
 import java.io.IOException;
 import java.net.URI;
 import java.util.Locale;

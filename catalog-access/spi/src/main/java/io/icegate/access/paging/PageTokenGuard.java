@@ -1,4 +1,4 @@
-package io.icegate.access.iceberg.http;
+package io.icegate.access.paging;
 
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogAccessException.Code;
@@ -8,9 +8,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Stops a paginated listing whose upstream never ends it. iceberg-core's REST client follows {@code
- * next-page-token} until the server omits it, so an upstream that repeats a token (stuck) or cycles
- * (A, B, A) would keep it looping forever while the result grows.
+ * Stops a paginated listing whose upstream never ends it. A client that follows the next-page token
+ * until the server omits it (iceberg-core's REST client, the Delta Sharing provider's listing loop)
+ * would keep looping forever, while the result grows, against an upstream that repeats a token
+ * (stuck) or cycles (A, B, A). Shared by every provider whose protocol paginates with tokens.
  *
  * <p>A listing is the run of GET requests one thread makes to one path with the same parameters: it
  * starts with an empty or absent {@code pageToken}. A token sent twice in one listing, or more than
@@ -18,21 +19,29 @@ import java.util.Set;
  * never receives a partial inventory as if it were complete. Per-thread state is enough because
  * iceberg-core issues the pages of one listing synchronously on the calling thread.
  */
-final class PageTokenGuard {
+public final class PageTokenGuard {
 
-  static final String PAGE_TOKEN = "pageToken";
+  public static final String PAGE_TOKEN = "pageToken";
 
   private record Listing(Set<String> tokens, int[] pages) {}
 
   private final int maxPages;
   private final ThreadLocal<Map<String, Listing>> listings = ThreadLocal.withInitial(HashMap::new);
 
-  PageTokenGuard(int maxPages) {
+  public PageTokenGuard(int maxPages) {
     this.maxPages = maxPages;
   }
 
-  /** Records a GET about to be sent; throws when it would continue a broken listing. */
-  void beforeGet(String path, Map<String, String> queryParams) {
+  /**
+   * Records a GET about to be sent; throws when it would continue a broken listing.
+   *
+   * @param path the request path without query
+   * @param queryParams the request's query parameters; a listing's first page carries {@value
+   *     #PAGE_TOKEN} empty (callers whose protocol omits it on the first page pass it empty here)
+   * @throws CatalogAccessException {@code UPSTREAM_PROTOCOL_ERROR} on a repeated token or too many
+   *     pages
+   */
+  public void beforeGet(String path, Map<String, String> queryParams) {
     if (queryParams == null || !queryParams.containsKey(PAGE_TOKEN)) {
       return;
     }

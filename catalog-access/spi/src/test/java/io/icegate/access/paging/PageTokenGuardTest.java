@@ -1,4 +1,4 @@
-package io.icegate.access.iceberg.http;
+package io.icegate.access.paging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
