@@ -39,9 +39,9 @@ import java.util.Set;
  * {@code maxResults}/{@code nextPageToken} to the end under {@link
  * io.icegate.access.paging.PageTokenGuard}.
  *
- * <p>{@link #loadTable} reads {@code /metadata} (its {@code Delta-Table-Version} header, the
- * {@code metaData} line's schema, location and access modes) and the table's listing entry (its
- * {@code id}, the protocol's stable table id, unique within a share: the identity is {@code
+ * <p>{@link #loadTable} reads {@code /metadata} (its {@code Delta-Table-Version} header, the {@code
+ * metaData} line's schema, location and access modes) and the table's listing entry (its {@code
+ * id}, the protocol's stable table id, unique within a share: the identity is {@code
  * shareId-or-share U+001F id}, path-derived and unstable only when the server sends no {@code id}).
  * The table's {@code metadataLocation} is its current commit file, {@code
  * <location>/_delta_log/<version, 20 digits>.json}, which is what {@link #validateStorageAccess}
@@ -189,9 +189,12 @@ final class DeltaSharingClient implements CatalogClient {
     checkOpen();
     Loaded loaded = load(namespace, name);
     String display = display(namespace, name);
-    AccessModes access = AccessModes.decide(display, loaded.accessModes(), settings.strictAccessModes());
+    AccessModes access =
+        AccessModes.decide(display, loaded.accessModes(), settings.strictAccessModes());
     String location =
-        loaded.metadata().location() != null ? loaded.metadata().location() : loaded.entry().location();
+        loaded.metadata().location() != null
+            ? loaded.metadata().location()
+            : loaded.entry().location();
     JsonNode response;
     try {
       response =
@@ -217,7 +220,9 @@ final class DeltaSharingClient implements CatalogClient {
     }
     TemporaryCredentials credentials =
         SharingTransport.bind(
-            "temporary-table-credentials", response.path("credentials"), TemporaryCredentials.class);
+            "temporary-table-credentials",
+            response.path("credentials"),
+            TemporaryCredentials.class);
     return Optional.of(toVended(display, location, credentials));
   }
 
@@ -262,7 +267,10 @@ final class DeltaSharingClient implements CatalogClient {
     if (tableLocation != null && !StorageLocations.covers(prefix, tableLocation)) {
       throw new CatalogAccessException(
           Code.CREDENTIAL_SCOPE_INVALID,
-          "the temporary credentials for " + prefix + " do not cover table location " + tableLocation);
+          "the temporary credentials for "
+              + prefix
+              + " do not cover table location "
+              + tableLocation);
     }
     Instant expiresAt = Instant.ofEpochMilli(credentials.expirationTime());
     if (!clock.instant().isBefore(expiresAt)) {
@@ -281,7 +289,9 @@ final class DeltaSharingClient implements CatalogClient {
 
   /** A refusal of the credential request itself, as opposed to a token or transport failure. */
   private static boolean isRefusal(Code code) {
-    return code == Code.NOT_FOUND || code == Code.UPSTREAM_PROTOCOL_ERROR || code == Code.PERMISSION_DENIED;
+    return code == Code.NOT_FOUND
+        || code == Code.UPSTREAM_PROTOCOL_ERROR
+        || code == Code.PERMISSION_DENIED;
   }
 
   private record Loaded(SharedTable entry, TableMetadata metadata, long version) {
@@ -306,30 +316,47 @@ final class DeltaSharingClient implements CatalogClient {
       }
       JsonNode node = SharingTransport.json("table metadata", line);
       if (node.has("metaData")) {
-        metadata = SharingTransport.bind("table metadata", node.get("metaData"), TableMetadata.class);
+        metadata =
+            SharingTransport.bind("table metadata", node.get("metaData"), TableMetadata.class);
       }
     }
     if (metadata == null || metadata.schemaString() == null) {
       throw new CatalogAccessException(
-          Code.UPSTREAM_PROTOCOL_ERROR, "table metadata of " + display(namespace, name) + " has no metaData line with a schema");
+          Code.UPSTREAM_PROTOCOL_ERROR,
+          "table metadata of " + display(namespace, name) + " has no metaData line with a schema");
     }
     SharedTable entry =
         tables(namespace).stream()
             .filter(t -> name.equals(t.name()))
             .findFirst()
-            .orElseGet(() -> new SharedTable(name, namespace.segments().get(1), namespace.segments().get(0), null, null, null, null));
+            .orElseGet(
+                () ->
+                    new SharedTable(
+                        name,
+                        namespace.segments().get(1),
+                        namespace.segments().get(0),
+                        null,
+                        null,
+                        null,
+                        null));
     return new Loaded(entry, metadata, version);
   }
 
   private List<SharedTable> tables(NamespacePath namespace) {
     return transport.listAll(
         "table listing",
-        SharingTransport.path("shares", namespace.segments().get(0), "schemas", namespace.segments().get(1), "tables"),
+        SharingTransport.path(
+            "shares",
+            namespace.segments().get(0),
+            "schemas",
+            namespace.segments().get(1),
+            "tables"),
         settings.maxResults(),
         item -> {
           SharedTable table = SharingTransport.bind("table listing", item, SharedTable.class);
           if (blank(table.name())) {
-            throw new CatalogAccessException(Code.UPSTREAM_PROTOCOL_ERROR, "table listing answered an item without a name");
+            throw new CatalogAccessException(
+                Code.UPSTREAM_PROTOCOL_ERROR, "table listing answered an item without a name");
           }
           return table;
         });
@@ -337,7 +364,8 @@ final class DeltaSharingClient implements CatalogClient {
 
   /**
    * The table's version from {@code /metadata}'s header; the protocol's {@code GET .../version}
-   * (and its deprecated {@code HEAD} form) would answer the same header, so one request serves both.
+   * (and its deprecated {@code HEAD} form) would answer the same header, so one request serves
+   * both.
    */
   private static long version(String header) {
     if (header == null) {
@@ -352,7 +380,8 @@ final class DeltaSharingClient implements CatalogClient {
     }
   }
 
-  private static ExternalIdentity identity(NamespacePath namespace, String name, SharedTable entry) {
+  private static ExternalIdentity identity(
+      NamespacePath namespace, String name, SharedTable entry) {
     if (blank(entry.id())) {
       return ExternalIdentity.fromPath(namespace, name);
     }
@@ -376,7 +405,12 @@ final class DeltaSharingClient implements CatalogClient {
 
   private static String tablePath(NamespacePath namespace, String name) {
     return SharingTransport.path(
-        "shares", namespace.segments().get(0), "schemas", namespace.segments().get(1), "tables", name);
+        "shares",
+        namespace.segments().get(0),
+        "schemas",
+        namespace.segments().get(1),
+        "tables",
+        name);
   }
 
   private static String display(NamespacePath namespace, String name) {
@@ -394,7 +428,8 @@ final class DeltaSharingClient implements CatalogClient {
 
   private static CatalogAccessException tooDeep(NamespacePath namespace) {
     return new CatalogAccessException(
-        Code.NOT_FOUND, "Delta Sharing namespaces are [share] and [share, schema]; " + namespace + " is deeper");
+        Code.NOT_FOUND,
+        "Delta Sharing namespaces are [share] and [share, schema]; " + namespace + " is deeper");
   }
 
   private static boolean blank(String value) {

@@ -12,7 +12,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the Delta Sharing provider reads from a connection, refusing anything it does not understand.
+ * What the Delta Sharing provider reads from a connection, refusing anything it does not
+ * understand.
  *
  * <p>Authentication: {@code BEARER} only, with exactly the credential property {@code token} (the
  * recipient token of the provider's profile file); the protocol defines no other scheme (seed 000
@@ -59,10 +60,15 @@ record SharingSettings(
   /** Not printed: it holds the token. */
   @Override
   public String toString() {
-    return "SharingSettings[strictAccessModes=" + strictAccessModes + ", maxResults=" + maxResults + "]";
+    return "SharingSettings[strictAccessModes="
+        + strictAccessModes
+        + ", maxResults="
+        + maxResults
+        + "]";
   }
 
-  static SharingSettings of(CatalogConnectionConfig config, ResolvedCatalogCredentials credentials) {
+  static SharingSettings of(
+      CatalogConnectionConfig config, ResolvedCatalogCredentials credentials) {
     CatalogAuthenticationScheme scheme = config.authentication().scheme();
     if (scheme != CatalogAuthenticationScheme.BEARER) {
       throw invalid(
@@ -88,11 +94,13 @@ record SharingSettings(
     for (Map.Entry<String, String> entry : properties.entrySet()) {
       String name = entry.getKey();
       if (name.startsWith(CatalogConnectionConfig.HEADER_PREFIX)) {
-        headers.put(name.substring(CatalogConnectionConfig.HEADER_PREFIX.length()), entry.getValue());
+        headers.put(
+            name.substring(CatalogConnectionConfig.HEADER_PREFIX.length()), entry.getValue());
       } else if (STORAGE_SETTINGS.contains(name)) {
         storage.put(name, entry.getValue());
       } else if (!Set.of(STRICT_ACCESS_MODES, MAX_RESULTS, MAX_PAGES, TIMEOUT_MS).contains(name)) {
-        throw invalid("connection property '" + name + "' is not supported by the Delta Sharing provider");
+        throw invalid(
+            "connection property '" + name + "' is not supported by the Delta Sharing provider");
       }
     }
     String strict = properties.getOrDefault(STRICT_ACCESS_MODES, "false");

@@ -89,7 +89,9 @@ class DeltaSharingDiscoveryTest {
       client.validate();
       assertThat(client.listNamespaces(NamespacePath.root()))
           .containsExactly(
-              NamespacePath.of("sales"), NamespacePath.of("marketing"), NamespacePath.of("finance"));
+              NamespacePath.of("sales"),
+              NamespacePath.of("marketing"),
+              NamespacePath.of("finance"));
       assertThat(client.listNamespaces(NamespacePath.of("sales")))
           .containsExactly(NamespacePath.of("sales", "emea"), NamespacePath.of("sales", "apac"));
       assertThat(client.listNamespaces(NamespacePath.of("sales", "emea"))).isEmpty();
@@ -110,10 +112,14 @@ class DeltaSharingDiscoveryTest {
     try (CatalogClient client = open(token, Map.of(SharingSettings.MAX_RESULTS, "2"))) {
       List<CatalogObjectRef> tables =
           client.listObjects(NamespacePath.of("sales", "emea"), Set.of(CatalogObjectKind.TABLE));
-      assertThat(tables).extracting(CatalogObjectRef::name).containsExactly("t0", "t1", "t2", "t3", "t4");
+      assertThat(tables)
+          .extracting(CatalogObjectRef::name)
+          .containsExactly("t0", "t1", "t2", "t3", "t4");
     }
     List<String> pages =
-        server.requests().stream().filter(r -> r.startsWith("GET /shares/sales/schemas/emea/tables")).toList();
+        server.requests().stream()
+            .filter(r -> r.startsWith("GET /shares/sales/schemas/emea/tables"))
+            .toList();
     assertThat(pages).hasSize(3);
     assertThat(pages.get(0)).contains("maxResults=2").doesNotContain("pageToken");
     assertThat(pages.get(1)).contains("pageToken=");
@@ -140,7 +146,8 @@ class DeltaSharingDiscoveryTest {
       assertThat(schema.path("fields").get(1).path("type").path("type").asText()).isEqualTo("list");
       assertThat(schema.path("fields").get(2).path("type").asText()).isEqualTo("decimal(10, 2)");
 
-      UpstreamTable anonymous = client.loadTable(NamespacePath.of("finance", "ledger"), "anonymous");
+      UpstreamTable anonymous =
+          client.loadTable(NamespacePath.of("finance", "ledger"), "anonymous");
       assertThat(anonymous.identity().stable()).isFalse();
       assertThatThrownBy(() -> client.loadTable(NamespacePath.of("sales", "emea"), "missing"))
           .isInstanceOfSatisfying(
@@ -151,7 +158,10 @@ class DeltaSharingDiscoveryTest {
   @Test
   void onlyBearerAuthenticationIsAccepted() {
     for (CatalogAuthenticationScheme scheme :
-        List.of(CatalogAuthenticationScheme.NONE, CatalogAuthenticationScheme.OAUTH2, CatalogAuthenticationScheme.AWS_SIGV4)) {
+        List.of(
+            CatalogAuthenticationScheme.NONE,
+            CatalogAuthenticationScheme.OAUTH2,
+            CatalogAuthenticationScheme.AWS_SIGV4)) {
       CatalogConnectionConfig config =
           new CatalogConnectionConfig(
               CatalogProtocol.DELTA_SHARING,

@@ -64,7 +64,8 @@ class DeltaSharingVendingTest {
         "share",
         "tables",
         name,
-        new DeltaSharingFixture.Table("id-" + name, location, modes, 2, DeltaSharingDiscoveryTest.SCHEMA, serves));
+        new DeltaSharingFixture.Table(
+            "id-" + name, location, modes, 2, DeltaSharingDiscoveryTest.SCHEMA, serves));
     if (writeLog) {
       try (S3Client s3 = store.newClient()) {
         DeltaLogWriter.write(s3, location, 2, DeltaSharingDiscoveryTest.SCHEMA);
@@ -80,7 +81,8 @@ class DeltaSharingVendingTest {
 
   @BeforeEach
   void rightKeys() {
-    server.vend(new DeltaSharingFixture.Keys(store.accessKeyId(), store.secretAccessKey(), "session-1"));
+    server.vend(
+        new DeltaSharingFixture.Keys(store.accessKeyId(), store.secretAccessKey(), "session-1"));
     server.clearRequests();
   }
 
@@ -94,7 +96,8 @@ class DeltaSharingVendingTest {
                 server.endpoint(),
                 properties,
                 new CatalogAuthentication(CatalogAuthenticationScheme.BEARER, Map.of())),
-            new ResolvedCatalogCredentials(Map.of(ResolvedCatalogCredentials.TOKEN, bearer), Map.of(), null));
+            new ResolvedCatalogCredentials(
+                Map.of(ResolvedCatalogCredentials.TOKEN, bearer), Map.of(), null));
   }
 
   private static Code code(Runnable call) {
@@ -108,14 +111,20 @@ class DeltaSharingVendingTest {
 
   private boolean askedForCredentials(String table) {
     return server.requests().stream()
-        .anyMatch(r -> r.equals("POST /shares/share/schemas/tables/tables/" + table + "/temporary-table-credentials"));
+        .anyMatch(
+            r ->
+                r.equals(
+                    "POST /shares/share/schemas/tables/tables/"
+                        + table
+                        + "/temporary-table-credentials"));
   }
 
   @Test
   void directoryTableVendsCredentialsThatReadItsDeltaLog() {
     try (CatalogClient client = open(token, Map.of())) {
       UpstreamTable table = client.loadTable(SCHEMA, "directory");
-      VendedStorageCredentials vended = client.vendStorageCredentials(SCHEMA, "directory").orElseThrow();
+      VendedStorageCredentials vended =
+          client.vendStorageCredentials(SCHEMA, "directory").orElseThrow();
       assertThat(vended.prefix()).isEqualTo("s3://sharing/warehouse/directory");
       assertThat(vended.properties())
           .containsEntry(VendedStorageCredentials.S3_ACCESS_KEY_ID, store.accessKeyId())
@@ -144,7 +153,8 @@ class DeltaSharingVendingTest {
   void absentAccessModesAreAskedAndAccepted() {
     try (CatalogClient client = open(token, Map.of())) {
       UpstreamTable table = client.loadTable(SCHEMA, "unstated_served");
-      VendedStorageCredentials vended = client.vendStorageCredentials(SCHEMA, "unstated_served").orElseThrow();
+      VendedStorageCredentials vended =
+          client.vendStorageCredentials(SCHEMA, "unstated_served").orElseThrow();
       client.validateStorageAccess(table, vended);
     }
     assertThat(askedForCredentials("unstated_served")).isTrue();
@@ -187,7 +197,8 @@ class DeltaSharingVendingTest {
     try (CatalogClient client = open(token, Map.of())) {
       UpstreamTable table = client.loadTable(SCHEMA, "directory");
       server.vend(new DeltaSharingFixture.Keys("wrong-key", "wrong-secret", "session-2"));
-      VendedStorageCredentials wrong = client.vendStorageCredentials(SCHEMA, "directory").orElseThrow();
+      VendedStorageCredentials wrong =
+          client.vendStorageCredentials(SCHEMA, "directory").orElseThrow();
       // the right identity is in this JVM (the fixture's own clients use it); it must not stand in
       assertThat(code(() -> client.validateStorageAccess(table, wrong)))
           .isEqualTo(Code.STORAGE_ACCESS_FAILED);
@@ -198,7 +209,8 @@ class DeltaSharingVendingTest {
   void missingDeltaLogIsAStorageFailure() {
     try (CatalogClient client = open(token, Map.of())) {
       UpstreamTable table = client.loadTable(SCHEMA, "unlogged");
-      VendedStorageCredentials vended = client.vendStorageCredentials(SCHEMA, "unlogged").orElseThrow();
+      VendedStorageCredentials vended =
+          client.vendStorageCredentials(SCHEMA, "unlogged").orElseThrow();
       assertThat(code(() -> client.validateStorageAccess(table, vended)))
           .isEqualTo(Code.STORAGE_ACCESS_FAILED);
     }
@@ -209,10 +221,12 @@ class DeltaSharingVendingTest {
     String doomed = server.issueToken();
     try (CatalogClient client = open(doomed, Map.of())) {
       UpstreamTable table = client.loadTable(SCHEMA, "directory");
-      VendedStorageCredentials vended = client.vendStorageCredentials(SCHEMA, "directory").orElseThrow();
+      VendedStorageCredentials vended =
+          client.vendStorageCredentials(SCHEMA, "directory").orElseThrow();
       Code vending = code(() -> client.vendStorageCredentials(SCHEMA, "url_only"));
       server.vend(new DeltaSharingFixture.Keys("wrong-key", "wrong-secret", "session-3"));
-      VendedStorageCredentials wrong = client.vendStorageCredentials(SCHEMA, "directory").orElseThrow();
+      VendedStorageCredentials wrong =
+          client.vendStorageCredentials(SCHEMA, "directory").orElseThrow();
       Code storage = code(() -> client.validateStorageAccess(table, wrong));
 
       server.revoke(doomed);

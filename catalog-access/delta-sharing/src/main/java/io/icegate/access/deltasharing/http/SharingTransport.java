@@ -93,7 +93,8 @@ public final class SharingTransport {
   public static String path(String... segments) {
     StringBuilder path = new StringBuilder();
     for (String segment : segments) {
-      path.append('/').append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
+      path.append('/')
+          .append(URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20"));
     }
     return path.toString();
   }
@@ -212,8 +213,7 @@ public final class SharingTransport {
       return new Response(status, response.headers().map(), response.body());
     }
     throw new CatalogAccessException(
-        codeFor(status),
-        operation + " failed: HTTP " + status + upstreamError(response.body()));
+        codeFor(status), operation + " failed: HTTP " + status + upstreamError(response.body()));
   }
 
   /** The status-to-code table; see the class comment. */
