@@ -73,7 +73,7 @@ class UnityAuthenticationTest {
       client.validate();
     }
     assertThat(env.unity.requests()).contains("POST /oidc/v1/token");
-    assertThat(env.unity.tokenScopes()).containsExactly((String) null);
+    assertThat(env.unity.tokenScopes()).containsExactly("");
   }
 
   @Test

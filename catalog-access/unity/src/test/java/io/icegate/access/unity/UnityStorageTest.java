@@ -146,7 +146,7 @@ class UnityStorageTest {
   }
 
   @Test
-  void theStoreIsReachedOnlyWhereTheOutboundPolicyAllows() {
+  void aCatalogOnADeniedAddressIsRefusedAtOpen() {
     try (CatalogClient client = client()) {
       VendedStorageCredentials vended = client.vendStorageCredentials(SALES, "valid").orElseThrow();
       UpstreamTable table = client.loadTable(SALES, "valid");
