@@ -28,10 +28,12 @@ import io.icegate.access.unity.api.UnityApi.TableInfo;
 import io.icegate.access.unity.api.UnityApi.TemporaryCredentials;
 import io.icegate.access.unity.auth.CatalogTokens;
 import io.icegate.access.unity.delta.DeltaLog;
+import io.icegate.access.unity.delta.DeltaSchemas;
 import io.icegate.access.unity.http.UnityHttp;
 import io.icegate.access.unity.vending.TemporaryTableCredentials;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -164,7 +166,7 @@ final class UnityClient implements CatalogClient {
   public UpstreamTable loadTable(NamespacePath namespace, String name) {
     open();
     TableInfo info = deltaTable(namespace, name);
-    Map<String, String> properties = new java.util.HashMap<>();
+    Map<String, String> properties = new HashMap<>();
     if (info.properties() != null) {
       properties.putAll(info.properties());
     }
@@ -189,7 +191,7 @@ final class UnityClient implements CatalogClient {
     }
     try {
       if (head != null) {
-        schemaJson = io.icegate.access.unity.delta.DeltaSchemas.toIcebergJson(head.schemaString());
+        schemaJson = DeltaSchemas.toIcebergJson(head.schemaString());
         metadataLocation = head.commitLocation();
         properties.put(SCHEMA_SOURCE, "delta-log");
         properties.put(DELTA_LOG_VERSION, Long.toString(head.version()));
@@ -198,7 +200,7 @@ final class UnityClient implements CatalogClient {
         properties.put(SCHEMA_SOURCE, "unity-columns");
         properties.put(SCHEMA_FALLBACK_REASON, fallbackReason);
       }
-    } catch (io.icegate.access.unity.delta.DeltaSchemas.UnsupportedTypeException e) {
+    } catch (DeltaSchemas.UnsupportedTypeException e) {
       schemaJson = null;
       properties.put(SCHEMA_SOURCE, "none");
       properties.put(SCHEMA_FALLBACK_REASON, e.getMessage());
@@ -224,7 +226,7 @@ final class UnityClient implements CatalogClient {
     }
     SchemaRef schema = schemaRef(namespace);
     String schemaJson =
-        io.icegate.access.unity.delta.DeltaSchemas.toIcebergJson(unitySchema(info));
+        DeltaSchemas.toIcebergJson(unitySchema(info));
     return new UpstreamView(
         namespace,
         name,
@@ -310,7 +312,7 @@ final class UnityClient implements CatalogClient {
   }
 
   private static String unitySchema(TableInfo info) {
-    return io.icegate.access.unity.delta.DeltaSchemas.structFromColumns(
+    return DeltaSchemas.structFromColumns(
         info.columns() == null ? List.of() : info.columns());
   }
 
