@@ -6,6 +6,7 @@ import io.icegate.access.model.UpstreamTable;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.access.storage.StorageLocations;
 import io.icegate.access.storage.VendedStorageCredentials;
+import io.icegate.access.storage.s3.VendedS3Client;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -14,26 +15,16 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.iceberg.aws.s3.S3FileIO;
-import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * Proves that vended credentials open a table's storage: reads the table's current metadata file
  * through Iceberg's {@link S3FileIO} whose only credentials are the vended ones (a static provider:
  * no environment, profile, instance role or catalog keys can stand in). Non-mutating.
  *
- * <p>The S3 client's DNS resolver applies the caller's {@link OutboundAddressPolicy} to every
- * address before connecting. Endpoint, region and path-style access come from the connection's
- * persisted properties ({@code s3.endpoint}, {@code client.region}, {@code s3.path-style-access});
- * checksums are computed and validated only when an operation requires it, which S3-compatible
- * stores need and AWS accepts.
+ * <p>The S3 client comes from {@link VendedS3Client} (the caller's {@link OutboundAddressPolicy}
+ * on every address); endpoint, region and path-style access come from the connection's persisted
+ * properties ({@code s3.endpoint}, {@code client.region}, {@code s3.path-style-access}).
  */
 public final class StorageAccessValidator {
 
@@ -73,7 +64,7 @@ public final class StorageAccessValidator {
       throw new CatalogAccessException(
           Code.CREDENTIAL_EXPIRED, "the vended credential expired at " + credentials.expiresAt());
     }
-    try (S3Client s3 = client(credentials);
+    try (S3Client s3 = VendedS3Client.open(credentials, storageSettings, policy);
         S3FileIO io = new S3FileIO(() -> s3)) {
       io.initialize(new HashMap<>(storageSettings));
       try (InputStream in = io.newInputFile(metadata).newStream()) {
@@ -94,31 +85,8 @@ public final class StorageAccessValidator {
         throw denied;
       }
       throw new CatalogAccessException(
-          Code.STORAGE_ACCESS_FAILED, "reading the table metadata file failed: " + describe(e), e);
+          Code.STORAGE_ACCESS_FAILED, "reading the table metadata file failed: " + VendedS3Client.describe(e), e);
     }
-  }
-
-  private S3Client client(VendedStorageCredentials credentials) {
-    Map<String, String> keys = credentials.properties();
-    S3ClientBuilder builder =
-        S3Client.builder()
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsSessionCredentials.create(
-                        keys.get(VendedStorageCredentials.S3_ACCESS_KEY_ID),
-                        keys.get(VendedStorageCredentials.S3_SECRET_ACCESS_KEY),
-                        keys.get(VendedStorageCredentials.S3_SESSION_TOKEN))))
-            .region(Region.of(storageSettings.getOrDefault("client.region", "us-east-1")))
-            .forcePathStyle(
-                Boolean.parseBoolean(storageSettings.getOrDefault("s3.path-style-access", "false")))
-            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-            .httpClient(ApacheHttpClient.builder().dnsResolver(policy::resolve).build());
-    String endpoint = storageSettings.get("s3.endpoint");
-    if (endpoint != null) {
-      builder.endpointOverride(URI.create(endpoint));
-    }
-    return builder.build();
   }
 
   private static CatalogAccessException findCause(Throwable e) {
@@ -128,16 +96,5 @@ public final class StorageAccessValidator {
       }
     }
     return null;
-  }
-
-  /** The store's status and error code, never the request (its headers carry the token). */
-  private static String describe(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof S3Exception s3) {
-        String code = s3.awsErrorDetails() == null ? null : s3.awsErrorDetails().errorCode();
-        return "HTTP " + s3.statusCode() + (code == null ? "" : " " + code);
-      }
-    }
-    return e.getClass().getSimpleName();
   }
 }
