@@ -96,7 +96,10 @@ public final class IdempotentCreates {
       return attempt.answer(prior, true);
     }
     try {
-      return store.run(Idempotence.IDEMPOTENT, attempt::publish);
+      // The answer is built outside the transaction: a recorded rejection is thrown only after the
+      // receipt that records it has committed.
+      Answer answer = store.run(Idempotence.IDEMPOTENT, attempt::publish);
+      return attempt.answer(answer.receipt(), answer.replayed());
     } catch (CommitUnknownResultException e) {
       // The store gave up re-running; one more read decides.
       IdempotencyRecord stored = store.read(tx -> attempt.record(tx));
@@ -154,6 +157,9 @@ public final class IdempotentCreates {
 
   private record SweepBatch(int cleared, byte[] last) {}
 
+  /** What the publish transaction found or recorded. */
+  private record Answer(IdempotencyRecord.Receipt receipt, boolean replayed) {}
+
   private boolean expired(IdempotencyRecord record, Instant now) {
     if (record.pending()) {
       return !record.leaseExpiresAt().plus(settings.receiptLifetime()).isAfter(now);
@@ -192,8 +198,12 @@ public final class IdempotentCreates {
     }
   }
 
-  /** Codes that describe the request (recorded); the rest describe the moment (not recorded). */
-  private static boolean recordable(ErrorCode code) {
+  /**
+   * Whether a rejection with {@code code} is recorded in the receipt and replayed: codes that
+   * describe the request are; codes that describe the moment (contention, unknown outcomes, a key
+   * in progress, a fence) are not, so a retry may still succeed or see the same transient state.
+   */
+  public static boolean isRecorded(ErrorCode code) {
     return switch (code) {
       case INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, NAMESPACE_NOT_EMPTY, DEPENDENCY_EXISTS,
           GENERATION_MISMATCH -> true;
@@ -265,7 +275,7 @@ public final class IdempotentCreates {
     }
 
     /** Step 2: publish resource, name and receipt in one transaction, answering from the receipt. */
-    IdempotentResult<S> publish(Transaction tx) {
+    Answer publish(Transaction tx) {
       IdempotencyRecord stored = record(tx);
       if (stored == null) {
         assertAccountNotFenced(tx);
@@ -274,7 +284,7 @@ public final class IdempotentCreates {
             ErrorCode.COMMIT_STATE_UNKNOWN, repository.kind(), "the idempotent create " + key);
       }
       if (!stored.pending()) {
-        return answer(stored.receipt(), !stored.holder().equals(holder));
+        return new Answer(stored.receipt(), !stored.holder().equals(holder));
       }
       if (!stored.holder().equals(holder)) {
         throw new IcegateException(ErrorCode.IDEMPOTENCY_IN_PROGRESS, repository.kind(), key);
@@ -290,7 +300,7 @@ public final class IdempotentCreates {
             status, outcome.disposition().name(),
             repository.codec().toTree(outcome.resource()), null, null, null, now, expires);
       } catch (IcegateException e) {
-        if (!recordable(e.code())) {
+        if (!isRecorded(e.code())) {
           throw e;
         }
         receipt = new IdempotencyRecord.Receipt(
@@ -299,7 +309,7 @@ public final class IdempotentCreates {
       }
       tx.set(recordKey, encode(new IdempotencyRecord(
           fingerprint, stored.reservedId(), holder, stored.leaseExpiresAt(), receipt)));
-      return answer(receipt, false);
+      return new Answer(receipt, false);
     }
 
     /** The recorded answer: the snapshot it holds, or the rejection it holds, thrown. */

@@ -1,5 +1,7 @@
 package io.icegate.core.error;
 
+import io.icegate.core.store.KvStoreException;
+
 /**
  * The catalogue of stable error codes: every code a service may throw, with the HTTP status the
  * HTTP layers answer and the message template ({@link String#format} placeholders). Codes are part
@@ -39,6 +41,8 @@ public enum ErrorCode {
    * should re-read before retrying. Args: what.
    */
   COMMIT_STATE_UNKNOWN(503, "the outcome of %s is unknown; read the resource before retrying"),
+  /** A request would exceed the store's size limits (a value over 100 kB, a 10 MB transaction). */
+  REQUEST_TOO_LARGE(413, "the request exceeds the store's size limits"),
   /** The store failed; nothing is known to be written. */
   STORE_UNAVAILABLE(503, "the store is unavailable");
 
@@ -58,6 +62,19 @@ public enum ErrorCode {
   /** The message template, with {@link String#format} placeholders. */
   public String template() {
     return template;
+  }
+
+  /**
+   * The code the HTTP layers answer for a storage failure that reached them: contention and "too
+   * old" after exhausted retries, an unresolved unknown commit, a size limit, any other failure.
+   */
+  public static ErrorCode forStoreFailure(KvStoreException.FailureKind kind) {
+    return switch (kind) {
+      case CONFLICT, TOO_OLD -> STORE_CONTENTION;
+      case COMMIT_UNKNOWN_RESULT -> COMMIT_STATE_UNKNOWN;
+      case LIMIT_EXCEEDED -> REQUEST_TOO_LARGE;
+      case FAILURE -> STORE_UNAVAILABLE;
+    };
   }
 
   /** The template filled with {@code args}. */

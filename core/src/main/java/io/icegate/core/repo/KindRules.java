@@ -55,7 +55,7 @@ abstract class KindRules<S extends ResourceSpec> {
   /** Fails when {@code resource} may not be deleted now. */
   void assertDeletable(Transaction tx, Resource<S> resource) {}
 
-  /** Fails when {@code resource} may not change its name scope (e.g. it has children). */
+  /** Fails when {@code resource} may not change its name or scope (e.g. it has children). */
   void assertMovable(Transaction tx, Resource<S> resource) {}
 
   /** Dependency bookkeeping after a create. */
@@ -215,7 +215,8 @@ abstract class KindRules<S extends ResourceSpec> {
 
     @Override
     void assertMovable(Transaction tx, Resource<Namespace> resource) {
-      // Children name their namespace by path, so moving a non-empty namespace would orphan them.
+      // Children name their namespace by path (its name is the last segment), so renaming or
+      // moving a non-empty namespace would orphan them.
       assertEmpty(tx, resource);
     }
 

@@ -253,10 +253,10 @@ public final class ResourceRepository<S extends ResourceSpec> {
     boolean scopeChanged = !current.spec().nameScope().equals(spec.nameScope());
     boolean renamed = scopeChanged || !current.name().equals(spec.displayName());
     if (scopeChanged) {
-      rules.assertMovable(tx, current);
       rules.assertParentsExist(tx, current.ref(), spec);
     }
     if (renamed) {
+      rules.assertMovable(tx, current);
       assertSiblingFree(tx, spec);
       if (tx.get(nameKey(spec)) != null) {
         throw alreadyExists(kind(), spec.displayName());

@@ -1,0 +1,126 @@
+package io.icegate.core.testing;
+
+import io.icegate.core.durability.IdempotencySettings;
+import io.icegate.core.durability.IdempotentCreates;
+import io.icegate.core.durability.IdempotentResult;
+import io.icegate.core.durability.RequestFingerprint;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.ResourceSpec;
+import io.icegate.core.repo.CreateOutcome;
+import io.icegate.core.repo.OnConflict;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.KvStoreException;
+import io.icegate.core.store.engine.EngineKvStore;
+import io.icegate.core.store.engine.KvEngine;
+import io.icegate.core.store.engine.RetryPolicy;
+import io.icegate.core.store.testing.FaultInjectingEngine;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * One store behind a {@link FaultInjectingEngine}, with repositories, idempotent creates, a
+ * hand-moved clock and a {@link ReplayLedger}: the world a durability scenario runs in. Its
+ * {@link #retrying} is the caller's retry, done the way a well-behaved client does it.
+ */
+public final class FaultWorld implements AutoCloseable {
+  /** Short lease, so a test moves the clock past it instead of waiting. */
+  public static final IdempotencySettings SETTINGS =
+      new IdempotencySettings(Duration.ofSeconds(30), Duration.ofDays(7));
+  /** Caller attempts before a scenario counts as stuck. */
+  private static final int CALLER_ATTEMPTS = 40;
+
+  public final FaultInjectingEngine faults;
+  public final KvStore store;
+  public final MutableClock clock = MutableClock.start();
+  public final Repositories repos;
+  public final IdempotentCreates creates;
+  public final ReplayLedger ledger = new ReplayLedger();
+  /** The same data without faults: what a fresh process would read afterwards. */
+  private final KvStore verifier;
+
+  private FaultWorld(KvEngine engine) {
+    this.faults = new FaultInjectingEngine(engine);
+    this.verifier = new EngineKvStore(engine);
+    // Few backoff sleeps: injected faults are not contention, waiting on them only slows tests.
+    this.store = new EngineKvStore(faults,
+        new RetryPolicy(100, Duration.ofNanos(100_000), Duration.ofMillis(20)));
+    this.repos = new Repositories(store, clock);
+    this.creates = new IdempotentCreates(repos, clock, SETTINGS);
+  }
+
+  /** A world over the fresh, empty {@code engine}. */
+  public static FaultWorld open(KvEngine engine) {
+    return new FaultWorld(engine);
+  }
+
+  /**
+   * Runs {@code operation} until it answers: retried after every storage failure (conflict
+   * exhaustion, failure before commit, unknown result), after COMMIT_STATE_UNKNOWN, and after
+   * IDEMPOTENCY_IN_PROGRESS once the clock has moved past the lease (a create that died holding
+   * it). Any other rejection is the answer and is thrown.
+   */
+  public <T> T retrying(Supplier<T> operation) {
+    RuntimeException last = null;
+    for (int attempt = 0; attempt < CALLER_ATTEMPTS; attempt++) {
+      try {
+        return operation.get();
+      } catch (KvStoreException e) {
+        last = e;
+      } catch (IcegateException e) {
+        if (e.code() == ErrorCode.IDEMPOTENCY_IN_PROGRESS) {
+          clock.advance(SETTINGS.lease().plusSeconds(1));
+        } else if (e.code() != ErrorCode.COMMIT_STATE_UNKNOWN) {
+          throw e;
+        }
+        last = e;
+      }
+    }
+    throw new AssertionError("operation still failing after " + CALLER_ATTEMPTS + " attempts",
+        last);
+  }
+
+  /**
+   * An idempotent create with the caller's retry; its first definite answer goes to the ledger.
+   *
+   * @throws IcegateException the create's definite rejection (recorded ones go to the ledger)
+   */
+  public <S extends ResourceSpec> CreateOutcome<S> createIdempotently(
+      ResourceRepository<S> repository, String key, S spec) {
+    String fingerprint = RequestFingerprint.of(spec);
+    try {
+      IdempotentResult<S> result = retrying(
+          () -> creates.create(repository, key, fingerprint, spec, OnConflict.ERROR));
+      ledger.recordAnswer(repository, key, fingerprint, spec, OnConflict.ERROR, result.outcome());
+      return result.outcome();
+    } catch (IcegateException e) {
+      if (IdempotentCreates.isRecorded(e.code())) {
+        ledger.recordRejection(repository, key, fingerprint, spec, OnConflict.ERROR, e.code());
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Checks the store after a scenario, bypassing the faults: the {@link InvariantChecker}, then a
+   * replay of every ledger entry whose account passes {@code replayAccounts}.
+   */
+  public void verify(java.util.function.Predicate<String> replayAccounts) {
+    InvariantChecker.of(verifier).assertClean();
+    Repositories clean = new Repositories(verifier, clock);
+    ledger.assertReplays(clean, new IdempotentCreates(clean, clock, SETTINGS), replayAccounts);
+    InvariantChecker.of(verifier).assertClean();
+  }
+
+  /** The invariant checker over the store without faults. */
+  public InvariantChecker checker() {
+    return InvariantChecker.of(verifier);
+  }
+
+  @Override
+  public void close() {
+    store.close(); // closes the shared engine; the verifier store holds nothing of its own
+  }
+}

@@ -1,0 +1,253 @@
+package io.icegate.core.testing;
+
+import com.apple.foundationdb.Range;
+import com.apple.foundationdb.subspace.Subspace;
+import com.apple.foundationdb.tuple.Tuple;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.icegate.core.model.Account;
+import io.icegate.core.model.Catalog;
+import io.icegate.core.model.ModelJson;
+import io.icegate.core.model.Namespace;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.model.ResourceRef;
+import io.icegate.core.model.ResourceSpec;
+import io.icegate.core.model.Table;
+import io.icegate.core.model.View;
+import io.icegate.core.repo.ResourceCodec;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeyValue;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.ReadTransaction;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks the store-wide invariants of the durability contract on one consistent snapshot of a
+ * quiescent store (run it after every operation of a test has returned, retries included):
+ *
+ * <ul>
+ *   <li>every resource record has its name-index entry and every entry its record (no orphaned
+ *       name, no unnamed resource);
+ *   <li>nothing lives in the partition of an account that is gone: each partition belongs to an
+ *       existing, unfenced account (no resource behind a fence; a fenced account with a record
+ *       means a delete did not finish);
+ *   <li>every dependency counter equals the real count of its dependents (namespaces per catalog)
+ *       and belongs to an existing owner;
+ *   <li>receipt-in-batch: a pending reservation never has a published resource under its reserved
+ *       id, a receipt of a created resource holds the resource it reserved, and a recorded
+ *       rejection has nothing published under its reservation.
+ * </ul>
+ *
+ * <p>Replays of receipts are checked by {@link ReplayLedger}. Later issues add their invariants
+ * (credentials, claims) here.
+ */
+public final class InvariantChecker {
+  private final KvStore store;
+
+  private InvariantChecker(KvStore store) {
+    this.store = store;
+  }
+
+  /** A checker over {@code store}. */
+  public static InvariantChecker of(KvStore store) {
+    return new InvariantChecker(store);
+  }
+
+  /** Fails with every violation found. */
+  public void assertClean() {
+    List<String> violations = violations();
+    if (!violations.isEmpty()) {
+      throw new AssertionError(violations.size() + " invariant violation(s):\n  "
+          + String.join("\n  ", violations.subList(0, Math.min(50, violations.size()))));
+    }
+  }
+
+  /** Every violation found, as readable lines. */
+  public List<String> violations() {
+    return store.read(this::check);
+  }
+
+  /**
+   * How many keys account {@code accountId} still has anywhere: its partitions, its record and
+   * name-index entry. Zero after a completed deletion.
+   */
+  public long keysOfAccount(String accountId) {
+    return store.read(tx -> {
+      long keys = 0;
+      for (Subspace subspace : KeyLayout.accountPartitions(accountId)) {
+        keys += all(tx, subspace.range()).size();
+      }
+      if (tx.get(KeyLayout.resource(ResourceRef.account(accountId))) != null) {
+        keys++;
+      }
+      for (KeyValue kv : all(tx, KeyLayout.names(KeyLayout.ROOT_PARTITION, ResourceKind.ACCOUNT)
+          .range())) {
+        if (new String(kv.value(), StandardCharsets.UTF_8).equals(accountId)) {
+          keys++;
+        }
+      }
+      return keys;
+    });
+  }
+
+  private List<String> check(ReadTransaction tx) {
+    List<String> violations = new ArrayList<>();
+    Map<String, Resource<?>> byId = new HashMap<>();
+    Set<String> partitions = new HashSet<>();
+    Map<String, Long> namespacesPerCatalog = new HashMap<>();
+
+    for (KeyValue kv : all(tx, KeyLayout.RESOURCES.range())) {
+      Tuple key = KeyLayout.RESOURCES.unpack(kv.key());
+      String partition = key.getString(0);
+      ResourceKind kind = ResourceKind.ofTag((int) key.getLong(1));
+      String id = key.getString(2);
+      partitions.add(partition);
+      Resource<?> resource = codec(kind).read(kv.value());
+      byId.put(id, resource);
+      if (!resource.id().equals(id) || resource.kind() != kind) {
+        violations.add("record under " + kind.label() + " " + id + " holds " + resource.ref());
+      }
+      boolean root = partition.equals(KeyLayout.ROOT_PARTITION);
+      if (root != (kind == ResourceKind.ACCOUNT)
+          || (!root && !resource.accountId().equals(partition))) {
+        violations.add(resource.ref() + " is stored in partition '" + partition + "'");
+      }
+      byte[] name = nameKey(partition, resource);
+      byte[] indexed = tx.get(name);
+      if (indexed == null || !new String(indexed, StandardCharsets.UTF_8).equals(id)) {
+        violations.add(resource.ref() + " named '" + resource.name() + "' has no name-index entry");
+      }
+      if (resource.spec() instanceof Namespace ns) {
+        namespacesPerCatalog.merge(ns.catalogId(), 1L, Long::sum);
+      }
+    }
+
+    for (KeyValue kv : all(tx, KeyLayout.NAME_INDEX.range())) {
+      Tuple key = KeyLayout.NAME_INDEX.unpack(kv.key());
+      String partition = key.getString(0);
+      partitions.add(partition);
+      ResourceKind kind = ResourceKind.ofTag((int) key.getLong(1));
+      String id = new String(kv.value(), StandardCharsets.UTF_8);
+      Resource<?> resource = byId.get(id);
+      if (resource == null || resource.kind() != kind
+          || !Arrays.equals(nameKey(partition, resource), kv.key())) {
+        violations.add("orphaned name-index entry " + key + " -> " + kind.label() + " " + id);
+      }
+    }
+
+    for (KeyValue kv : all(tx, KeyLayout.COUNTERS.range())) {
+      Tuple key = KeyLayout.COUNTERS.unpack(kv.key());
+      String partition = key.getString(0);
+      partitions.add(partition);
+      String ownerId = key.getString(2);
+      ResourceKind dependent = ResourceKind.ofTag((int) key.getLong(3));
+      long value = ByteBuffer.wrap(kv.value()).getLong();
+      if (!byId.containsKey(ownerId)) {
+        violations.add("counter of " + dependent.label() + "s on missing owner " + ownerId);
+      }
+      long actual = dependent == ResourceKind.NAMESPACE
+          ? namespacesPerCatalog.getOrDefault(ownerId, 0L) : -1;
+      if (value != actual) {
+        violations.add("counter of " + dependent.label() + "s on " + ownerId + " is " + value
+            + ", real count " + actual);
+      }
+    }
+    for (Map.Entry<String, Long> e : namespacesPerCatalog.entrySet()) {
+      Resource<?> catalog = byId.get(e.getKey());
+      if (catalog == null) {
+        violations.add(e.getValue() + " namespace(s) in missing catalog " + e.getKey());
+        continue;
+      }
+      byte[] counter = tx.get(KeyLayout.counter(catalog.ref(), ResourceKind.NAMESPACE));
+      if (counter == null) {
+        violations.add("catalog " + e.getKey() + " has " + e.getValue()
+            + " namespace(s) but no counter");
+      }
+    }
+
+    for (KeyValue kv : all(tx, KeyLayout.RECEIPTS.range())) {
+      Tuple key = KeyLayout.RECEIPTS.unpack(kv.key());
+      partitions.add(key.getString(0));
+      JsonNode record = json(kv.value());
+      String reserved = record.path("reservedId").asText();
+      JsonNode receipt = record.path("receipt");
+      if (receipt.isMissingNode() || receipt.isNull()) {
+        if (byId.containsKey(reserved)) {
+          violations.add("pending reservation " + key + " but resource " + reserved
+              + " was published without its receipt");
+        }
+      } else if (receipt.hasNonNull("errorCode") && byId.containsKey(reserved)) {
+        violations.add("receipt " + key + " records a rejection, yet resource " + reserved
+            + " was published under its reservation");
+      } else if (receipt.hasNonNull("resource")
+          && !"EXISTING".equals(receipt.path("disposition").asText())
+          && !receipt.path("resource").path("id").asText().equals(reserved)) {
+        violations.add("receipt " + key + " records a resource other than its reservation");
+      }
+    }
+
+    for (KeyValue kv : all(tx, KeyLayout.FENCES.range())) {
+      partitions.add(KeyLayout.FENCES.unpack(kv.key()).getString(0));
+    }
+    for (String partition : partitions) {
+      if (partition.equals(KeyLayout.ROOT_PARTITION)) {
+        continue;
+      }
+      ResourceRef account = ResourceRef.account(partition);
+      boolean exists = tx.get(KeyLayout.resource(account)) != null;
+      boolean fenced = tx.get(KeyLayout.fence(account)) != null;
+      if (!exists) {
+        violations.add((fenced ? "keys behind the deletion fence of account "
+            : "keys of unknown account ") + partition);
+      }
+    }
+    for (KeyValue kv : all(tx, KeyLayout.fences(KeyLayout.ROOT_PARTITION, ResourceKind.ACCOUNT)
+        .range())) {
+      String id = KeyLayout.fences(KeyLayout.ROOT_PARTITION, ResourceKind.ACCOUNT)
+          .unpack(kv.key()).getString(0);
+      if (byId.containsKey(id)) {
+        violations.add("account " + id + " is fenced but its record exists (a delete did not"
+            + " finish)");
+      } else if (json(kv.value()).path("cleanedAt").isNull()) {
+        violations.add("account " + id + " is deleted but its cleanup did not finish");
+      }
+    }
+    return violations;
+  }
+
+  private static byte[] nameKey(String partition, Resource<?> resource) {
+    ResourceSpec spec = resource.spec();
+    return KeyLayout.name(partition, spec.kind(), spec.nameScope(), spec.displayName());
+  }
+
+  private static List<KeyValue> all(ReadTransaction tx, Range range) {
+    return tx.getRange(range.begin, range.end);
+  }
+
+  private static JsonNode json(byte[] bytes) {
+    try {
+      return ModelJson.mapper().readTree(bytes);
+    } catch (IOException e) {
+      throw new AssertionError("unreadable stored JSON", e);
+    }
+  }
+
+  private static ResourceCodec<?> codec(ResourceKind kind) {
+    return switch (kind) {
+      case ACCOUNT -> new ResourceCodec<>(Account.class);
+      case CATALOG -> new ResourceCodec<>(Catalog.class);
+      case NAMESPACE -> new ResourceCodec<>(Namespace.class);
+      case TABLE -> new ResourceCodec<>(Table.class);
+      case VIEW -> new ResourceCodec<>(View.class);
+    };
+  }
+}
