@@ -92,6 +92,13 @@ public final class KeyLayout {
   public static final Subspace BLOBS = subspace(8);
 
   /**
+   * API tokens: {@code (sha-256 hex of the token) -> grant} (JSON: account id, role, name). Keyed
+   * by digest, never by the token, so lookup needs no account and a leaked store reveals no token.
+   * Written by {@link io.icegate.core.auth.ApiTokens} (bootstrap, token issue).
+   */
+  public static final Subspace TOKENS = subspace(9);
+
+  /**
    * Scratch space for the store self-check ({@code icegate store-check}), the conformance suite and
    * benchmarks; never read by the product.
    */
@@ -108,6 +115,11 @@ public final class KeyLayout {
   /** The partition {@code ref}'s keys live in: the root partition for accounts. */
   public static String partitionOf(ResourceRef ref) {
     return ref.kind() == ResourceKind.ACCOUNT ? ROOT_PARTITION : ref.accountId();
+  }
+
+  /** The grant of the token whose SHA-256 hex digest is {@code digest}. */
+  public static byte[] token(String digest) {
+    return TOKENS.pack(Tuple.from(digest));
   }
 
   /** A store-wide metadata entry. */

@@ -1,0 +1,103 @@
+package io.icegate.gateway;
+
+import io.icegate.core.auth.ApiTokens;
+import io.icegate.core.durability.IdempotencySettings;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.store.KvStore;
+import io.icegate.gateway.auth.Authenticator;
+import io.icegate.gateway.auth.Principal;
+import io.icegate.gateway.catalog.CatalogDirectory;
+import io.icegate.gateway.catalog.MetadataCache;
+import io.icegate.gateway.iceberg.ConfigRoute;
+import io.icegate.gateway.iceberg.IcebergOperations;
+import io.icegate.gateway.iceberg.IcebergRestServlet;
+import io.icegate.gateway.iceberg.IdempotentReplies;
+import io.icegate.gateway.iceberg.TableLoads;
+import io.icegate.gateway.ops.RouteMetrics;
+import io.icegate.gateway.server.HttpServer;
+import io.icegate.gateway.server.HttpSettings;
+import io.icegate.gateway.server.StoreLocation;
+import java.io.PrintStream;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running gateway: the store, the bootstrap, the Iceberg REST servlet and the HTTP server,
+ * wired together. {@code icegate serve} and the tests start it the same way.
+ */
+public final class Gateway implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+
+  private final KvStore store;
+  private final HttpServer server;
+
+  private Gateway(KvStore store, HttpServer server) {
+    this.store = store;
+    this.server = server;
+  }
+
+  /**
+   * Opens the store, bootstraps it when empty, and starts serving.
+   *
+   * @param out where the generated bootstrap token is printed (once)
+   * @throws Exception when the store cannot be opened or the port cannot be bound
+   */
+  public static Gateway start(GatewaySettings settings, PrintStream out) throws Exception {
+    KvStore store = StoreLocation.open(settings.store(), settings.dataDir());
+    try {
+      Clock clock = Clock.systemUTC();
+      Repositories repositories = new Repositories(store, clock);
+      ApiTokens tokens = new ApiTokens(store);
+      Bootstrap.ensure(repositories, tokens, settings.dataDir(), settings.bootstrapToken(), out);
+
+      IdempotencySettings idempotency = IdempotencySettings.DEFAULT;
+      CatalogDirectory directory = new CatalogDirectory(repositories, new MetadataCache(10_000));
+      IcebergOperations operations = new IcebergOperations(directory,
+          new ConfigRoute(directory, tokens, idempotency.receiptLifetime()),
+          new TableLoads(256L * 1024 * 1024),
+          new IdempotentReplies(store, idempotency, clock));
+      RouteMetrics metrics = new RouteMetrics();
+      Authenticator authenticator = token -> tokens.resolve(token)
+          .map(g -> new Principal(g.accountId(), g.role(), g.serverAdmin()));
+      HttpSettings http = new HttpSettings(
+          settings.bind(), settings.port(), HttpSettings.DEFAULT_MAX_REQUEST_BYTES);
+      IcebergRestServlet servlet = new IcebergRestServlet(
+          operations, authenticator, metrics, http.maxRequestBytes());
+      HttpServer server = HttpServer.start(http, store, servlet, metrics);
+      LOG.info("gateway started: {}", settings);
+      return new Gateway(store, server);
+    } catch (Exception | Error e) {
+      store.close();
+      throw e;
+    }
+  }
+
+  /** The store the gateway runs on, for embedding (admin tooling, tests). */
+  public KvStore store() {
+    return store;
+  }
+
+  /** The bound HTTP port. */
+  public int port() {
+    return server.port();
+  }
+
+  /** Blocks until the server stops. */
+  public void join() throws InterruptedException {
+    server.join();
+  }
+
+  /** Stops the server, then closes the store. Idempotent. */
+  @Override
+  public void close() {
+    try {
+      server.close();
+    } catch (Exception e) {
+      LOG.warn("stopping the HTTP server failed", e);
+    } finally {
+      store.close();
+    }
+  }
+
+}

@@ -1,0 +1,35 @@
+package io.icegate.gateway.catalog;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewMetadataParser;
+
+/**
+ * Parsed table and view metadata by metadata location. Metadata files are immutable (every commit
+ * writes a new one), so an entry never goes stale: a table's current metadata changes only by its
+ * pointer moving to another location. Shared by every catalog of the server.
+ */
+public final class MetadataCache {
+  private final Cache<String, TableMetadata> tables;
+  private final Cache<String, ViewMetadata> views;
+
+  /** @param maxEntries entries kept per kind (least recently used are evicted) */
+  public MetadataCache(long maxEntries) {
+    this.tables = Caffeine.newBuilder().maximumSize(maxEntries).build();
+    this.views = Caffeine.newBuilder().maximumSize(maxEntries).build();
+  }
+
+  /** The table metadata at {@code location}, read through {@code io} on a miss. */
+  public TableMetadata table(FileIO io, String location) {
+    return tables.get(location, loc -> TableMetadataParser.read(io, loc));
+  }
+
+  /** The view metadata at {@code location}, read through {@code io} on a miss. */
+  public ViewMetadata view(FileIO io, String location) {
+    return views.get(location, loc -> ViewMetadataParser.read(io.newInputFile(loc)));
+  }
+}

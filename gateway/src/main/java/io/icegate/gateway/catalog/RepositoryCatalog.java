@@ -1,0 +1,462 @@
+package io.icegate.gateway.catalog;
+
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.NameScope;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.paging.Page;
+import io.icegate.core.paging.PageRequest;
+import io.icegate.core.repo.ChangeKind;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.Listing;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.store.ReadConsistency;
+import io.icegate.core.store.ReadTransaction;
+import io.icegate.core.store.Transaction;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
+import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
+import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
+import org.apache.iceberg.view.BaseMetastoreViewCatalog;
+import org.apache.iceberg.view.ViewOperations;
+
+/**
+ * An Iceberg {@code Catalog} + {@link SupportsNamespaces} + {@code ViewCatalog} over the resource
+ * repositories, for one icegate Catalog of one account. iceberg-core's {@code CatalogHandlers} run
+ * on it. Namespaces, tables and views are ordinary resources; a table or view is a pointer to its
+ * current metadata file, moved by compare-and-set in one store transaction.
+ *
+ * <p>Cheap to create: one per request. Error messages follow iceberg-core's own catalogs, which
+ * Iceberg's compatibility kit checks.
+ */
+public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
+  private final Repositories repositories;
+  private final String accountId;
+  private final String catalogId;
+  private final String warehouse;
+  private final FileIO io;
+  private final MetadataCache cache;
+  private final String name;
+
+  /**
+   * @param catalog the icegate Catalog resource this adapter serves
+   * @param io the Catalog's FileIO (metadata files live in its warehouse)
+   */
+  public RepositoryCatalog(
+      Repositories repositories,
+      Resource<io.icegate.core.model.Catalog> catalog,
+      FileIO io,
+      MetadataCache cache) {
+    this.repositories = repositories;
+    this.accountId = catalog.accountId();
+    this.catalogId = catalog.id();
+    String location = catalog.spec().warehouse();
+    this.warehouse = location == null ? null : location.replaceAll("/+$", "");
+    this.io = io;
+    this.cache = cache;
+    this.name = catalog.spec().name();
+    Map<String, String> properties = new HashMap<>(catalog.spec().properties());
+    initialize(catalog.spec().name(), properties);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  /** The Catalog's immutable id: the Iceberg REST prefix. */
+  public String catalogId() {
+    return catalogId;
+  }
+
+  FileIO io() {
+    return io;
+  }
+
+  MetadataCache cache() {
+    return cache;
+  }
+
+  // ---- namespaces ---------------------------------------------------------------------------
+
+  private ResourceRepository<io.icegate.core.model.Namespace> namespaces() {
+    return repositories.namespaces(accountId);
+  }
+
+  private static List<String> parentPath(Namespace ns) {
+    return List.of(ns.levels()).subList(0, ns.length() - 1);
+  }
+
+  private Optional<Resource<io.icegate.core.model.Namespace>> findNamespace(
+      ReadTransaction tx, Namespace ns) {
+    if (ns.isEmpty()) {
+      return Optional.empty();
+    }
+    return namespaces().getByName(tx, NameScope.inCatalog(catalogId, parentPath(ns)),
+        ns.level(ns.length() - 1));
+  }
+
+  private Resource<io.icegate.core.model.Namespace> requireNamespace(
+      ReadTransaction tx, Namespace ns) {
+    return findNamespace(tx, ns)
+        .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", ns));
+  }
+
+  @Override
+  public void createNamespace(Namespace ns, Map<String, String> metadata) {
+    if (ns.isEmpty()) {
+      throw new IllegalArgumentException("Cannot create the root namespace");
+    }
+    io.icegate.core.model.Namespace spec =
+        new io.icegate.core.model.Namespace(catalogId, List.of(ns.levels()), metadata);
+    call(() -> {
+      try {
+        return namespaces().create(spec);
+      } catch (IcegateException e) {
+        if (e.code() == ErrorCode.ALREADY_EXISTS) {
+          throw new AlreadyExistsException("Namespace already exists: %s", ns);
+        }
+        throw e;
+      }
+    });
+  }
+
+  @Override
+  public List<Namespace> listNamespaces(Namespace parent) {
+    return all(page -> listNamespaces(parent, page));
+  }
+
+  /**
+   * One page of the children of {@code parent} (the root when empty), in name order; {@code null}
+   * page means every child.
+   *
+   * @throws NoSuchNamespaceException when {@code parent} is not the root and does not exist
+   */
+  public Page<Namespace> listNamespaces(Namespace parent, PageRequest page) {
+    if (page == null) {
+      return new Page<>(listNamespaces(parent), null);
+    }
+    return call(() -> repositories.store().read(tx -> {
+      if (!parent.isEmpty()) {
+        requireNamespace(tx, parent);
+      }
+      Page<Resource<io.icegate.core.model.Namespace>> found = namespaces().list(tx,
+          Listing.of(NameScope.inCatalog(catalogId, List.of(parent.levels()))), page,
+          ReadConsistency.STRONG);
+      List<Namespace> items = new ArrayList<>();
+      for (Resource<io.icegate.core.model.Namespace> r : found.items()) {
+        items.add(Namespace.of(r.spec().path().toArray(String[]::new)));
+      }
+      return new Page<>(items, found.nextPageToken());
+    }));
+  }
+
+  /** A mutable copy: Iceberg's response builders NPE on immutable maps. */
+  @Override
+  public Map<String, String> loadNamespaceMetadata(Namespace ns) {
+    return new HashMap<>(call(() -> repositories.store().read(tx -> requireNamespace(tx, ns)))
+        .spec().properties());
+  }
+
+  @Override
+  public boolean dropNamespace(Namespace ns) {
+    return call(() -> repositories.store().run(tx -> {
+      Optional<Resource<io.icegate.core.model.Namespace>> found = findNamespace(tx, ns);
+      if (found.isEmpty()) {
+        return false;
+      }
+      try {
+        namespaces().delete(tx, found.get().id(), ExpectedGeneration.any());
+      } catch (IcegateException e) {
+        if (e.code() == ErrorCode.NAMESPACE_NOT_EMPTY) {
+          throw new NamespaceNotEmptyException("Namespace %s is not empty", ns);
+        }
+        throw e;
+      }
+      return true;
+    }));
+  }
+
+  @Override
+  public boolean setProperties(Namespace ns, Map<String, String> properties) {
+    updateNamespaceProperties(ns, UpdateNamespacePropertiesRequest.builder()
+        .updateAll(properties).build());
+    return true;
+  }
+
+  @Override
+  public boolean removeProperties(Namespace ns, Set<String> properties) {
+    UpdateNamespacePropertiesResponse response = updateNamespaceProperties(ns,
+        UpdateNamespacePropertiesRequest.builder().removeAll(properties).build());
+    return !response.removed().isEmpty();
+  }
+
+  /**
+   * Applies removals and updates of namespace properties in one store transaction (iceberg-core's
+   * handler applies them in two).
+   */
+  public UpdateNamespacePropertiesResponse updateNamespaceProperties(
+      Namespace ns, UpdateNamespacePropertiesRequest request) {
+    Set<String> overlap = new HashSet<>(request.removals());
+    overlap.retainAll(request.updates().keySet());
+    if (!overlap.isEmpty()) {
+      throw new org.apache.iceberg.exceptions.UnprocessableEntityException(
+          "Invalid namespace properties update: cannot simultaneously set and remove keys: %s",
+          overlap);
+    }
+    return call(() -> repositories.store().run(tx -> {
+      Resource<io.icegate.core.model.Namespace> current = requireNamespace(tx, ns);
+      Map<String, String> properties = new HashMap<>(current.spec().properties());
+      UpdateNamespacePropertiesResponse.Builder response =
+          UpdateNamespacePropertiesResponse.builder();
+      for (String key : request.removals()) {
+        if (properties.remove(key) != null) {
+          response.addRemoved(key);
+        } else {
+          response.addMissing(key);
+        }
+      }
+      properties.putAll(request.updates());
+      response.addUpdated(request.updates().keySet());
+      namespaces().update(tx, current.id(), ExpectedGeneration.of(current.generation()),
+          current.spec().withProperties(properties), ChangeKind.METADATA);
+      return response.build();
+    }));
+  }
+
+  // ---- tables -------------------------------------------------------------------------------
+
+  ResourceRepository<io.icegate.core.model.Table> tables() {
+    return repositories.tables(accountId);
+  }
+
+  ResourceRepository<io.icegate.core.model.View> views() {
+    return repositories.views(accountId);
+  }
+
+  String catalogIdForSpecs() {
+    return catalogId;
+  }
+
+  Repositories repositories() {
+    return repositories;
+  }
+
+  static NameScope.InCatalog scopeOf(String catalogId, TableIdentifier ident) {
+    return NameScope.inCatalog(catalogId, List.of(ident.namespace().levels()));
+  }
+
+  Optional<Resource<io.icegate.core.model.Table>> findTable(
+      ReadTransaction tx, TableIdentifier ident) {
+    if (ident.namespace().isEmpty()) {
+      return Optional.empty();
+    }
+    return tables().getByName(tx, scopeOf(catalogId, ident), ident.name());
+  }
+
+  Optional<Resource<io.icegate.core.model.View>> findView(
+      ReadTransaction tx, TableIdentifier ident) {
+    if (ident.namespace().isEmpty()) {
+      return Optional.empty();
+    }
+    return views().getByName(tx, scopeOf(catalogId, ident), ident.name());
+  }
+
+  /**
+   * The current metadata location of table {@code ident}: one point read, for ETags and the
+   * load-table cache.
+   *
+   * @throws NoSuchTableException when the table does not exist
+   */
+  public String metadataLocation(TableIdentifier ident) {
+    return call(() -> repositories.store().read(tx -> findTable(tx, ident)))
+        .map(r -> r.spec().metadataLocation())
+        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
+  }
+
+  /** Parsed metadata at {@code location}, from the shared cache. */
+  public TableMetadata metadataAt(String location) {
+    return cache.table(io, location);
+  }
+
+  @Override
+  protected TableOperations newTableOps(TableIdentifier ident) {
+    return new RepositoryTableOperations(this, ident);
+  }
+
+  @Override
+  protected ViewOperations newViewOps(TableIdentifier ident) {
+    return new RepositoryViewOperations(this, ident);
+  }
+
+  @Override
+  protected String defaultWarehouseLocation(TableIdentifier ident) {
+    if (warehouse == null) {
+      throw new IllegalArgumentException(
+          "Catalog " + name() + " has no warehouse: a table location is required");
+    }
+    return warehouse + "/" + String.join("/", ident.namespace().levels()) + "/" + ident.name();
+  }
+
+  @Override
+  public List<TableIdentifier> listTables(Namespace ns) {
+    return all(page -> listTables(ns, page));
+  }
+
+  /** One page of the tables of {@code ns}; a {@code null} page means all of them. */
+  public Page<TableIdentifier> listTables(Namespace ns, PageRequest page) {
+    return listRelations(ns, page, tables());
+  }
+
+  @Override
+  public List<TableIdentifier> listViews(Namespace ns) {
+    return all(page -> listViews(ns, page));
+  }
+
+  /** One page of the views of {@code ns}; a {@code null} page means all of them. */
+  public Page<TableIdentifier> listViews(Namespace ns, PageRequest page) {
+    return listRelations(ns, page, views());
+  }
+
+  private <S extends io.icegate.core.model.ResourceSpec> Page<TableIdentifier> listRelations(
+      Namespace ns, PageRequest page, ResourceRepository<S> repository) {
+    if (page == null) {
+      return new Page<>(all(p -> listRelations(ns, p, repository)), null);
+    }
+    return call(() -> repositories.store().read(tx -> {
+      requireNamespace(tx, ns);
+      Page<Resource<S>> found = repository.list(tx,
+          Listing.of(NameScope.inCatalog(catalogId, List.of(ns.levels()))), page,
+          ReadConsistency.STRONG);
+      List<TableIdentifier> items = new ArrayList<>();
+      for (Resource<S> r : found.items()) {
+        items.add(TableIdentifier.of(ns, r.name()));
+      }
+      return new Page<>(items, found.nextPageToken());
+    }));
+  }
+
+  @Override
+  public boolean dropTable(TableIdentifier ident, boolean purge) {
+    TableMetadata last = null;
+    if (purge) {
+      try {
+        last = metadataAt(metadataLocation(ident));
+      } catch (NoSuchTableException e) {
+        return false;
+      }
+    }
+    boolean dropped = call(() -> repositories.store().run(tx -> {
+      Optional<Resource<io.icegate.core.model.Table>> found = findTable(tx, ident);
+      found.ifPresent(r -> tables().delete(tx, r.id(), ExpectedGeneration.any()));
+      return found.isPresent();
+    }));
+    if (dropped && last != null) {
+      // After the pointer is gone: a failed purge leaves files, never a table without files.
+      CatalogUtil.dropTableData(io, last);
+    }
+    return dropped;
+  }
+
+  @Override
+  public void renameTable(TableIdentifier from, TableIdentifier to) {
+    call(() -> repositories.store().run(tx -> {
+      Resource<io.icegate.core.model.Table> source = findTable(tx, from)
+          .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", from));
+      rename(tx, tables(), source.id(), from, to);
+      return null;
+    }));
+  }
+
+  @Override
+  public boolean dropView(TableIdentifier ident) {
+    return call(() -> repositories.store().run(tx -> {
+      Optional<Resource<io.icegate.core.model.View>> found = findView(tx, ident);
+      found.ifPresent(r -> views().delete(tx, r.id(), ExpectedGeneration.any()));
+      return found.isPresent();
+    }));
+  }
+
+  @Override
+  public void renameView(TableIdentifier from, TableIdentifier to) {
+    call(() -> repositories.store().run(tx -> {
+      Resource<io.icegate.core.model.View> source = findView(tx, from)
+          .orElseThrow(() -> new NoSuchViewException("View does not exist: %s", from));
+      rename(tx, views(), source.id(), from, to);
+      return null;
+    }));
+  }
+
+  private <S extends io.icegate.core.model.ResourceSpec> void rename(Transaction tx,
+      ResourceRepository<S> repository, String id, TableIdentifier from, TableIdentifier to) {
+    requireNamespace(tx, to.namespace());
+    if (findTable(tx, to).isPresent()) {
+      throw new AlreadyExistsException("Cannot rename %s to %s. Table already exists", from, to);
+    }
+    if (findView(tx, to).isPresent()) {
+      throw new AlreadyExistsException("Cannot rename %s to %s. View already exists", from, to);
+    }
+    repository.rename(tx, id, ExpectedGeneration.any(), scopeOf(catalogId, to), to.name());
+  }
+
+  /**
+   * Commits several table changes all-or-nothing: new metadata files are written first, then
+   * every pointer is compared-and-set in one store transaction.
+   */
+  public void commitTransaction(CommitTransactionRequest request) {
+    new TransactionCommit(this).commit(request);
+  }
+
+  // ---- plumbing -----------------------------------------------------------------------------
+
+  private interface PageCall<T> {
+    Page<T> page(PageRequest request);
+  }
+
+  private static <T> List<T> all(PageCall<T> call) {
+    List<T> all = new ArrayList<>();
+    PageRequest page = PageRequest.first(PageRequest.MAX_PAGE_SIZE);
+    while (true) {
+      Page<T> result = call.page(page);
+      all.addAll(result.items());
+      if (result.next().isEmpty()) {
+        return all;
+      }
+      page = page.next(result.nextPageToken());
+    }
+  }
+
+  /** Runs {@code body}, translating repository and store errors to Iceberg exceptions. */
+  static <T> T call(java.util.function.Supplier<T> body) {
+    return RepositoryErrors.translate(body);
+  }
+
+  static ResourceKind kindOf(IcegateException e) {
+    return e.subject().orElse(null);
+  }
+
+  @Override
+  public String toString() {
+    return "RepositoryCatalog[" + name + " " + catalogId + "]";
+  }
+}

@@ -1,0 +1,69 @@
+package io.icegate.gateway.catalog;
+
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.store.CommitUnknownResultException;
+import io.icegate.core.store.TransactionConflictException;
+import java.util.function.Supplier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
+
+/**
+ * Translates the repositories' coded errors into the Iceberg exceptions that {@code
+ * CatalogHandlers}, {@code BaseMetastoreCatalog} and the REST error mapping understand (e.g. {@code
+ * tableExists} relies on {@link NoSuchTableException}).
+ */
+public final class RepositoryErrors {
+  private RepositoryErrors() {}
+
+  /** Runs {@code call}, translating repository and store failures. */
+  static <T> T translate(Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (IcegateException e) {
+      throw toIceberg(e);
+    } catch (CommitUnknownResultException e) {
+      throw new CommitStateUnknownException(e);
+    } catch (TransactionConflictException e) {
+      throw new CommitFailedException(e, "concurrent update; retries exhausted");
+    }
+  }
+
+  /** The Iceberg exception for a repository error code (and its subject kind). */
+  public static RuntimeException toIceberg(IcegateException e) {
+    ResourceKind subject = e.subject().orElse(null);
+    String message = e.getMessage();
+    return switch (e.code()) {
+      case NOT_FOUND -> notFound(subject, message);
+      case ALREADY_EXISTS -> new AlreadyExistsException("%s", message);
+      case NAMESPACE_NOT_EMPTY -> new NamespaceNotEmptyException("%s", message);
+      case GENERATION_MISMATCH, FENCED, DEPENDENCY_EXISTS, IDEMPOTENCY_IN_PROGRESS ->
+          new CommitFailedException("%s", message);
+      case INVALID_ARGUMENT, INVALID_PAGE_TOKEN -> new BadRequestException("%s", message);
+      case IDEMPOTENCY_KEY_REUSED ->
+          new org.apache.iceberg.exceptions.UnprocessableEntityException("%s", message);
+      case COMMIT_STATE_UNKNOWN -> new CommitStateUnknownException(e);
+      case STORE_CONTENTION, STORE_UNAVAILABLE -> new ServiceUnavailableException("%s", message);
+    };
+  }
+
+  private static RuntimeException notFound(ResourceKind subject, String message) {
+    if (subject == null) {
+      return new NotFoundException("%s", message);
+    }
+    return switch (subject) {
+      case NAMESPACE -> new NoSuchNamespaceException("%s", message);
+      case TABLE -> new NoSuchTableException("%s", message);
+      case VIEW -> new NoSuchViewException("%s", message);
+      default -> new NotFoundException("%s", message);
+    };
+  }
+}

@@ -1,0 +1,133 @@
+package io.icegate.gateway.catalog;
+
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
+import io.icegate.core.repo.ChangeKind;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.store.CommitUnknownResultException;
+import io.icegate.core.store.Transaction;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.BaseMetastoreTableOperations;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Table operations whose commit writes the new metadata file, then compares-and-sets the table's
+ * metadata location in one store transaction. A pointer moved by someone else is a {@link
+ * CommitFailedException} (409, the client retries on fresh metadata); a store commit with unknown
+ * result is a {@link CommitStateUnknownException} (500), and the new file is kept because it may be
+ * the table's current metadata.
+ */
+final class RepositoryTableOperations extends BaseMetastoreTableOperations {
+  private final RepositoryCatalog catalog;
+  private final TableIdentifier ident;
+
+  RepositoryTableOperations(RepositoryCatalog catalog, TableIdentifier ident) {
+    this.catalog = catalog;
+    this.ident = ident;
+  }
+
+  @Override
+  protected String tableName() {
+    return ident.toString();
+  }
+
+  @Override
+  public FileIO io() {
+    return catalog.io();
+  }
+
+  @Override
+  protected void doRefresh() {
+    Optional<Resource<Table>> found = RepositoryCatalog.call(
+        () -> catalog.repositories().store().read(tx -> catalog.findTable(tx, ident)));
+    if (found.isEmpty()) {
+      if (currentMetadataLocation() != null) {
+        throw new NoSuchTableException("Table does not exist: %s", ident);
+      }
+      disableRefresh();
+      return;
+    }
+    refreshFromMetadataLocation(found.get().spec().metadataLocation(), null, 2,
+        location -> catalog.cache().table(io(), location));
+  }
+
+  @Override
+  protected void doCommit(TableMetadata base, TableMetadata metadata) {
+    String newLocation = stage(base, metadata);
+    try {
+      catalog.repositories().store().run(tx -> {
+        swap(tx, base == null ? null : base.metadataFileLocation(), newLocation);
+        return null;
+      });
+    } catch (CommitUnknownResultException e) {
+      throw new CommitStateUnknownException(e);
+    } catch (CommitFailedException | AlreadyExistsException | NoSuchNamespaceException e) {
+      io().deleteFile(newLocation);
+      throw e;
+    } catch (IcegateException e) {
+      io().deleteFile(newLocation);
+      throw RepositoryErrors.toIceberg(e);
+    }
+    requestRefresh();
+  }
+
+  /** Writes {@code metadata}'s file (unless it has one, e.g. a registered table); its location. */
+  String stage(TableMetadata base, TableMetadata metadata) {
+    return writeNewMetadataIfRequired(base == null, metadata);
+  }
+
+  /**
+   * In {@code tx}: creates the table pointing at {@code newLocation} when {@code expected} is null,
+   * else moves its pointer from {@code expected} to {@code newLocation}.
+   *
+   * @throws CommitFailedException the pointer is not at {@code expected} (or the table is gone)
+   * @throws AlreadyExistsException a table or view with the identifier exists (create)
+   */
+  void swap(Transaction tx, String expected, String newLocation) {
+    Optional<Resource<Table>> current = catalog.findTable(tx, ident);
+    if (expected == null) {
+      if (current.isPresent()) {
+        throw new AlreadyExistsException("Table already exists: %s", ident);
+      }
+      if (catalog.findView(tx, ident).isPresent()) {
+        throw new AlreadyExistsException("View with same name already exists: %s", ident);
+      }
+      Table spec = new Table(catalog.catalogId(), List.of(ident.namespace().levels()),
+          ident.name(), newLocation, Map.of());
+      try {
+        catalog.tables().create(tx, spec);
+      } catch (IcegateException e) {
+        if (e.code() == ErrorCode.NOT_FOUND) {
+          throw new NoSuchNamespaceException("Namespace does not exist: %s", ident.namespace());
+        }
+        if (e.code() == ErrorCode.ALREADY_EXISTS) {
+          throw new AlreadyExistsException("Table already exists: %s", ident);
+        }
+        throw e;
+      }
+      return;
+    }
+    if (current.isEmpty()) {
+      throw new CommitFailedException("Cannot commit %s: the table was dropped", ident);
+    }
+    Resource<Table> table = current.get();
+    if (!table.spec().metadataLocation().equals(expected)) {
+      throw new CommitFailedException(
+          "Cannot commit %s: metadata location %s has changed from %s",
+          ident, table.spec().metadataLocation(), expected);
+    }
+    catalog.tables().update(tx, table.id(), ExpectedGeneration.of(table.generation()),
+        table.spec().withMetadataLocation(newLocation), ChangeKind.METADATA);
+  }
+}

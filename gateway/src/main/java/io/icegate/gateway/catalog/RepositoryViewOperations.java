@@ -1,0 +1,110 @@
+package io.icegate.gateway.catalog;
+
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.View;
+import io.icegate.core.repo.ChangeKind;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.store.CommitUnknownResultException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.view.BaseViewOperations;
+import org.apache.iceberg.view.ViewMetadata;
+
+/**
+ * View operations: the same compare-and-set of the metadata location as {@link
+ * RepositoryTableOperations}, for views.
+ */
+final class RepositoryViewOperations extends BaseViewOperations {
+  private final RepositoryCatalog catalog;
+  private final TableIdentifier ident;
+
+  RepositoryViewOperations(RepositoryCatalog catalog, TableIdentifier ident) {
+    this.catalog = catalog;
+    this.ident = ident;
+  }
+
+  @Override
+  protected String viewName() {
+    return ident.toString();
+  }
+
+  @Override
+  protected FileIO io() {
+    return catalog.io();
+  }
+
+  @Override
+  protected void doRefresh() {
+    Optional<Resource<View>> found = RepositoryCatalog.call(
+        () -> catalog.repositories().store().read(tx -> catalog.findView(tx, ident)));
+    if (found.isEmpty()) {
+      if (currentMetadataLocation() != null) {
+        throw new NoSuchViewException("View does not exist: %s", ident);
+      }
+      disableRefresh();
+      return;
+    }
+    refreshFromMetadataLocation(found.get().spec().metadataLocation(), null, 2,
+        location -> catalog.cache().view(io(), location));
+  }
+
+  @Override
+  protected void doCommit(ViewMetadata base, ViewMetadata metadata) {
+    String newLocation = writeNewMetadataIfRequired(metadata);
+    String expected = base == null ? null : currentMetadataLocation();
+    try {
+      catalog.repositories().store().run(tx -> {
+        Optional<Resource<View>> current = catalog.findView(tx, ident);
+        if (expected == null) {
+          if (current.isPresent()) {
+            throw new AlreadyExistsException("View already exists: %s", ident);
+          }
+          if (catalog.findTable(tx, ident).isPresent()) {
+            throw new AlreadyExistsException("Table with same name already exists: %s", ident);
+          }
+          try {
+            catalog.views().create(tx, new View(catalog.catalogId(),
+                List.of(ident.namespace().levels()), ident.name(), newLocation, Map.of()));
+          } catch (IcegateException e) {
+            if (e.code() == ErrorCode.NOT_FOUND) {
+              throw new NoSuchNamespaceException(
+                  "Namespace does not exist: %s", ident.namespace());
+            }
+            throw e;
+          }
+          return null;
+        }
+        Resource<View> view = current.orElseThrow(
+            () -> new NoSuchViewException("View does not exist: %s", ident));
+        if (!view.spec().metadataLocation().equals(expected)) {
+          throw new CommitFailedException(
+              "Cannot commit %s: metadata location %s has changed from %s",
+              ident, view.spec().metadataLocation(), expected);
+        }
+        catalog.views().update(tx, view.id(), ExpectedGeneration.of(view.generation()),
+            view.spec().withMetadataLocation(newLocation), ChangeKind.METADATA);
+        return null;
+      });
+    } catch (CommitUnknownResultException e) {
+      throw new CommitStateUnknownException(e);
+    } catch (CommitFailedException | AlreadyExistsException | NoSuchNamespaceException
+        | NoSuchViewException e) {
+      io().deleteFile(newLocation);
+      throw e;
+    } catch (IcegateException e) {
+      io().deleteFile(newLocation);
+      throw RepositoryErrors.toIceberg(e);
+    }
+    requestRefresh();
+  }
+}

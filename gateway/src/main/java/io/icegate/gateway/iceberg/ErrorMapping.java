@@ -1,0 +1,130 @@
+package io.icegate.gateway.iceberg;
+
+import com.fasterxml.jackson.core.JacksonException;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.store.CommitUnknownResultException;
+import io.icegate.gateway.catalog.RepositoryErrors;
+import io.icegate.core.store.KvStoreException;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
+import org.apache.iceberg.exceptions.UnprocessableEntityException;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+
+/**
+ * Maps an exception raised while serving an Iceberg REST request to the status code and error
+ * type of the Iceberg REST OpenAPI specification (the {@code ErrorModel} responses of each
+ * operation). The type is the exception's simple name, which iceberg-core's client maps back to
+ * the same exception class ({@code ErrorHandlers}).
+ */
+public final class ErrorMapping {
+
+  private ErrorMapping() {}
+
+  /** The error body for {@code error}; its {@code code} is the HTTP status to send. */
+  public static ErrorResponse toResponse(Throwable error) {
+    if (error instanceof IcegateException coded) {
+      // e.g. a model record rejecting a name before any repository call
+      error = RepositoryErrors.toIceberg(coded);
+    }
+    int status = status(error);
+    String type = type(error);
+    String message = status >= 500 && !(error instanceof CommitStateUnknownException)
+        ? "internal error"
+        : String.valueOf(error.getMessage());
+    return ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build();
+  }
+
+  /** A response for an HTTP-level failure (unknown route, wrong method, body too large...). */
+  public static ErrorResponse of(int status, String type, String message) {
+    return ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build();
+  }
+
+  static int status(Throwable error) {
+    if (error instanceof NoSuchNamespaceException
+        || error instanceof NoSuchTableException
+        || error instanceof NoSuchViewException
+        || error instanceof NotFoundException) {
+      return 404;
+    }
+    if (error instanceof AlreadyExistsException
+        || error instanceof CommitFailedException
+        || error instanceof NamespaceNotEmptyException) {
+      return 409;
+    }
+    if (error instanceof NotAuthorizedException) {
+      return 401;
+    }
+    if (error instanceof ForbiddenException) {
+      return 403;
+    }
+    if (error instanceof UnprocessableEntityException) {
+      return 422;
+    }
+    if (error instanceof ServiceUnavailableException) {
+      return 503;
+    }
+    if (error instanceof CommitStateUnknownException
+        || error instanceof CommitUnknownResultException) {
+      return 500;
+    }
+    if (error instanceof BadRequestException
+        || error instanceof ValidationException
+        || error instanceof IllegalArgumentException
+        || error instanceof JacksonException
+        || error instanceof NullPointerException && isRequestParsing(error)) {
+      return 400;
+    }
+    if (error instanceof KvStoreException) {
+      return 503;
+    }
+    return 500;
+  }
+
+  private static String type(Throwable error) {
+    if (error instanceof CommitUnknownResultException) {
+      return CommitStateUnknownException.class.getSimpleName();
+    }
+    if (error instanceof JacksonException) {
+      return BadRequestException.class.getSimpleName();
+    }
+    if (error instanceof IllegalArgumentException) {
+      // iceberg-core's client rethrows a 400 of this type as IllegalArgumentException (what its
+      // own catalogs throw for invalid arguments), any other 400 as BadRequestException.
+      return IllegalArgumentException.class.getSimpleName();
+    }
+    if (error instanceof KvStoreException) {
+      return ServiceUnavailableException.class.getSimpleName();
+    }
+    int status = status(error);
+    if (status == 500) {
+      return "InternalServerError";
+    }
+    return error.getClass().getSimpleName();
+  }
+
+  // Iceberg's request parsers reject missing required members with NullPointerException
+  // (Preconditions.checkNotNull) from their fromJson methods; that is the client's fault.
+  private static boolean isRequestParsing(Throwable error) {
+    for (StackTraceElement frame : error.getStackTrace()) {
+      String name = frame.getClassName();
+      if (name.endsWith("Parser") || name.contains("RESTSerializers") || name.contains("Request")) {
+        return true;
+      }
+      if (name.startsWith("io.icegate")) {
+        return false;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,195 @@
+package io.icegate.gateway.iceberg;
+
+import io.icegate.core.paging.Page;
+import io.icegate.core.paging.PageRequest;
+import io.icegate.gateway.catalog.CatalogDirectory;
+import io.icegate.gateway.catalog.RepositoryCatalog;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.CatalogHandlers;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
+import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.CreateViewRequest;
+import org.apache.iceberg.rest.requests.RegisterTableRequest;
+import org.apache.iceberg.rest.requests.RenameTableRequest;
+import org.apache.iceberg.rest.requests.ReportMetricsRequest;
+import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.rest.responses.ListNamespacesResponse;
+import org.apache.iceberg.rest.responses.ListTablesResponse;
+
+/**
+ * The Iceberg REST operations of one catalog prefix: each route delegated to iceberg-core's {@link
+ * CatalogHandlers} over the {@link RepositoryCatalog} adapter, except paged listings (served from
+ * the repositories' range reads, DESIGN.md "Scale of listings"), load-table (ETag and the parsed
+ * metadata cache, {@link TableLoads}) and multi-table transactions (one store transaction).
+ */
+public final class IcebergOperations {
+  private static final String NAMESPACE_SEPARATOR = "\u001f";
+
+  private final CatalogDirectory directory;
+  private final ConfigRoute config;
+  private final TableLoads tableLoads;
+  private final IdempotentReplies idempotency;
+
+  public IcebergOperations(
+      CatalogDirectory directory,
+      ConfigRoute config,
+      TableLoads tableLoads,
+      IdempotentReplies idempotency) {
+    this.directory = directory;
+    this.config = config;
+    this.tableLoads = tableLoads;
+    this.idempotency = idempotency;
+  }
+
+  /** Serves {@code request}; failures are thrown as Iceberg exceptions (see {@link ErrorMapping}). */
+  public IcebergReply handle(IcebergRequest request) {
+    return switch (request.route()) {
+      case CONFIG -> config.config(request);
+      case OAUTH_TOKENS -> config.token(request);
+      default -> {
+        RepositoryCatalog catalog = directory.forPrefix(request.principal(), request.prefix());
+        if (request.route().mutates() && request.idempotencyKey() != null) {
+          yield idempotency.serve(catalog, request, () -> dispatch(catalog, request));
+        }
+        yield dispatch(catalog, request);
+      }
+    };
+  }
+
+  private IcebergReply dispatch(RepositoryCatalog catalog, IcebergRequest request) {
+    return switch (request.route()) {
+      case LIST_NAMESPACES -> IcebergReply.ok(listNamespaces(catalog, request));
+      case CREATE_NAMESPACE -> IcebergReply.ok(CatalogHandlers.createNamespace(
+          catalog, request.bodyAs(CreateNamespaceRequest.class)));
+      case LOAD_NAMESPACE ->
+          IcebergReply.ok(CatalogHandlers.loadNamespace(catalog, request.namespace()));
+      case NAMESPACE_EXISTS -> {
+        CatalogHandlers.namespaceExists(catalog, request.namespace());
+        yield IcebergReply.noContent();
+      }
+      case DROP_NAMESPACE -> {
+        CatalogHandlers.dropNamespace(catalog, request.namespace());
+        yield IcebergReply.noContent();
+      }
+      case UPDATE_NAMESPACE -> IcebergReply.ok(catalog.updateNamespaceProperties(
+          request.namespace(), request.bodyAs(UpdateNamespacePropertiesRequest.class)));
+      case LIST_TABLES -> IcebergReply.ok(listTables(catalog, request, false));
+      case CREATE_TABLE -> {
+        CreateTableRequest body = request.bodyAs(CreateTableRequest.class);
+        yield IcebergReply.ok(body.stageCreate()
+            ? CatalogHandlers.stageTableCreate(catalog, request.namespace(), body)
+            : CatalogHandlers.createTable(catalog, request.namespace(), body));
+      }
+      case LOAD_TABLE -> tableLoads.load(catalog, request);
+      case TABLE_EXISTS -> {
+        CatalogHandlers.tableExists(catalog, request.table());
+        yield IcebergReply.noContent();
+      }
+      case UPDATE_TABLE -> IcebergReply.ok(CatalogHandlers.updateTable(
+          catalog, request.table(), request.bodyAs(UpdateTableRequest.class)));
+      case DROP_TABLE -> {
+        if (Boolean.parseBoolean(request.query().get("purgeRequested"))) {
+          CatalogHandlers.purgeTable(catalog, request.table());
+        } else {
+          CatalogHandlers.dropTable(catalog, request.table());
+        }
+        yield IcebergReply.noContent();
+      }
+      case RENAME_TABLE -> {
+        CatalogHandlers.renameTable(catalog, request.bodyAs(RenameTableRequest.class));
+        yield IcebergReply.noContent();
+      }
+      case REGISTER_TABLE -> IcebergReply.ok(CatalogHandlers.registerTable(
+          catalog, request.namespace(), request.bodyAs(RegisterTableRequest.class)));
+      case REPORT_METRICS -> {
+        // Accepted and dropped: the gateway keeps no scan or commit reports (yet).
+        request.bodyAs(ReportMetricsRequest.class);
+        CatalogHandlers.tableExists(catalog, request.table());
+        yield IcebergReply.noContent();
+      }
+      case COMMIT_TRANSACTION -> {
+        catalog.commitTransaction(request.bodyAs(CommitTransactionRequest.class));
+        yield IcebergReply.noContent();
+      }
+      case LIST_VIEWS -> IcebergReply.ok(listTables(catalog, request, true));
+      case CREATE_VIEW -> IcebergReply.ok(CatalogHandlers.createView(
+          catalog, request.namespace(), request.bodyAs(CreateViewRequest.class)));
+      case LOAD_VIEW -> IcebergReply.ok(CatalogHandlers.loadView(catalog, request.view()));
+      case VIEW_EXISTS -> {
+        CatalogHandlers.viewExists(catalog, request.view());
+        yield IcebergReply.noContent();
+      }
+      case UPDATE_VIEW -> IcebergReply.ok(CatalogHandlers.updateView(
+          catalog, request.view(), request.bodyAs(UpdateTableRequest.class)));
+      case DROP_VIEW -> {
+        CatalogHandlers.dropView(catalog, request.view());
+        yield IcebergReply.noContent();
+      }
+      case RENAME_VIEW -> {
+        CatalogHandlers.renameView(catalog, request.bodyAs(RenameTableRequest.class));
+        yield IcebergReply.noContent();
+      }
+      case CONFIG, OAUTH_TOKENS -> throw new IllegalStateException("served above");
+    };
+  }
+
+  private static ListNamespacesResponse listNamespaces(
+      RepositoryCatalog catalog, IcebergRequest request) {
+    String parent = request.query().get("parent");
+    Namespace parentNamespace = parent == null || parent.isEmpty()
+        ? Namespace.empty()
+        : Namespace.of(parent.split(NAMESPACE_SEPARATOR, -1));
+    Page<Namespace> page = catalog.listNamespaces(parentNamespace, pageRequest(request));
+    ListNamespacesResponse.Builder response = ListNamespacesResponse.builder().addAll(new java.util.ArrayList<>(page.items()));
+    page.next().ifPresent(response::nextPageToken);
+    return response.build();
+  }
+
+  private static ListTablesResponse listTables(
+      RepositoryCatalog catalog, IcebergRequest request, boolean views) {
+    Page<TableIdentifier> page = views
+        ? catalog.listViews(request.namespace(), pageRequest(request))
+        : catalog.listTables(request.namespace(), pageRequest(request));
+    ListTablesResponse.Builder response = ListTablesResponse.builder().addAll(new java.util.ArrayList<>(page.items()));
+    page.next().ifPresent(response::nextPageToken);
+    return response.build();
+  }
+
+  /**
+   * The page the request asks for. Without {@code pageToken} and {@code pageSize} the client did
+   * not ask for paging: it gets every entry (in pages walked server-side), as the spec requires.
+   */
+  private static PageRequest pageRequest(IcebergRequest request) {
+    Map<String, String> query = request.query();
+    String token = query.get("pageToken");
+    String size = query.get("pageSize");
+    if (size == null || size.isEmpty()) {
+      return token == null || token.isEmpty()
+          ? null
+          : new PageRequest(token, PageRequest.DEFAULT_PAGE_SIZE);
+    }
+    int pageSize;
+    try {
+      pageSize = Integer.parseInt(size);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("pageSize must be an integer: " + size);
+    }
+    if (pageSize < 1) {
+      throw new IllegalArgumentException("pageSize must be at least 1: " + pageSize);
+    }
+    int bounded = Math.min(pageSize, PageRequest.MAX_PAGE_SIZE);
+    return token == null || token.isEmpty()
+        ? PageRequest.first(bounded)
+        : new PageRequest(token, bounded);
+  }
+
+  static List<String> split(String joined) {
+    return Arrays.asList(joined.split(NAMESPACE_SEPARATOR, -1));
+  }
+}

@@ -1,0 +1,71 @@
+package io.icegate.gateway.iceberg;
+
+import io.icegate.gateway.auth.Principal;
+import java.util.Map;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTUtil;
+
+/**
+ * One Iceberg REST request, free of servlet types.
+ *
+ * @param route the matched route
+ * @param pathVariables raw (percent-encoded) path variables by template name
+ * @param query decoded query parameters (first value of each)
+ * @param body the request body, empty when none
+ * @param ifNoneMatch the {@code If-None-Match} header or null
+ * @param idempotencyKey the {@code Idempotency-Key} header or null
+ * @param principal the authenticated caller, null only on public routes
+ */
+public record IcebergRequest(
+    Route route,
+    Map<String, String> pathVariables,
+    Map<String, String> query,
+    byte[] body,
+    String ifNoneMatch,
+    String idempotencyKey,
+    Principal principal) {
+
+  /** The {@code {namespace}} variable, split on the {@code %1F} separator and decoded. */
+  public Namespace namespace() {
+    return RESTUtil.decodeNamespace(pathVariables.get("namespace"));
+  }
+
+  /** The table identifier of {@code {namespace}/tables/{table}}. */
+  public TableIdentifier table() {
+    return TableIdentifier.of(namespace(), RESTUtil.decodeString(pathVariables.get("table")));
+  }
+
+  /** The view identifier of {@code {namespace}/views/{view}}. */
+  public TableIdentifier view() {
+    return TableIdentifier.of(namespace(), RESTUtil.decodeString(pathVariables.get("view")));
+  }
+
+  /** The raw catalog prefix. */
+  public String prefix() {
+    String raw = pathVariables.get("prefix");
+    return raw == null ? null : RESTUtil.decodeString(raw);
+  }
+
+  /** Parses the body as {@code type} with the Iceberg REST mapper. */
+  public <T> T bodyAs(Class<T> type) {
+    if (body.length == 0) {
+      throw new BadRequestException("request body is required");
+    }
+    try {
+      T value = IcebergJson.mapper().readValue(body, type);
+      if (value == null) {
+        throw new BadRequestException("request body is required");
+      }
+      if (value instanceof org.apache.iceberg.rest.RESTMessage message) {
+        message.validate();
+      }
+      return value;
+    } catch (com.fasterxml.jackson.core.JacksonException e) {
+      throw new BadRequestException(e, "malformed request body: %s", e.getOriginalMessage());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,167 @@
+package io.icegate.gateway.iceberg;
+
+import io.icegate.gateway.auth.Authenticator;
+import io.icegate.gateway.auth.Principal;
+import io.icegate.core.auth.TokenRole;
+import io.icegate.gateway.ops.RouteMetrics;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.rest.responses.ErrorResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Iceberg REST servlet under {@code /iceberg}: routing, authentication, body limits, metrics
+ * and serialization. Everything else is delegated to {@link IcebergOperations}, which never sees a
+ * servlet type.
+ */
+public final class IcebergRestServlet extends HttpServlet {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergRestServlet.class);
+
+  private final transient IcebergOperations operations;
+  private final transient Authenticator authenticator;
+  private final transient RouteMetrics metrics;
+  private final long maxBodyBytes;
+
+  /**
+   * @param maxBodyBytes largest accepted request body; larger bodies get 413 before any work
+   */
+  public IcebergRestServlet(
+      IcebergOperations operations,
+      Authenticator authenticator,
+      RouteMetrics metrics,
+      long maxBodyBytes) {
+    this.operations = operations;
+    this.authenticator = authenticator;
+    this.metrics = metrics;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  @Override
+  protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    long start = System.nanoTime();
+    String label = "unmatched";
+    IcebergReply reply;
+    try {
+      String path = req.getRequestURI().substring(req.getContextPath().length());
+      path = path.substring(req.getServletPath().length());
+      RouteTable.Result result = RouteTable.match(req.getMethod(), path);
+      if (result instanceof RouteTable.Result.Found found) {
+        label = found.match().route().method() + " " + found.match().route().template();
+        reply = serve(found.match(), req);
+      } else if (result instanceof RouteTable.Result.WrongMethod wrong) {
+        reply = error(ErrorMapping.of(405, "MethodNotAllowed",
+            "method " + req.getMethod() + " is not allowed here; allowed: " + wrong.allowed()));
+        reply = withHeader(reply, "Allow", String.join(", ", wrong.allowed()));
+      } else {
+        reply = error(ErrorMapping.of(404, "NotFoundException", "no such route: " + path));
+      }
+    } catch (RuntimeException | StackOverflowError e) {
+      // A stack overflow is a request-scoped failure (e.g. a pathological input), not a dead JVM.
+      ErrorResponse body = ErrorMapping.toResponse(e);
+      if (body.code() >= 500) {
+        LOG.error("request {} {} failed", req.getMethod(), label, e);
+      }
+      reply = error(body);
+    }
+    write(reply, resp);
+    metrics.record(label, reply.status(), System.nanoTime() - start);
+  }
+
+  private IcebergReply serve(RouteTable.Match match, HttpServletRequest req) throws IOException {
+    Route route = match.route();
+    Principal principal = null;
+    if (route.access() != Route.Access.PUBLIC) {
+      principal = authenticate(req.getHeader("Authorization"));
+      TokenRole needed = switch (route.access()) {
+        case WRITE -> TokenRole.WRITER;
+        default -> TokenRole.READER;
+      };
+      if (!principal.role().covers(needed)) {
+        throw new ForbiddenException("token role %s may not call %s", principal.role(), route);
+      }
+    }
+    long declared = req.getContentLengthLong();
+    if (declared > maxBodyBytes) {
+      return error(ErrorMapping.of(413, "BadRequestException",
+          "request body larger than " + maxBodyBytes + " bytes"));
+    }
+    byte[] body = readBody(req.getInputStream());
+    if (body == null) {
+      return error(ErrorMapping.of(413, "BadRequestException",
+          "request body larger than " + maxBodyBytes + " bytes"));
+    }
+    Map<String, String> query = new HashMap<>();
+    req.getParameterMap().forEach((k, v) -> query.put(k, v.length > 0 ? v[0] : ""));
+    if (isForm(req)) {
+      // The OAuth token route is form-encoded; its fields were consumed as parameters only when the
+      // container parsed the body, which we read ourselves above.
+      query.putAll(org.apache.iceberg.rest.RESTUtil.decodeFormData(
+          new String(body, java.nio.charset.StandardCharsets.UTF_8)));
+    }
+    IcebergRequest request = new IcebergRequest(route, match.variables(), query, body,
+        req.getHeader("If-None-Match"), req.getHeader("Idempotency-Key"), principal);
+    return operations.handle(request);
+  }
+
+  private Principal authenticate(String header) {
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      throw new NotAuthorizedException("a bearer token is required");
+    }
+    Optional<Principal> principal = authenticator.authenticate(header.substring(7).strip());
+    return principal.orElseThrow(() -> new NotAuthorizedException("the bearer token is not valid"));
+  }
+
+  private static boolean isForm(HttpServletRequest req) {
+    String type = req.getContentType();
+    return type != null && type.startsWith("application/x-www-form-urlencoded");
+  }
+
+  /** The body, or null when it is longer than the limit (a chunked body has no length up front). */
+  private byte[] readBody(InputStream in) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[8192];
+    int n;
+    while ((n = in.read(buffer)) >= 0) {
+      out.write(buffer, 0, n);
+      if (out.size() > maxBodyBytes) {
+        return null;
+      }
+    }
+    return out.toByteArray();
+  }
+
+  private static IcebergReply error(ErrorResponse body) {
+    return new IcebergReply(body.code(), body, Map.of());
+  }
+
+  private static IcebergReply withHeader(IcebergReply reply, String name, String value) {
+    Map<String, String> headers = new HashMap<>(reply.headers());
+    headers.put(name, value);
+    return new IcebergReply(reply.status(), reply.body(), headers);
+  }
+
+  private static void write(IcebergReply reply, HttpServletResponse resp) throws IOException {
+    resp.setStatus(reply.status());
+    reply.headers().forEach(resp::setHeader);
+    if (reply.body() == null) {
+      return;
+    }
+    byte[] bytes = reply.body() instanceof byte[] raw
+        ? raw
+        : IcebergJson.mapper().writeValueAsBytes(reply.body());
+    resp.setContentType("application/json");
+    resp.setContentLength(bytes.length);
+    resp.getOutputStream().write(bytes);
+  }
+}

@@ -1,0 +1,90 @@
+package io.icegate.gateway.server;
+
+import io.icegate.core.store.KvStore;
+import io.icegate.gateway.iceberg.IcebergRestServlet;
+import io.icegate.gateway.ops.HealthServlet;
+import io.icegate.gateway.ops.MetricsServlet;
+import io.icegate.gateway.ops.RouteMetrics;
+import jakarta.servlet.http.HttpServlet;
+import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * The Jetty 12 (ee10) server hosting the gateway's HTTP surfaces: {@code /iceberg/*}, {@code
+ * /healthz}, {@code /readyz} and {@code /metrics}.
+ *
+ * <p>URI compliance is relaxed as Iceberg clients need it: a namespace path travels as one segment
+ * joined with {@code %1F}, and names may contain an encoded slash, which Jetty's default compliance
+ * rejects as ambiguous or suspicious (DESIGN.md, Jetty row of the matrix). The servlet matches on
+ * the raw path, so decoding ambiguous URIs does not change routing.
+ */
+public final class HttpServer implements AutoCloseable {
+  private final Server server;
+  private final ServerConnector connector;
+
+  private HttpServer(Server server, ServerConnector connector) {
+    this.server = server;
+    this.connector = connector;
+  }
+
+  /**
+   * Starts the server.
+   *
+   * @throws Exception when the port cannot be bound or a servlet fails to initialize
+   */
+  public static HttpServer start(
+      HttpSettings settings, KvStore store, IcebergRestServlet iceberg, RouteMetrics metrics)
+      throws Exception {
+    QueuedThreadPool threads = new QueuedThreadPool(200, 8);
+    threads.setName("icegate-http");
+    Server server = new Server(threads);
+    HttpConfiguration config = new HttpConfiguration();
+    config.setSendServerVersion(false);
+    config.setUriCompliance(UriCompliance.DEFAULT.with("iceberg-rest",
+        UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
+        UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
+        UriCompliance.Violation.SUSPICIOUS_PATH_CHARACTERS));
+    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(config));
+    connector.setHost(settings.bind());
+    connector.setPort(settings.port());
+    server.addConnector(connector);
+
+    ServletContextHandler context = new ServletContextHandler();
+    context.setContextPath("/");
+    context.getServletHandler().setDecodeAmbiguousURIs(true);
+    add(context, iceberg, "/iceberg/*");
+    add(context, new HealthServlet(null), "/healthz");
+    add(context, new HealthServlet(store), "/readyz");
+    add(context, new MetricsServlet(metrics, store), "/metrics");
+    server.setHandler(context);
+    server.setStopTimeout(5_000);
+    server.start();
+    return new HttpServer(server, connector);
+  }
+
+  private static void add(ServletContextHandler context, HttpServlet servlet, String path) {
+    context.addServlet(new ServletHolder(servlet), path);
+  }
+
+  /** The bound port (the chosen one when started with port 0). */
+  public int port() {
+    return connector.getLocalPort();
+  }
+
+  /** Blocks until the server stops. */
+  public void join() throws InterruptedException {
+    server.join();
+  }
+
+  /** Stops accepting requests and waits for running ones (at most 5 s). */
+  @Override
+  public void close() throws Exception {
+    server.stop();
+  }
+}

@@ -1,0 +1,101 @@
+package io.icegate.gateway.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.icegate.gateway.testing.GatewayFixture;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Bad input gets the spec's 4xx with an Iceberg {@code ErrorResponse} body and writes nothing
+ * (checked with the store's committed-write counter).
+ */
+class BadInputTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static GatewayFixture gateway;
+  private static String prefix;
+
+  @BeforeAll
+  static void start() {
+    gateway = GatewayFixture.start();
+    prefix = gateway.prefix();
+    gateway.send("POST", "/iceberg/v1/" + prefix + "/namespaces", "{\"namespace\":[\"ns\"]}");
+  }
+
+  @AfterAll
+  static void stop() {
+    gateway.close();
+  }
+
+  private static long writes() {
+    return gateway.gateway().store().stats().committedWrites();
+  }
+
+  /** Sends, asserts the status and an ErrorResponse body with that code, and no store write. */
+  private static JsonNode expectError(int status, String method, String path, String body,
+      String... headers) throws Exception {
+    long before = writes();
+    HttpResponse<String> response = gateway.send(method, path, body, headers);
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+    JsonNode error = JSON.readTree(response.body()).get("error");
+    assertThat(error).as(response.body()).isNotNull();
+    assertThat(error.get("code").asInt()).isEqualTo(status);
+    assertThat(error.get("type").asText()).isNotBlank();
+    assertThat(writes()).isEqualTo(before);
+    return error;
+  }
+
+  @Test
+  void malformedJsonIs400() throws Exception {
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces", "{\"namespace\": [");
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces", "[1,2]");
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces/ns/tables", "{}");
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces", "");
+  }
+
+  @Test
+  void unknownRoutesAre404AndWrongMethods405() throws Exception {
+    expectError(404, "GET", "/iceberg/v1/" + prefix + "/nonsense", null);
+    expectError(404, "GET", "/iceberg/v2/config", null);
+    JsonNode error = expectError(405, "PUT", "/iceberg/v1/" + prefix + "/namespaces", "{}");
+    assertThat(error.get("message").asText()).contains("GET", "POST");
+  }
+
+  @Test
+  void unknownCatalogPrefixIs404() throws Exception {
+    expectError(404, "GET", "/iceberg/v1/not-a-catalog/namespaces", null);
+  }
+
+  @Test
+  void bodiesOverTheLimitAre413() throws Exception {
+    String huge = "{\"namespace\":[\"big\"],\"properties\":{\"k\":\""
+        + "x".repeat(9 * 1024 * 1024) + "\"}}";
+    expectError(413, "POST", "/iceberg/v1/" + prefix + "/namespaces", huge);
+  }
+
+  @Test
+  void invalidIdentifiersAre4xx() throws Exception {
+    // An empty namespace segment, a control character, a missing namespace.
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces",
+        "{\"namespace\":[\"a\",\"\"]}");
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces",
+        "{\"namespace\":[\"a\\u0001b\"]}");
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces", "{\"namespace\":[]}");
+    expectError(404, "GET", "/iceberg/v1/" + prefix + "/namespaces/missing/tables", null);
+    expectError(400, "GET", "/iceberg/v1/" + prefix + "/namespaces?pageSize=zero", null);
+    expectError(400, "GET", "/iceberg/v1/" + prefix + "/namespaces?pageSize=1&pageToken=forged",
+        null);
+  }
+
+  @Test
+  void missingOrWrongTokenIs401() throws Exception {
+    expectError(401, "GET", "/iceberg/v1/" + prefix + "/namespaces", null,
+        "Authorization", "Bearer igt_nope");
+    expectError(401, "GET", "/iceberg/v1/" + prefix + "/namespaces", null,
+        "Authorization", "Basic Zm9vOmJhcg==");
+  }
+}

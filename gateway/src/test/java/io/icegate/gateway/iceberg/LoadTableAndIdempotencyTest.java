@@ -1,0 +1,150 @@
+package io.icegate.gateway.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.icegate.core.auth.ApiTokens;
+import io.icegate.core.auth.TokenGrant;
+import io.icegate.core.auth.TokenRole;
+import io.icegate.core.model.Account;
+import io.icegate.core.model.Catalog;
+import io.icegate.core.model.Resource;
+import io.icegate.core.repo.Repositories;
+import io.icegate.gateway.testing.GatewayFixture;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.util.Map;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Load-table ETags, {@code Idempotency-Key} (raw HTTP: the 1.10.1 client does not send it), token
+ * roles and account isolation.
+ */
+class LoadTableAndIdempotencyTest {
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+
+  private static GatewayFixture gateway;
+  private static RESTCatalog catalog;
+  private static String prefix;
+
+  @BeforeAll
+  static void start() {
+    gateway = GatewayFixture.start();
+    catalog = gateway.client();
+    prefix = gateway.prefix();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    catalog.close();
+    gateway.close();
+  }
+
+  @Test
+  void loadTableEtagDependsOnModeAndAnswers304() {
+    catalog.createNamespace(Namespace.of("etag"));
+    Table table = catalog.createTable(TableIdentifier.of("etag", "t"), SCHEMA);
+    for (int i = 0; i < 2; i++) {
+      table.newFastAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned())
+          .withPath(table.location() + "/data/f" + i + ".parquet")
+          .withFileSizeInBytes(10).withRecordCount(1).build()).commit();
+    }
+    String path = "/iceberg/v1/" + prefix + "/namespaces/etag/tables/t";
+    HttpResponse<String> all = gateway.send("GET", path, null);
+    HttpResponse<String> refs = gateway.send("GET", path + "?snapshots=refs", null);
+    String allTag = all.headers().firstValue("ETag").orElseThrow();
+    String refsTag = refs.headers().firstValue("ETag").orElseThrow();
+    assertThat(allTag).isNotEqualTo(refsTag);
+    assertThat(all.body()).contains("\"snapshots\"");
+
+    assertThat(gateway.send("GET", path, null, "If-None-Match", allTag).statusCode())
+        .isEqualTo(304);
+    assertThat(gateway.send("GET", path + "?snapshots=refs", null, "If-None-Match", refsTag)
+        .statusCode()).isEqualTo(304);
+    assertThat(gateway.send("GET", path + "?snapshots=refs", null, "If-None-Match", allTag)
+        .statusCode()).isEqualTo(200);
+
+    table.updateProperties().set("k", "v").commit();
+    HttpResponse<String> changed = gateway.send("GET", path, null, "If-None-Match", allTag);
+    assertThat(changed.statusCode()).isEqualTo(200);
+    assertThat(changed.headers().firstValue("ETag").orElseThrow()).isNotEqualTo(allTag);
+  }
+
+  @Test
+  void idempotencyKeyReplaysFinalAnswers() {
+    String path = "/iceberg/v1/" + prefix + "/namespaces";
+    String body = "{\"namespace\":[\"idem\"],\"properties\":{\"a\":\"1\"}}";
+    HttpResponse<String> first = gateway.send("POST", path, body, "Idempotency-Key", "key-1");
+    assertThat(first.statusCode()).isEqualTo(200);
+    long writes = gateway.gateway().store().stats().committedWrites();
+    HttpResponse<String> again = gateway.send("POST", path, body, "Idempotency-Key", "key-1");
+    assertThat(again.statusCode()).isEqualTo(200);
+    assertThat(again.body()).isEqualTo(first.body());
+    assertThat(again.headers().firstValue("Idempotent-Replayed")).contains("true");
+    assertThat(gateway.gateway().store().stats().committedWrites()).isEqualTo(writes);
+
+    // Same key, different request: 422.
+    assertThat(gateway.send("POST", path, body.replace("\"1\"", "\"2\""),
+        "Idempotency-Key", "key-1").statusCode()).isEqualTo(422);
+
+    // A final 4xx is recorded and replayed too, even after the conflict is gone.
+    HttpResponse<String> conflict = gateway.send("POST", path, body, "Idempotency-Key", "key-2");
+    assertThat(conflict.statusCode()).isEqualTo(409);
+    catalog.dropNamespace(Namespace.of("idem"));
+    HttpResponse<String> replayed = gateway.send("POST", path, body, "Idempotency-Key", "key-2");
+    assertThat(replayed.statusCode()).isEqualTo(409);
+    assertThat(replayed.body()).isEqualTo(conflict.body());
+    assertThat(catalog.namespaceExists(Namespace.of("idem"))).isFalse();
+  }
+
+  @Test
+  void readersCannotWriteAndOtherAccountsCatalogsAre404() throws Exception {
+    Repositories repos = new Repositories(gateway.gateway().store(), Clock.systemUTC());
+    ApiTokens tokens = new ApiTokens(gateway.gateway().store());
+    String reader = ApiTokens.newToken();
+    String other = ApiTokens.newToken();
+    Resource<Account> defaultAccount = repos.accounts()
+        .getByName(io.icegate.core.model.NameScope.ACCOUNT_WIDE, "default").orElseThrow();
+    gateway.gateway().store().run(tx -> {
+      tokens.put(tx, reader, new TokenGrant(defaultAccount.id(), TokenRole.READER, false, "r"));
+      Resource<Account> acme = repos.accounts().create(tx, new Account("acme"));
+      repos.catalogs(acme.id()).create(tx, new Catalog("default", "file:/tmp/acme", Map.of()));
+      tokens.put(tx, other, new TokenGrant(acme.id(), TokenRole.ADMIN, false, "acme"));
+      return null;
+    });
+
+    String list = "/iceberg/v1/" + prefix + "/namespaces";
+    assertThat(gateway.send("GET", list, null, "Authorization", "Bearer " + reader).statusCode())
+        .isEqualTo(200);
+    assertThat(gateway.send("POST", list, "{\"namespace\":[\"r\"]}",
+        "Authorization", "Bearer " + reader).statusCode()).isEqualTo(403);
+    assertThat(gateway.send("GET", list, null, "Authorization", "Bearer " + other).statusCode())
+        .isEqualTo(404);
+    HttpResponse<String> otherConfig = gateway.send("GET",
+        "/iceberg/v1/config?warehouse=default", null, "Authorization", "Bearer " + other);
+    assertThat(otherConfig.statusCode()).isEqualTo(200);
+    assertThat(otherConfig.body()).doesNotContain(prefix);
+  }
+
+  @Test
+  void metricsReportsAreAcceptedWith204() {
+    catalog.createNamespace(Namespace.of("metrics"));
+    catalog.createTable(TableIdentifier.of("metrics", "t"), SCHEMA);
+    String body = "{\"report-type\":\"commit-report\",\"table-name\":\"metrics.t\","
+        + "\"snapshot-id\":1,\"sequence-number\":1,\"operation\":\"append\","
+        + "\"metrics\":{}}";
+    assertThat(gateway.send("POST",
+        "/iceberg/v1/" + prefix + "/namespaces/metrics/tables/t/metrics", body).statusCode())
+        .isEqualTo(204);
+  }
+}

@@ -1,0 +1,239 @@
+package io.icegate.gateway.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.icegate.gateway.testing.GatewayFixture;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Inputs that broke other REST catalogs (issue 4, "Must show"), each against a real gateway over
+ * HTTP: namespace identity with dots, spaces and plus signs, paging edges, concurrent commits,
+ * view drops and non-purging table drops.
+ */
+class ProblemInputsTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "data", Types.StringType.get()));
+
+  private static GatewayFixture gateway;
+  private static RESTCatalog catalog;
+  private static String prefix;
+
+  @BeforeAll
+  static void start() {
+    gateway = GatewayFixture.start();
+    catalog = gateway.client();
+    prefix = gateway.prefix();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    catalog.close();
+    gateway.close();
+  }
+
+  private static JsonNode json(HttpResponse<String> response) throws Exception {
+    return JSON.readTree(response.body());
+  }
+
+  @Test
+  void dottedSingleLevelNamespaceIsNotTheTwoLevelOne() {
+    Namespace dotted = Namespace.of("new.db");
+    Namespace twoLevel = Namespace.of("new", "db");
+    catalog.createNamespace(dotted, new HashMap<>(java.util.Map.of("which", "dotted")));
+    catalog.createNamespace(Namespace.of("new"));
+    catalog.createNamespace(twoLevel, new HashMap<>(java.util.Map.of("which", "two-level")));
+
+    assertThat(catalog.loadNamespaceMetadata(dotted)).containsEntry("which", "dotted");
+    assertThat(catalog.loadNamespaceMetadata(twoLevel)).containsEntry("which", "two-level");
+    assertThat(catalog.listNamespaces(Namespace.of("new"))).containsExactly(twoLevel);
+    assertThat(catalog.listNamespaces()).contains(dotted, Namespace.of("new"));
+
+    catalog.createTable(TableIdentifier.of(dotted, "t"), SCHEMA);
+    assertThat(catalog.listTables(twoLevel)).isEmpty();
+    assertThat(catalog.listTables(dotted)).containsExactly(TableIdentifier.of(dotted, "t"));
+  }
+
+  @Test
+  void publicDefaultIsNotPublicDotDefault() {
+    Namespace nested = Namespace.of("public", "default");
+    Namespace dotted = Namespace.of("public.default");
+    catalog.createNamespace(Namespace.of("public"));
+    catalog.createNamespace(nested);
+    assertThat(catalog.namespaceExists(dotted)).isFalse();
+    catalog.createNamespace(dotted);
+    catalog.createTable(TableIdentifier.of(nested, "x"), SCHEMA);
+    assertThat(catalog.tableExists(TableIdentifier.of(dotted, "x"))).isFalse();
+    assertThat(catalog.tableExists(TableIdentifier.of(nested, "x"))).isTrue();
+  }
+
+  @Test
+  void spacesAndPlusSignsRoundTrip() throws Exception {
+    Namespace space = Namespace.of("a b");
+    Namespace plus = Namespace.of("a+b");
+    catalog.createNamespace(space);
+    catalog.createNamespace(plus);
+    assertThat(catalog.namespaceExists(space)).isTrue();
+    assertThat(catalog.namespaceExists(plus)).isTrue();
+    assertThat(catalog.listNamespaces()).contains(space, plus);
+
+    // Raw: a plus sign sent as %2B names "a+b"; a space sent as %20 names "a b".
+    assertThat(gateway.send("HEAD", "/iceberg/v1/" + prefix + "/namespaces/a%2Bb", null)
+        .statusCode()).isEqualTo(204);
+    assertThat(gateway.send("HEAD", "/iceberg/v1/" + prefix + "/namespaces/a%20b", null)
+        .statusCode()).isEqualTo(204);
+    JsonNode loaded = json(gateway.send("GET", "/iceberg/v1/" + prefix + "/namespaces/a%2Bb",
+        null));
+    assertThat(loaded.get("namespace").get(0).asText()).isEqualTo("a+b");
+  }
+
+  @Test
+  void pagingEdges() throws Exception {
+    Namespace parent = Namespace.of("paging");
+    catalog.createNamespace(parent);
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      names.add("n" + i);
+      catalog.createNamespace(Namespace.of("paging", "n" + i));
+    }
+    String base = "/iceberg/v1/" + prefix + "/namespaces?parent=paging";
+
+    JsonNode all = json(gateway.send("GET", base + "&pageSize=100", null));
+    assertThat(all.get("namespaces")).hasSize(10);
+    assertThat(all.path("next-page-token").isMissingNode() || all.get("next-page-token").isNull())
+        .isTrue();
+
+    List<String> walked = new ArrayList<>();
+    JsonNode page = json(gateway.send("GET", base + "&pageSize=1", null));
+    int pages = 0;
+    while (true) {
+      pages++;
+      assertThat(page.get("namespaces")).hasSize(1);
+      walked.add(page.get("namespaces").get(0).get(1).asText());
+      JsonNode next = page.get("next-page-token");
+      if (next == null || next.isNull()) {
+        break;
+      }
+      String token = java.net.URLEncoder.encode(next.asText(), java.nio.charset.StandardCharsets.UTF_8);
+      page = json(gateway.send("GET", base + "&pageSize=1&pageToken=" + token, null));
+      assertThat(pages).isLessThan(11);
+    }
+    assertThat(walked).containsExactlyElementsOf(names);
+  }
+
+  @Test
+  void concurrentTableCommitsGiveOneWinnerAndConflictsNeverServerErrors() throws Exception {
+    catalog.createNamespace(Namespace.of("race"));
+    Table table = catalog.createTable(TableIdentifier.of("race", "t"), SCHEMA,
+        PartitionSpec.unpartitioned());
+    int lastColumn = table.schema().highestFieldId();
+    String path = "/iceberg/v1/" + prefix + "/namespaces/race/tables/t";
+    List<Callable<Integer>> commits = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      String body = "{\"requirements\":[{\"type\":\"assert-last-assigned-field-id\","
+          + "\"last-assigned-field-id\":" + lastColumn + "}],"
+          + "\"updates\":[{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\","
+          + "\"schema-id\":1,\"fields\":["
+          + "{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"},"
+          + "{\"id\":2,\"name\":\"data\",\"required\":false,\"type\":\"string\"},"
+          + "{\"id\":3,\"name\":\"c" + i + "\",\"required\":false,\"type\":\"string\"}]},"
+          + "\"last-column-id\":3},{\"action\":\"set-current-schema\",\"schema-id\":-1}]}";
+      commits.add(() -> gateway.send("POST", path, body).statusCode());
+    }
+    List<Integer> statuses = runAll(commits);
+    assertThat(statuses).containsOnly(200, 409);
+    assertThat(statuses).filteredOn(s -> s == 200).hasSize(1);
+    assertThat(catalog.loadTable(TableIdentifier.of("race", "t")).schema().columns()).hasSize(3);
+  }
+
+  @Test
+  void concurrentNamespacePropertyUpdatesNeverServerErrors() throws Exception {
+    catalog.createNamespace(Namespace.of("props"));
+    String path = "/iceberg/v1/" + prefix + "/namespaces/props/properties";
+    List<Callable<Integer>> updates = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      String body = "{\"removals\":[],\"updates\":{\"k" + i + "\":\"v\"}}";
+      updates.add(() -> gateway.send("POST", path, body).statusCode());
+    }
+    List<Integer> statuses = runAll(updates);
+    // Serializable store transactions retry the read-modify-write, so all usually succeed; a
+    // conflict may surface as 409, never as a 5xx.
+    assertThat(statuses).allMatch(s -> s == 200 || s == 409);
+    long applied = statuses.stream().filter(s -> s == 200).count();
+    assertThat(applied).isPositive();
+    assertThat(catalog.loadNamespaceMetadata(Namespace.of("props"))).hasSize((int) applied);
+  }
+
+  @Test
+  void dropViewWithoutPurgeIs204() {
+    catalog.createNamespace(Namespace.of("views"));
+    catalog.buildView(TableIdentifier.of("views", "v"))
+        .withSchema(SCHEMA)
+        .withDefaultNamespace(Namespace.of("views"))
+        .withQuery("spark", "select 1")
+        .create();
+    HttpResponse<String> response =
+        gateway.send("DELETE", "/iceberg/v1/" + prefix + "/namespaces/views/views/v", null);
+    assertThat(response.statusCode()).isEqualTo(204);
+    assertThat(catalog.viewExists(TableIdentifier.of("views", "v"))).isFalse();
+  }
+
+  @Test
+  void dropWithoutPurgeRequestedPurgesNothing() throws Exception {
+    catalog.createNamespace(Namespace.of("keep"));
+    Table table = catalog.createTable(TableIdentifier.of("keep", "t"), SCHEMA);
+    String metadata = ((org.apache.iceberg.HasTableOperations) table).operations().current()
+        .metadataFileLocation();
+    Path file = Path.of(metadata.replaceFirst("^file:", ""));
+    assertThat(file).exists();
+    HttpResponse<String> response =
+        gateway.send("DELETE", "/iceberg/v1/" + prefix + "/namespaces/keep/tables/t", null);
+    assertThat(response.statusCode()).isEqualTo(204);
+    assertThat(catalog.tableExists(TableIdentifier.of("keep", "t"))).isFalse();
+    assertThat(file).exists();
+    assertThat(Files.size(file)).isPositive();
+
+    Table purged = catalog.createTable(TableIdentifier.of("keep", "p"), SCHEMA);
+    Path purgedFile = Path.of(((org.apache.iceberg.HasTableOperations) purged).operations()
+        .current().metadataFileLocation().replaceFirst("^file:", ""));
+    assertThat(gateway.send("DELETE",
+        "/iceberg/v1/" + prefix + "/namespaces/keep/tables/p?purgeRequested=true", null)
+        .statusCode()).isEqualTo(204);
+    assertThat(purgedFile).doesNotExist();
+  }
+
+  private static List<Integer> runAll(List<Callable<Integer>> calls) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(calls.size());
+    try {
+      List<Integer> statuses = new ArrayList<>();
+      for (Future<Integer> f : pool.invokeAll(calls)) {
+        statuses.add(f.get());
+      }
+      return statuses;
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+}

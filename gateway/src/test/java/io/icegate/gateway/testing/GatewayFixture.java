@@ -1,0 +1,123 @@
+package io.icegate.gateway.testing;
+
+import io.icegate.gateway.Gateway;
+import io.icegate.gateway.GatewaySettings;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.rest.RESTCatalog;
+
+/**
+ * A fresh gateway on 127.0.0.1 and a free port, over a new SQLite store in a temporary data dir,
+ * with a known bootstrap token. Tests talk to it over real HTTP: iceberg-core's RESTCatalog or raw
+ * requests.
+ */
+public final class GatewayFixture implements AutoCloseable {
+  public static final String TOKEN = "igt_test-bootstrap-token";
+
+  private final Path dataDir;
+  private final Gateway gateway;
+  private final HttpClient http = HttpClient.newHttpClient();
+
+  private GatewayFixture(Path dataDir, Gateway gateway) {
+    this.dataDir = dataDir;
+    this.gateway = gateway;
+  }
+
+  /** Starts a gateway on a new data dir. */
+  public static GatewayFixture start() {
+    try {
+      // Surefire points java.io.tmpdir at target/tmp, which nobody creates; sqlite-jdbc extracts
+      // its native library there.
+      Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
+      Path dir = Files.createTempDirectory("icegate-gw");
+      GatewaySettings settings = new GatewaySettings(dir, null, "127.0.0.1", 0, true, TOKEN);
+      return new GatewayFixture(dir, Gateway.start(settings, new PrintStream(
+          java.io.OutputStream.nullOutputStream())));
+    } catch (Exception e) {
+      throw new IllegalStateException("gateway failed to start", e);
+    }
+  }
+
+  /** The running gateway (its store, for setting up other accounts). */
+  public Gateway gateway() {
+    return gateway;
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  /** The base URI clients set as {@code uri}: {@code http://127.0.0.1:PORT/iceberg}. */
+  public String icebergUri() {
+    return "http://127.0.0.1:" + gateway.port() + "/iceberg";
+  }
+
+  public String baseUri() {
+    return "http://127.0.0.1:" + gateway.port();
+  }
+
+  /** A RESTCatalog client of catalog {@code default} with the bootstrap token. */
+  public RESTCatalog client() {
+    Map<String, String> props = new HashMap<>();
+    props.put(CatalogProperties.URI, icebergUri());
+    props.put(CatalogProperties.WAREHOUSE_LOCATION, "default");
+    props.put("token", TOKEN);
+    RESTCatalog catalog = new RESTCatalog();
+    catalog.initialize("icegate", props);
+    return catalog;
+  }
+
+  /**
+   * Sends a raw request; {@code body} may be null. The bootstrap token is added unless {@code
+   * headers} (name, value, name, value...) carry an Authorization of their own.
+   */
+  public HttpResponse<String> send(String method, String path, String body, String... headers) {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUri() + path))
+        .method(method, body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    boolean ownAuthorization = false;
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      ownAuthorization |= headers[i].equalsIgnoreCase("Authorization");
+    }
+    if (!ownAuthorization) {
+      request.header("Authorization", "Bearer " + TOKEN);
+    }
+    if (body != null) {
+      request.header("Content-Type", "application/json");
+    }
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      request.header(headers[i], headers[i + 1]);
+    }
+    try {
+      return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** The {@code prefix} of catalog {@code default}, from the config route. */
+  public String prefix() {
+    String json = send("GET", "/iceberg/v1/config?warehouse=default", null).body();
+    int at = json.indexOf("\"prefix\":\"") + "\"prefix\":\"".length();
+    return json.substring(at, json.indexOf('"', at));
+  }
+
+  @Override
+  public void close() {
+    gateway.close();
+  }
+}
