@@ -248,6 +248,7 @@ public final class InvariantChecker {
       case NAMESPACE -> new ResourceCodec<>(Namespace.class);
       case TABLE -> new ResourceCodec<>(Table.class);
       case VIEW -> new ResourceCodec<>(View.class);
+      case INTEGRATION -> new ResourceCodec<>(io.icegate.core.model.Integration.class);
     };
   }
 }
