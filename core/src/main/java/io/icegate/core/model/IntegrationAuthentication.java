@@ -23,6 +23,19 @@ import java.util.Set;
 })
 public sealed interface IntegrationAuthentication {
 
+  /**
+   * The write-only members of the variant named {@code typeName} (empty for an unknown name):
+   * the HTTP layer separates them from the stored configuration.
+   */
+  static Set<String> secretMembers(String typeName) {
+    return switch (typeName) {
+      case "bearer" -> Set.of("token");
+      case "oauth2-client-credentials" -> Set.of("clientSecret");
+      case "aws-sigv4", "aws-access-keys" -> Set.of("secretAccessKey", "sessionToken");
+      default -> Set.of();
+    };
+  }
+
   /** The variant's JSON {@code type}. */
   @JsonIgnore
   String typeName();
