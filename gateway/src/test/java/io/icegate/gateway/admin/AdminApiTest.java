@@ -252,4 +252,37 @@ class AdminApiTest {
     assertThat(gw.send("DELETE", base() + "/catalogs/" + id, null).statusCode()).isEqualTo(204);
     assertProblem(gw.send("GET", base() + "/catalogs/" + id, null), 404, "NOT_FOUND");
   }
+
+  @Test
+  void accountDeletionRemovesIntegrationsAndTheirCredentials() {
+    String doomed = json(gw.send("POST", "/admin/v1/accounts", "{\"name\":\"doomed\"}"))
+        .get("id").asText();
+    String path = "/admin/v1/accounts/" + doomed;
+    String integ = json(gw.send("POST", path + "/integrations", integration("d"))).get("id")
+        .asText();
+    String etag = gw.send("GET", path + "/integrations/" + integ, null).headers()
+        .firstValue("ETag").orElseThrow();
+    gw.send("PUT", path + "/integrations/" + integ + "/authentication",
+        "{\"type\":\"bearer\",\"token\":\"t2\"}", "If-Match", etag);
+    String catalog = json(gw.send("POST", path + "/catalogs",
+        "{\"name\":\"c\",\"warehouse\":\"s3://b/c\",\"storage\":{\"s3\":"
+            + "{\"accessKeyId\":\"AK\",\"secretAccessKey\":\"sk\"}}}")).get("id").asText();
+    assertThat(credentialKeys(integ)).isPositive();
+    assertThat(credentialKeys(catalog)).isPositive();
+    HttpResponse<String> deleted = gw.send("DELETE", path, null);
+    assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(204);
+    assertThat(credentialKeys(integ)).isZero();
+    assertThat(credentialKeys(catalog)).isZero();
+    com.apple.foundationdb.Range notes =
+        io.icegate.core.store.KeyLayout.credentialCandidates(doomed).range();
+    int notesLeft = gw.gateway().store().read(tx -> tx.getRange(notes.begin, notes.end)).size();
+    assertThat(notesLeft).isZero();
+    assertProblem(gw.send("GET", path + "/integrations/" + integ, null), 404, "NOT_FOUND");
+  }
+
+  private static int credentialKeys(String owner) {
+    com.apple.foundationdb.Range range =
+        io.icegate.core.store.KeyLayout.credentials(owner).range();
+    return gw.gateway().store().read(tx -> tx.getRange(range.begin, range.end)).size();
+  }
 }
