@@ -285,4 +285,63 @@ class AdminApiTest {
         io.icegate.core.store.KeyLayout.credentials(owner).range();
     return gw.gateway().store().read(tx -> tx.getRange(range.begin, range.end)).size();
   }
+
+  @Test
+  void deleteTakesAnOptionalIfMatchAndRefusesAStaleOne() {
+    JsonNode created = json(gw.send("POST", base() + "/integrations", integration("del")));
+    String path = base() + "/integrations/" + created.get("id").asText();
+    String stale = "\"" + created.get("id").asText() + "/99\"";
+    assertProblem(gw.send("DELETE", path, null, "If-Match", stale), 412, "GENERATION_MISMATCH");
+    assertThat(gw.send("DELETE", path, null).statusCode()).isEqualTo(204);
+    assertProblem(gw.send("DELETE", path, null), 404, "NOT_FOUND");
+  }
+
+  @Test
+  void listsPageWithPageTokens() {
+    for (int i = 0; i < 3; i++) {
+      gw.send("POST", base() + "/catalogs", "{\"name\":\"page-" + i
+          + "\",\"warehouse\":\"file:/tmp/p\"}");
+    }
+    java.util.List<String> names = new java.util.ArrayList<>();
+    String token = null;
+    do {
+      JsonNode page = json(gw.send("GET", base() + "/catalogs?pageSize=2"
+          + (token == null ? "" : "&pageToken=" + token), null));
+      assertThat(page.get("items").size()).isLessThanOrEqualTo(2);
+      page.get("items").forEach(item -> names.add(item.get("name").asText()));
+      token = page.get("nextPageToken").isNull() ? null : page.get("nextPageToken").asText();
+    } while (token != null);
+    assertThat(names).contains("page-0", "page-1", "page-2").doesNotHaveDuplicates();
+    assertProblem(gw.send("GET", base() + "/catalogs?pageToken=forged", null), 400,
+        "INVALID_PAGE_TOKEN");
+    assertProblem(gw.send("GET", base() + "/catalogs?pageSize=0", null), 400,
+        "INVALID_ARGUMENT");
+  }
+
+  @Test
+  void tokenRolesAreAClosedSetAndTheSecretIsShownOnce() {
+    assertProblem(gw.send("POST", base() + "/tokens", "{\"name\":\"t\",\"role\":\"root\"}"),
+        400, "MALFORMED_REQUEST");
+    HttpResponse<String> issued = gw.send("POST", base() + "/tokens",
+        "{\"name\":\"t\",\"role\":\"writer\"}");
+    assertThat(issued.statusCode()).isEqualTo(201);
+    String token = json(issued).get("token").asText();
+    assertThat(gw.send("GET", base(), null, "Authorization", "Bearer " + token).statusCode())
+        .isEqualTo(200);
+    // writers act on /iceberg but not on the admin surface's mutations
+    assertProblem(gw.send("POST", base() + "/integrations", integration("w"), "Authorization",
+        "Bearer " + token), 403, "PERMISSION_DENIED");
+  }
+
+  @Test
+  void aDeletedCatalogIsFencedForClientsHoldingItsPrefix() {
+    String id = json(gw.send("POST", base() + "/catalogs",
+        "{\"name\":\"fenced\",\"warehouse\":\"file:/tmp/fenced\"}")).get("id").asText();
+    assertThat(gw.send("DELETE", base() + "/catalogs/" + id, null).statusCode()).isEqualTo(204);
+    String token = json(gw.send("POST", base() + "/tokens",
+        "{\"name\":\"f\",\"role\":\"writer\"}")).get("token").asText();
+    HttpResponse<String> ns = gw.send("POST", "/iceberg/v1/" + id + "/namespaces",
+        "{\"namespace\":[\"n\"]}", "Authorization", "Bearer " + token);
+    assertThat(ns.statusCode()).as(ns.body()).isIn(404, 409);
+  }
 }
