@@ -5,7 +5,7 @@ import io.icegate.core.durability.IdempotencySettings;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
 import io.icegate.gateway.auth.Authenticator;
-import io.icegate.gateway.auth.Principal;
+import io.icegate.gateway.auth.CachingAuthenticator;
 import io.icegate.gateway.catalog.CatalogDirectory;
 import io.icegate.gateway.catalog.MetadataCache;
 import io.icegate.gateway.iceberg.ConfigRoute;
@@ -19,6 +19,7 @@ import io.icegate.gateway.server.HttpSettings;
 import io.icegate.gateway.server.StoreLocation;
 import java.io.PrintStream;
 import java.time.Clock;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +45,16 @@ public final class Gateway implements AutoCloseable {
    * @throws Exception when the store cannot be opened or the port cannot be bound
    */
   public static Gateway start(GatewaySettings settings, PrintStream out) throws Exception {
-    KvStore store = StoreLocation.open(settings.store(), settings.dataDir());
+    return start(settings, StoreLocation.open(settings.store(), settings.dataDir()), out);
+  }
+
+  /**
+   * As {@link #start(GatewaySettings, PrintStream)} on an already open store (embedding, tests
+   * with a fault-injecting store); {@code settings.store()} is ignored. The gateway owns the store
+   * from then on and closes it.
+   */
+  public static Gateway start(GatewaySettings settings, KvStore store, PrintStream out)
+      throws Exception {
     try {
       Clock clock = Clock.systemUTC();
       Repositories repositories = new Repositories(store, clock);
@@ -58,8 +68,8 @@ public final class Gateway implements AutoCloseable {
           new TableLoads(256L * 1024 * 1024),
           new IdempotentReplies(store, idempotency, clock));
       RouteMetrics metrics = new RouteMetrics();
-      Authenticator authenticator = token -> tokens.resolve(token)
-          .map(g -> new Principal(g.accountId(), g.role(), g.serverAdmin()));
+      Authenticator authenticator =
+          new CachingAuthenticator(tokens, Duration.ofSeconds(10), 100_000);
       HttpSettings http = new HttpSettings(
           settings.bind(), settings.port(), HttpSettings.DEFAULT_MAX_REQUEST_BYTES);
       IcebergRestServlet servlet = new IcebergRestServlet(

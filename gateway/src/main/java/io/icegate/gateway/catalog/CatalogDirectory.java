@@ -5,28 +5,33 @@ import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Resource;
 import io.icegate.core.repo.Repositories;
 import io.icegate.gateway.auth.Principal;
-import io.icegate.gateway.fileio.LocalFileIO;
-import java.util.Map;
+import io.icegate.gateway.fileio.CatalogFileIO;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
 import java.util.Optional;
 import org.apache.iceberg.exceptions.NotFoundException;
-import org.apache.iceberg.io.FileIO;
 
 /**
  * Resolves the Catalog a request addresses: by name ({@code warehouse=} of the config route) or by
  * immutable id (the {@code prefix} of every other route), always within the caller's account. A
  * Catalog of another account is answered exactly like a missing one (404), so ids do not leak.
+ *
+ * <p>Catalog records found by prefix are reused for a few seconds: every request names one, and
+ * they change rarely. Writes stay safe meanwhile (the repositories assert the catalog in each
+ * mutation's own transaction); reads of a just-deleted or just-changed catalog may lag by at most
+ * the cache's lifetime.
  */
 public final class CatalogDirectory {
   private final Repositories repositories;
   private final MetadataCache cache;
-  private final FileIO localFiles;
+  private final CatalogFileIO files = new CatalogFileIO();
+  private final Cache<String, Optional<Resource<Catalog>>> byPrefix =
+      Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(5)).maximumSize(10_000).build();
 
   public CatalogDirectory(Repositories repositories, MetadataCache cache) {
     this.repositories = repositories;
     this.cache = cache;
-    LocalFileIO io = new LocalFileIO();
-    io.initialize(Map.of());
-    this.localFiles = io;
   }
 
   /** The Catalog named {@code name} in the caller's account, if any. */
@@ -44,23 +49,15 @@ public final class CatalogDirectory {
     if (prefix == null || prefix.isEmpty()) {
       throw new NotFoundException("Catalog prefix is required");
     }
-    Resource<Catalog> catalog = RepositoryCatalog.call(() -> {
-      try {
-        return repositories.catalogs(principal.accountId()).get(prefix);
-      } catch (io.icegate.core.error.IcegateException e) {
-        // A malformed id is as absent as an unknown one.
-        return Optional.<Resource<Catalog>>empty();
-      }
-    }).orElseThrow(() -> new NotFoundException("Catalog does not exist: %s", prefix));
-    return new RepositoryCatalog(repositories, catalog, fileIo(catalog), cache);
-  }
-
-  private FileIO fileIo(Resource<Catalog> catalog) {
-    String warehouse = catalog.spec().warehouse();
-    if (warehouse != null && !warehouse.startsWith("file:") && !warehouse.startsWith("/")) {
-      throw new UnsupportedOperationException(
-          "Catalog " + catalog.spec().name() + ": only file: warehouses are served yet");
-    }
-    return localFiles;
+    Resource<Catalog> catalog = byPrefix.get(principal.accountId() + '/' + prefix,
+        key -> RepositoryCatalog.call(() -> {
+          try {
+            return repositories.catalogs(principal.accountId()).get(prefix);
+          } catch (io.icegate.core.error.IcegateException e) {
+            // A malformed id is as absent as an unknown one.
+            return Optional.<Resource<Catalog>>empty();
+          }
+        })).orElseThrow(() -> new NotFoundException("Catalog does not exist: %s", prefix));
+    return new RepositoryCatalog(repositories, catalog, files.forCatalog(catalog), cache);
   }
 }

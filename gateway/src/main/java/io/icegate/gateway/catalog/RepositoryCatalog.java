@@ -4,7 +4,6 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Resource;
-import io.icegate.core.model.ResourceKind;
 import io.icegate.core.paging.Page;
 import io.icegate.core.paging.PageRequest;
 import io.icegate.core.repo.ChangeKind;
@@ -254,10 +253,6 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     return repositories.views(accountId);
   }
 
-  String catalogIdForSpecs() {
-    return catalogId;
-  }
-
   Repositories repositories() {
     return repositories;
   }
@@ -449,10 +444,6 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   /** Runs {@code body}, translating repository and store errors to Iceberg exceptions. */
   static <T> T call(java.util.function.Supplier<T> body) {
     return RepositoryErrors.translate(body);
-  }
-
-  static ResourceKind kindOf(IcegateException e) {
-    return e.subject().orElse(null);
   }
 
   @Override

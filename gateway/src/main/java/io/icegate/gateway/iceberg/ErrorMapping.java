@@ -92,7 +92,8 @@ public final class ErrorMapping {
   }
 
   private static String type(Throwable error) {
-    if (error instanceof CommitUnknownResultException) {
+    if (error instanceof CommitUnknownResultException
+        || error instanceof CommitStateUnknownException) {
       return CommitStateUnknownException.class.getSimpleName();
     }
     if (error instanceof JacksonException) {

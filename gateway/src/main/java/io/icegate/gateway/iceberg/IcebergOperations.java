@@ -4,8 +4,6 @@ import io.icegate.core.paging.Page;
 import io.icegate.core.paging.PageRequest;
 import io.icegate.gateway.catalog.CatalogDirectory;
 import io.icegate.gateway.catalog.RepositoryCatalog;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -79,7 +77,8 @@ public final class IcebergOperations {
       }
       case UPDATE_NAMESPACE -> IcebergReply.ok(catalog.updateNamespaceProperties(
           request.namespace(), request.bodyAs(UpdateNamespacePropertiesRequest.class)));
-      case LIST_TABLES -> IcebergReply.ok(listTables(catalog, request, false));
+      case LIST_TABLES -> IcebergReply.ok(
+          relations(catalog.listTables(request.namespace(), pageRequest(request))));
       case CREATE_TABLE -> {
         CreateTableRequest body = request.bodyAs(CreateTableRequest.class);
         yield IcebergReply.ok(body.stageCreate()
@@ -117,7 +116,8 @@ public final class IcebergOperations {
         catalog.commitTransaction(request.bodyAs(CommitTransactionRequest.class));
         yield IcebergReply.noContent();
       }
-      case LIST_VIEWS -> IcebergReply.ok(listTables(catalog, request, true));
+      case LIST_VIEWS -> IcebergReply.ok(
+          relations(catalog.listViews(request.namespace(), pageRequest(request))));
       case CREATE_VIEW -> IcebergReply.ok(CatalogHandlers.createView(
           catalog, request.namespace(), request.bodyAs(CreateViewRequest.class)));
       case LOAD_VIEW -> IcebergReply.ok(CatalogHandlers.loadView(catalog, request.view()));
@@ -146,17 +146,16 @@ public final class IcebergOperations {
         ? Namespace.empty()
         : Namespace.of(parent.split(NAMESPACE_SEPARATOR, -1));
     Page<Namespace> page = catalog.listNamespaces(parentNamespace, pageRequest(request));
-    ListNamespacesResponse.Builder response = ListNamespacesResponse.builder().addAll(new java.util.ArrayList<>(page.items()));
+    // Iceberg's builders NPE on immutable lists (List.contains(null)): pass a mutable copy.
+    ListNamespacesResponse.Builder response =
+        ListNamespacesResponse.builder().addAll(new java.util.ArrayList<>(page.items()));
     page.next().ifPresent(response::nextPageToken);
     return response.build();
   }
 
-  private static ListTablesResponse listTables(
-      RepositoryCatalog catalog, IcebergRequest request, boolean views) {
-    Page<TableIdentifier> page = views
-        ? catalog.listViews(request.namespace(), pageRequest(request))
-        : catalog.listTables(request.namespace(), pageRequest(request));
-    ListTablesResponse.Builder response = ListTablesResponse.builder().addAll(new java.util.ArrayList<>(page.items()));
+  private static ListTablesResponse relations(Page<TableIdentifier> page) {
+    ListTablesResponse.Builder response =
+        ListTablesResponse.builder().addAll(new java.util.ArrayList<>(page.items()));
     page.next().ifPresent(response::nextPageToken);
     return response.build();
   }
@@ -187,9 +186,5 @@ public final class IcebergOperations {
     return token == null || token.isEmpty()
         ? PageRequest.first(bounded)
         : new PageRequest(token, bounded);
-  }
-
-  static List<String> split(String joined) {
-    return Arrays.asList(joined.split(NAMESPACE_SEPARATOR, -1));
   }
 }

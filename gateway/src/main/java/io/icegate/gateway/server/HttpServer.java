@@ -4,6 +4,7 @@ import io.icegate.core.store.KvStore;
 import io.icegate.gateway.iceberg.IcebergRestServlet;
 import io.icegate.gateway.ops.HealthServlet;
 import io.icegate.gateway.ops.MetricsServlet;
+import io.icegate.gateway.ops.NotFoundServlet;
 import io.icegate.gateway.ops.RouteMetrics;
 import jakarta.servlet.http.HttpServlet;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
@@ -64,7 +65,9 @@ public final class HttpServer implements AutoCloseable {
     add(context, new HealthServlet(null), "/healthz");
     add(context, new HealthServlet(store), "/readyz");
     add(context, new MetricsServlet(metrics, store), "/metrics");
+    add(context, new NotFoundServlet(), "/");
     server.setHandler(context);
+    server.setErrorHandler(new JsonErrorHandler());
     server.setStopTimeout(5_000);
     server.start();
     return new HttpServer(server, connector);
@@ -86,7 +89,11 @@ public final class HttpServer implements AutoCloseable {
 
   /** Stops accepting requests and waits for running ones (at most 5 s). */
   @Override
-  public void close() throws Exception {
-    server.stop();
+  public void close() {
+    try {
+      server.stop();
+    } catch (Exception e) {
+      throw new IllegalStateException("stopping Jetty failed", e);
+    }
   }
 }

@@ -35,14 +35,21 @@ public final class GatewayFixture implements AutoCloseable {
 
   /** Starts a gateway on a new data dir. */
   public static GatewayFixture start() {
+    return start(null);
+  }
+
+  /** Starts a gateway on a new data dir and {@code store}, or its own SQLite store when null. */
+  public static GatewayFixture start(io.icegate.core.store.KvStore store) {
     try {
       // Surefire points java.io.tmpdir at target/tmp, which nobody creates; sqlite-jdbc extracts
       // its native library there.
       Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
       Path dir = Files.createTempDirectory("icegate-gw");
       GatewaySettings settings = new GatewaySettings(dir, null, "127.0.0.1", 0, true, TOKEN);
-      return new GatewayFixture(dir, Gateway.start(settings, new PrintStream(
-          java.io.OutputStream.nullOutputStream())));
+      PrintStream quiet = new PrintStream(java.io.OutputStream.nullOutputStream());
+      return new GatewayFixture(dir, store == null
+          ? Gateway.start(settings, quiet)
+          : Gateway.start(settings, store, quiet));
     } catch (Exception e) {
       throw new IllegalStateException("gateway failed to start", e);
     }

@@ -1,0 +1,275 @@
+package io.icegate.bench.gateway;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Load-table throughput and latency at a fixed number of concurrent connections on loopback, for
+ * icegate and, in the same run, Iceberg's reference REST server ({@code RESTCatalogServer} from
+ * the plain iceberg-open-api jar: Jetty 11 over a {@code JdbcCatalog} on a SQLite file). Each
+ * server runs in its own JVM; both hold the same table (same schema, same number of snapshots),
+ * created through iceberg-core's {@code RESTCatalog}. Each of the concurrent connections is a
+ * keep-alive socket on its own thread sending load-table back to back. Also measures cold start:
+ * process spawn to the first 200 on the config route.
+ *
+ * <pre>
+ * java -cp bench/target/icegate-bench.jar io.icegate.bench.gateway.LoadTableComparison \
+ *     gateway/target/icegate-server.jar bench/target/reference/iceberg-open-api-1.10.1.jar \
+ *     [seconds=15] [connections=64] [snapshots=30]
+ * </pre>
+ */
+public final class LoadTableComparison {
+  private static final String TOKEN = "igt_bench-token";
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+  private LoadTableComparison() {}
+
+  /** One server under test. */
+  private record Target(String name, Process process, String catalogUri, Map<String, String> auth,
+      String loadUri, long coldStartMillis) {}
+
+  /** Outcome of a measured run. */
+  private record Result(long requests, long errors, double seconds, long[] latenciesNanos) {
+    double throughput() {
+      return requests / seconds;
+    }
+
+    double percentileMillis(double p) {
+      if (latenciesNanos.length == 0) {
+        return Double.NaN;
+      }
+      int index = (int) Math.min(latenciesNanos.length - 1,
+          Math.ceil(p / 100.0 * latenciesNanos.length) - 1);
+      return latenciesNanos[Math.max(0, index)] / 1e6;
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length < 2) {
+      System.err.println("usage: LoadTableComparison ICEGATE_JAR ICEBERG_OPEN_API_JAR "
+          + "[seconds] [connections] [snapshots]");
+      System.exit(2);
+    }
+    Path icegateJar = Path.of(args[0]);
+    Path referenceJar = Path.of(args[1]);
+    int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 15;
+    int connections = args.length > 3 ? Integer.parseInt(args[3]) : 64;
+    int snapshots = args.length > 4 ? Integer.parseInt(args[4]) : 30;
+    Path work = Files.createTempDirectory("icegate-loadbench");
+
+    List<Target> targets = new ArrayList<>();
+    try {
+      targets.add(startIcegate(icegateJar, work.resolve("icegate")));
+      targets.add(startReference(referenceJar, work.resolve("reference")));
+      for (Target target : targets) {
+        populate(target, snapshots);
+      }
+      System.out.printf("load-table, %d connections, %d s measured after 5 s warm-up, "
+          + "table with %d snapshots%n", connections, seconds, snapshots);
+      System.out.printf("%-10s %10s %10s %9s %9s %9s %7s %12s%n", "server", "requests",
+          "req/s", "p50 ms", "p99 ms", "max ms", "errors", "cold start");
+      for (Target target : targets) {
+        run(target, connections, 5);
+        Result r = run(target, connections, seconds);
+        System.out.printf("%-10s %10d %10.0f %9.2f %9.2f %9.2f %7d %9d ms%n", target.name(),
+            r.requests(), r.throughput(), r.percentileMillis(50), r.percentileMillis(99),
+            r.percentileMillis(100), r.errors(), target.coldStartMillis());
+      }
+    } finally {
+      for (Target target : targets) {
+        target.process().destroy();
+        target.process().waitFor();
+      }
+    }
+  }
+
+  private static Target startIcegate(Path jar, Path dataDir) throws Exception {
+    ProcessBuilder builder = new ProcessBuilder(javaBin(), "-jar", jar.toString(), "serve",
+        "--port", "0", "--data-dir", dataDir.toString());
+    builder.environment().put("ICEGATE_BOOTSTRAP_TOKEN", TOKEN);
+    builder.redirectError(ProcessBuilder.Redirect.DISCARD);
+    long start = System.nanoTime();
+    Process process = builder.start();
+    CompletableFuture<Integer> port = new CompletableFuture<>();
+    Thread reader = new Thread(() -> {
+      try (BufferedReader out = new BufferedReader(
+          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        String line;
+        while ((line = out.readLine()) != null) {
+          if (line.startsWith("icegate listening on http://")) {
+            port.complete(Integer.parseInt(line.substring(line.lastIndexOf(':') + 1)));
+          }
+        }
+      } catch (IOException e) {
+        port.completeExceptionally(e);
+      }
+    });
+    reader.setDaemon(true);
+    reader.start();
+    Map<String, String> auth = Map.of("Authorization", "Bearer " + TOKEN);
+    int p = port.get(START_TIMEOUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    String base = "http://127.0.0.1:" + p + "/iceberg";
+    awaitOk(base + "/v1/config?warehouse=default", auth);
+    long cold = (System.nanoTime() - start) / 1_000_000;
+    String prefix = prefixOf(get(base + "/v1/config?warehouse=default", auth).body());
+    return new Target("icegate", process, base, auth,
+        base + "/v1/" + prefix + "/namespaces/bench/tables/t", cold);
+  }
+
+  private static Target startReference(Path jar, Path dir) throws Exception {
+    Files.createDirectories(dir.resolve("warehouse"));
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    ProcessBuilder builder = new ProcessBuilder(javaBin(), "-jar", jar.toString());
+    builder.environment().put("CATALOG_REST_PORT", String.valueOf(port));
+    builder.environment().put("CATALOG_URI", "jdbc:sqlite:file:" + dir.resolve("catalog.db"));
+    builder.environment().put("CATALOG_WAREHOUSE", "file:" + dir.resolve("warehouse"));
+    builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    builder.redirectError(ProcessBuilder.Redirect.DISCARD);
+    long start = System.nanoTime();
+    Process process = builder.start();
+    String base = "http://127.0.0.1:" + port;
+    awaitOk(base + "/v1/config", Map.of());
+    long cold = (System.nanoTime() - start) / 1_000_000;
+    return new Target("reference", process, base, Map.of(),
+        base + "/v1/namespaces/bench/tables/t", cold);
+  }
+
+  private static void populate(Target target, int snapshots) throws IOException {
+    Map<String, String> props = new HashMap<>();
+    props.put("uri", target.catalogUri());
+    // The client writes manifests itself; icegate's local FileIO spares the harness Hadoop.
+    props.put("io-impl", "io.icegate.gateway.fileio.LocalFileIO");
+    if (target.name().equals("icegate")) {
+      props.put("warehouse", "default");
+      props.put("token", TOKEN);
+    }
+    List<Types.NestedField> fields = new ArrayList<>();
+    for (int i = 1; i <= 20; i++) {
+      fields.add(Types.NestedField.optional(i, "c" + i, Types.StringType.get()));
+    }
+    try (RESTCatalog catalog = new RESTCatalog()) {
+      catalog.initialize(target.name(), props);
+      catalog.createNamespace(Namespace.of("bench"));
+      Table table = catalog.createTable(TableIdentifier.of("bench", "t"), new Schema(fields),
+          PartitionSpec.unpartitioned());
+      for (int i = 0; i < snapshots; i++) {
+        table.newFastAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned())
+            .withPath(table.location() + "/data/f" + i + ".parquet")
+            .withFileSizeInBytes(1024).withRecordCount(10).build()).commit();
+      }
+    }
+  }
+
+  private static Result run(Target target, int connections, int seconds) throws Exception {
+    long end = System.nanoTime() + seconds * 1_000_000_000L;
+    AtomicInteger errors = new AtomicInteger();
+    List<long[]> perThread = new ArrayList<>();
+    List<int[]> counts = new ArrayList<>();
+    List<Thread> threads = new ArrayList<>();
+    long started = System.nanoTime();
+    for (int c = 0; c < connections; c++) {
+      long[] latencies = new long[1 << 20];
+      int[] count = new int[1];
+      perThread.add(latencies);
+      counts.add(count);
+      Thread thread = new Thread(() -> {
+        try (KeepAliveConnection connection =
+            new KeepAliveConnection(URI.create(target.loadUri()), target.auth())) {
+          while (System.nanoTime() < end) {
+            long t0 = System.nanoTime();
+            try {
+              if (connection.send() != 200) {
+                errors.incrementAndGet();
+              }
+            } catch (IOException e) {
+              errors.incrementAndGet();
+              connection.close();
+            }
+            if (count[0] < latencies.length) {
+              latencies[count[0]++] = System.nanoTime() - t0;
+            }
+          }
+        } catch (IOException e) {
+          errors.incrementAndGet();
+        }
+      });
+      threads.add(thread);
+      thread.start();
+    }
+    for (Thread thread : threads) {
+      thread.join();
+    }
+    double elapsed = (System.nanoTime() - started) / 1e9;
+    int total = 0;
+    for (int[] count : counts) {
+      total += count[0];
+    }
+    long[] all = new long[total];
+    int at = 0;
+    for (int i = 0; i < perThread.size(); i++) {
+      System.arraycopy(perThread.get(i), 0, all, at, counts.get(i)[0]);
+      at += counts.get(i)[0];
+    }
+    Arrays.sort(all);
+    return new Result(total, errors.get(), elapsed, all);
+  }
+
+  private static void awaitOk(String uri, Map<String, String> headers) throws Exception {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    while (System.nanoTime() < deadline) {
+      try {
+        if (get(uri, headers).statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      Thread.sleep(5);
+    }
+    throw new IllegalStateException("no 200 from " + uri + " within " + START_TIMEOUT);
+  }
+
+  private static HttpResponse<String> get(String uri, Map<String, String> headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(uri)).GET();
+    headers.forEach(request::header);
+    return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String prefixOf(String configJson) {
+    int at = configJson.indexOf("\"prefix\":\"") + "\"prefix\":\"".length();
+    return configJson.substring(at, configJson.indexOf('"', at));
+  }
+
+  private static String javaBin() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+}
