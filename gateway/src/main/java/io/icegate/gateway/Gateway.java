@@ -74,13 +74,50 @@ public final class Gateway implements AutoCloseable {
           settings.bind(), settings.port(), HttpSettings.DEFAULT_MAX_REQUEST_BYTES);
       IcebergRestServlet servlet = new IcebergRestServlet(
           operations, authenticator, metrics, http.maxRequestBytes());
-      HttpServer server = HttpServer.start(http, store, servlet, metrics);
+      io.icegate.admin.AdminServlet admin = adminServlet(settings, store, repositories, tokens,
+          clock, idempotency, http.maxRequestBytes());
+      HttpServer server = HttpServer.start(http, store, servlet, admin, metrics);
       LOG.info("gateway started: {}", settings);
       return new Gateway(store, server);
     } catch (Exception | Error e) {
       store.close();
       throw e;
     }
+  }
+
+  /**
+   * The admin API over the core services. The master key comes from {@code ICEGATE_MASTER_KEY},
+   * else the file named by {@code ICEGATE_MASTER_KEY_FILE}, else (SQLite only) a key file
+   * generated under the data dir; with FoundationDB a configured key is required.
+   */
+  private static io.icegate.admin.AdminServlet adminServlet(GatewaySettings settings,
+      KvStore store, Repositories repositories, ApiTokens tokens, Clock clock,
+      IdempotencySettings idempotency, long maxBodyBytes) throws java.io.IOException {
+    boolean shared = settings.store() != null && settings.store().startsWith("fdb:");
+    String keyFile = System.getenv("ICEGATE_MASTER_KEY_FILE");
+    io.icegate.core.credential.MasterKey key = io.icegate.core.credential.MasterKey.load(
+        System.getenv(io.icegate.core.credential.MasterKey.ENV),
+        keyFile == null ? null : java.nio.file.Path.of(keyFile), settings.dataDir(),
+        shared ? io.icegate.core.credential.MasterKey.Generation.FORBIDDEN
+            : io.icegate.core.credential.MasterKey.Generation.ALLOWED);
+    io.icegate.core.credential.CredentialStore credentials =
+        new io.icegate.core.credential.CredentialStore(store, key, clock);
+    io.icegate.core.durability.IdempotentCreates creates =
+        new io.icegate.core.durability.IdempotentCreates(repositories, clock, idempotency);
+    io.icegate.core.credential.CredentialedWrites writes =
+        new io.icegate.core.credential.CredentialedWrites(
+            new io.icegate.core.credential.CredentialPublication(credentials), creates);
+    io.icegate.core.durability.AccountDeletion deletion =
+        new io.icegate.core.durability.AccountDeletion(repositories, clock,
+            io.icegate.core.durability.AccountDeletion.DEFAULT_BATCH_KEYS,
+            java.util.List.of(credentials.accountCleanup()));
+    io.icegate.admin.AdminOperations operations = new io.icegate.admin.AdminOperations(
+        new io.icegate.core.account.AccountService(repositories, creates, tokens, deletion),
+        new io.icegate.core.catalog.CatalogService(repositories, writes, credentials),
+        new io.icegate.core.integration.IntegrationService(repositories, writes, credentials,
+            new io.icegate.core.integration.OutboundAddressPolicy(
+                io.icegate.core.integration.OutboundAddressPolicy.Settings.DEFAULT)));
+    return new io.icegate.admin.AdminServlet(operations, tokens::resolve, (int) maxBodyBytes);
   }
 
   /** The store the gateway runs on, for embedding (admin tooling, tests). */

@@ -89,11 +89,35 @@ public final class IdempotentCreates {
       String fingerprint,
       S spec,
       OnConflict onConflict) {
+    return create(repository, idempotencyKey, fingerprint, spec, onConflict, null);
+  }
+
+  /**
+   * As {@link #create(ResourceRepository, String, String, ResourceSpec, OnConflict)}, with work
+   * tied to the reserved identity: {@code preparation.prepare} runs after the reservation and
+   * before the publishing transaction (only when no receipt is replayed), and {@code
+   * preparation.published} runs inside the publishing transaction when this attempt publishes a
+   * new resource. Used by creates that carry credentials (seed 000: the credential generation is
+   * reserved before the resource transaction).
+   *
+   * @param preparation the hook, or {@code null} for none
+   */
+  public <S extends ResourceSpec> IdempotentResult<S> create(
+      ResourceRepository<S> repository,
+      String idempotencyKey,
+      String fingerprint,
+      S spec,
+      OnConflict onConflict,
+      Preparation<S> preparation) {
     validate(idempotencyKey, fingerprint, onConflict);
     Attempt<S> attempt = new Attempt<>(repository, idempotencyKey, fingerprint, spec, onConflict);
     IdempotencyRecord.Receipt prior = store.run(Idempotence.IDEMPOTENT, attempt::reserve);
     if (prior != null) {
       return attempt.answer(prior, true);
+    }
+    if (preparation != null) {
+      attempt.toPublish = preparation.prepare(attempt.reserved, spec);
+      attempt.preparation = preparation;
     }
     try {
       // The answer is built outside the transaction: a recorded rejection is thrown only after the
@@ -155,6 +179,22 @@ public final class IdempotentCreates {
     }
   }
 
+  /**
+   * Work tied to the reserved identity of one idempotent create.
+   *
+   * @param <S> the spec type
+   */
+  public interface Preparation<S extends ResourceSpec> {
+    /**
+     * Runs once per attempt, outside any transaction, after the reservation: e.g. stores a secret
+     * under the reserved id. Returns the spec to publish (e.g. with its credential generation).
+     */
+    S prepare(String reservedId, S spec);
+
+    /** Runs inside the publishing transaction, after the create's checks passed. */
+    void published(io.icegate.core.store.Transaction tx, io.icegate.core.model.Resource<S> resource);
+  }
+
   private record SweepBatch(int cleared, byte[] last) {}
 
   /** What the publish transaction found or recorded. */
@@ -206,7 +246,8 @@ public final class IdempotentCreates {
   public static boolean isRecorded(ErrorCode code) {
     return switch (code) {
       case INVALID_ARGUMENT, NOT_FOUND, ALREADY_EXISTS, NAMESPACE_NOT_EMPTY, DEPENDENCY_EXISTS,
-          GENERATION_MISMATCH -> true;
+          GENERATION_MISMATCH, CONNECTION_SETTING_REJECTED, AUTHENTICATION_NOT_SUPPORTED,
+          CREDENTIALS_INVALID -> true;
       // FENCED is not recorded: the account is going away, and a receipt written now would land
       // behind its fence.
       default -> false;
@@ -223,6 +264,10 @@ public final class IdempotentCreates {
     final String holder = UUID.randomUUID().toString();
     final String candidateId = ResourceRepository.newId();
     final byte[] recordKey;
+    S toPublish;
+    Preparation<S> preparation;
+    /** The id the last run of {@link #reserve} reserved. */
+    volatile String reserved;
 
     Attempt(
         ResourceRepository<S> repository,
@@ -235,6 +280,7 @@ public final class IdempotentCreates {
       this.fingerprint = fingerprint;
       this.spec = spec;
       this.onConflict = onConflict;
+      this.toPublish = spec;
       String partition =
           repository.accountId() == null ? KeyLayout.ROOT_PARTITION : repository.accountId();
       this.recordKey =
@@ -262,6 +308,7 @@ public final class IdempotentCreates {
       String reservedId = candidateId;
       if (live) {
         if (stored.holder().equals(holder)) {
+          reserved = stored.reservedId();
           return null; // our own reservation, committed by an earlier run of this body
         }
         if (stored.leaseExpiresAt().isAfter(now)) {
@@ -271,6 +318,7 @@ public final class IdempotentCreates {
       }
       tx.set(recordKey, encode(new IdempotencyRecord(
           fingerprint, reservedId, holder, now.plus(settings.lease()), null)));
+      reserved = reservedId;
       return null;
     }
 
@@ -294,7 +342,11 @@ public final class IdempotentCreates {
       IdempotencyRecord.Receipt receipt;
       try {
         // create() checks everything before its first write, so a rejection leaves tx clean.
-        CreateOutcome<S> outcome = repository.create(tx, stored.reservedId(), spec, onConflict);
+        CreateOutcome<S> outcome =
+            repository.create(tx, stored.reservedId(), toPublish, onConflict);
+        if (preparation != null && outcome.disposition() != CreateOutcome.Disposition.EXISTING) {
+          preparation.published(tx, outcome.resource());
+        }
         int status = outcome.disposition() == CreateOutcome.Disposition.EXISTING ? 200 : 201;
         receipt = new IdempotencyRecord.Receipt(
             status, outcome.disposition().name(),

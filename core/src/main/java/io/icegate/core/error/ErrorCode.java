@@ -44,7 +44,42 @@ public enum ErrorCode {
   /** A request would exceed the store's size limits (a value over 100 kB, a 10 MB transaction). */
   REQUEST_TOO_LARGE(413, "the request exceeds the store's size limits"),
   /** The store failed; nothing is known to be written. */
-  STORE_UNAVAILABLE(503, "the store is unavailable");
+  STORE_UNAVAILABLE(503, "the store is unavailable"),
+  /**
+   * The request body is not the JSON the route takes: not JSON, an unknown member, a wrong type,
+   * an unknown enum value. Args: what (names the member, never echoes a value).
+   */
+  MALFORMED_REQUEST(400, "malformed request: %s"),
+  /** An immutable member was given a new value. Args: member. */
+  IMMUTABLE_MEMBER(400, "%s cannot be changed"),
+  /**
+   * A connection setting crosses the connection boundary (seed 001): a non-http(s) URI, user-info,
+   * a fragment, a secret-bearing query parameter or property, a credential-provider handle. Args:
+   * the offending key or URI part (never its value).
+   */
+  CONNECTION_SETTING_REJECTED(400, "connection setting %s is not allowed"),
+  /** An endpoint resolves to an address the outbound address policy refuses. Args: host. */
+  OUTBOUND_ADDRESS_REJECTED(400, "the address of host %s is not allowed by the outbound address policy"),
+  /** The authentication variant is not accepted by the integration type. Args: type, variant. */
+  AUTHENTICATION_NOT_SUPPORTED(400, "integrations of type %s do not accept authentication %s"),
+  /** A required write-only secret member is missing, or one the variant does not take was given. */
+  CREDENTIALS_INVALID(400, "credentials: %s"),
+  /** The request needs an {@code If-Match} precondition (PATCH, PUT). */
+  PRECONDITION_REQUIRED(428, "this request requires an If-Match header"),
+  /** An {@code If-Match} value does not name the resource's current version. Args: kind, id. */
+  PRECONDITION_FAILED(412, "If-Match does not match the current version of %s %s"),
+  /** No or an unknown bearer token. */
+  UNAUTHENTICATED(401, "a valid bearer token is required"),
+  /** The token's role does not allow the operation. Args: role, operation. */
+  PERMISSION_DENIED(403, "a %s token may not %s"),
+  /** No route serves the path. */
+  ROUTE_NOT_FOUND(404, "no such route: %s"),
+  /** The route does not take the method. Args: method. */
+  METHOD_NOT_ALLOWED(405, "method %s is not allowed on this route"),
+  /** The request body is larger than the server accepts. Args: limit in bytes. */
+  BODY_TOO_LARGE(413, "the request body is larger than %d bytes"),
+  /** An unexpected server failure; details are in the server log. */
+  INTERNAL(500, "internal error");
 
   private final int httpStatus;
   private final String template;

@@ -11,13 +11,27 @@ import java.util.Map;
  * @param warehouse default location of new tables, e.g. {@code s3://bucket/prefix} or {@code
  *     file:/data/warehouse}; {@code null} when tables must name their location
  * @param properties opaque non-secret settings (Iceberg catalog properties); never {@code null}
+ * @param storage object-storage settings of the catalog's FileIO, or {@code null}; holds a
+ *     credential generation, never a secret (the secret is in the CredentialStore)
  */
-public record Catalog(String name, String warehouse, Map<String, String> properties)
+public record Catalog(
+    String name, String warehouse, Map<String, String> properties, CatalogStorage storage)
     implements ResourceSpec {
 
   public Catalog {
     Names.requireName(name, "catalog name");
     properties = Names.copyProperties(properties);
+  }
+
+  /** A catalog without storage settings. */
+  public Catalog(String name, String warehouse, Map<String, String> properties) {
+    this(name, warehouse, properties, null);
+  }
+
+  /** The credential generation of the storage secret, 0 when none is configured. */
+  @com.fasterxml.jackson.annotation.JsonIgnore
+  public long credentialGeneration() {
+    return storage == null || storage.s3() == null ? 0 : storage.s3().credentialGeneration();
   }
 
   @Override
@@ -40,6 +54,6 @@ public record Catalog(String name, String warehouse, Map<String, String> propert
     if (!(scope instanceof NameScope.AccountWide)) {
       throw IcegateException.invalidArgument("a catalog name is account-wide");
     }
-    return new Catalog(displayName, warehouse, properties);
+    return new Catalog(displayName, warehouse, properties, storage);
   }
 }

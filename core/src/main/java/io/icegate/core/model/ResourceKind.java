@@ -9,7 +9,8 @@ public enum ResourceKind {
   CATALOG(2, "catalog"),
   NAMESPACE(3, "namespace"),
   TABLE(4, "table"),
-  VIEW(5, "view");
+  VIEW(5, "view"),
+  INTEGRATION(6, "integration");
 
   private final int tag;
   private final String label;

@@ -6,6 +6,7 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
+import io.icegate.core.model.Integration;
 import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Namespace;
 import io.icegate.core.model.Resource;
@@ -165,6 +166,51 @@ abstract class KindRules<S extends ResourceSpec> {
 
     @Override
     void onDeleted(Transaction tx, Resource<Catalog> resource) {
+      counters.clear(tx, resource.ref());
+    }
+  }
+
+  /**
+   * Integrations: per-account names; undeletable while dependents (overlays, counted) exist. An
+   * integration's own fence (cascade delete) guards its mutations.
+   */
+  static final class IntegrationRules extends KindRules<Integration> {
+    IntegrationRules(DeletionFences fences, DependencyCounters counters) {
+      super(fences, counters);
+    }
+
+    @Override
+    ResourceKind kind() {
+      return ResourceKind.INTEGRATION;
+    }
+
+    @Override
+    Class<Integration> specType() {
+      return Integration.class;
+    }
+
+    @Override
+    boolean accepts(NameScope scope) {
+      return scope instanceof NameScope.AccountWide;
+    }
+
+    @Override
+    List<ResourceRef> guardingFences(ResourceRef self, Integration spec) {
+      return List.of(ResourceRef.account(self.accountId()), self);
+    }
+
+    @Override
+    void assertParentsExist(Transaction tx, ResourceRef self, Integration spec) {
+      assertExists(tx, ResourceRef.account(self.accountId()));
+    }
+
+    @Override
+    void assertDeletable(Transaction tx, Resource<Integration> resource) {
+      counters.assertNone(tx, resource.ref());
+    }
+
+    @Override
+    void onDeleted(Transaction tx, Resource<Integration> resource) {
       counters.clear(tx, resource.ref());
     }
   }

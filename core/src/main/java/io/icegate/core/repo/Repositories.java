@@ -4,6 +4,7 @@ import io.icegate.core.durability.DeletionFences;
 import io.icegate.core.durability.DependencyCounters;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
+import io.icegate.core.model.Integration;
 import io.icegate.core.model.Namespace;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.Table;
@@ -38,6 +39,8 @@ public final class Repositories {
   private final ResourceCodec<Namespace> namespaceCodec = new ResourceCodec<>(Namespace.class);
   private final ResourceCodec<Table> tableCodec = new ResourceCodec<>(Table.class);
   private final ResourceCodec<View> viewCodec = new ResourceCodec<>(View.class);
+  private final ResourceCodec<Integration> integrationCodec =
+      new ResourceCodec<>(Integration.class);
 
   /**
    * Repositories over {@code store}; {@code clock} stamps createdAt/updatedAt. Loads (on the first
@@ -115,6 +118,17 @@ public final class Repositories {
         clock,
         new KindRules.RelationRules<>(ResourceKind.VIEW, View.class, fences, counters),
         viewCodec,
+        listings,
+        requireAccount(accountId));
+  }
+
+  /** CatalogIntegrations of account {@code accountId} (names unique per account). */
+  public ResourceRepository<Integration> integrations(String accountId) {
+    return new ResourceRepository<>(
+        store,
+        clock,
+        new KindRules.IntegrationRules(fences, counters),
+        integrationCodec,
         listings,
         requireAccount(accountId));
   }

@@ -86,6 +86,15 @@ public final class KeyLayout {
   public static final Subspace CREDENTIALS = subspace(7);
 
   /**
+   * Credential orphan candidates: {@code (account id, owner resource id, credential generation) ->
+   * JSON note}. Written by the CredentialStore in the transaction that stores a prepared secret
+   * and cleared in the transaction that publishes it; set for the old generation when a rotation
+   * publishes, cleared when it is retired. Whatever stays after a failure (a commit with unknown
+   * result, a failed cleanup) is a generation an orphan reclaimer must check (seed 000).
+   */
+  public static final Subspace CREDENTIAL_CANDIDATES = subspace(10);
+
+  /**
    * Content-addressed chunks of large immutable payloads: {@code (sha-256, chunk index) -> bytes}.
    * Written before the pointer transaction that references them.
    */
@@ -120,6 +129,26 @@ public final class KeyLayout {
   /** The grant of the token whose SHA-256 hex digest is {@code digest}. */
   public static byte[] token(String digest) {
     return TOKENS.pack(Tuple.from(digest));
+  }
+
+  /** The encrypted secret of {@code ownerId} at {@code generation}. */
+  public static byte[] credential(String ownerId, long generation) {
+    return CREDENTIALS.pack(Tuple.from(ownerId, generation));
+  }
+
+  /** Every credential generation of {@code ownerId}, in generation order. */
+  public static Subspace credentials(String ownerId) {
+    return CREDENTIALS.get(Tuple.from(ownerId));
+  }
+
+  /** The orphan-candidate note of {@code ownerId}'s generation {@code generation}. */
+  public static byte[] credentialCandidate(String accountId, String ownerId, long generation) {
+    return CREDENTIAL_CANDIDATES.pack(Tuple.from(accountId, ownerId, generation));
+  }
+
+  /** Every orphan-candidate note of account {@code accountId}. */
+  public static Subspace credentialCandidates(String accountId) {
+    return CREDENTIAL_CANDIDATES.get(Tuple.from(accountId));
   }
 
   /** A store-wide metadata entry. */

@@ -48,18 +48,29 @@ import java.util.Set;
  * </ul>
  *
  * <p>Replays of receipts are checked by {@link ReplayLedger}. Later issues add their invariants
- * (credentials, claims) here.
+ * (claims) here. Credentials: every stored generation is referenced by its owner (integration,
+ * catalog) or noted as an orphan candidate; every referenced generation is stored and readable.
  */
 public final class InvariantChecker {
   private final KvStore store;
+  private final io.icegate.core.credential.CredentialStore credentials;
 
-  private InvariantChecker(KvStore store) {
+  private InvariantChecker(KvStore store, io.icegate.core.credential.CredentialStore credentials) {
     this.store = store;
+    this.credentials = credentials;
+  }
+
+  /**
+   * This checker, also decrypting every referenced credential generation with {@code
+   * credentials} (its master key).
+   */
+  public InvariantChecker withCredentials(io.icegate.core.credential.CredentialStore credentials) {
+    return new InvariantChecker(store, credentials);
   }
 
   /** A checker over {@code store}. */
   public static InvariantChecker of(KvStore store) {
-    return new InvariantChecker(store);
+    return new InvariantChecker(store, null);
   }
 
   /** Fails with every violation found. */
@@ -195,6 +206,8 @@ public final class InvariantChecker {
       }
     }
 
+    checkCredentials(tx, byId, partitions, violations);
+
     for (KeyValue kv : all(tx, KeyLayout.FENCES.range())) {
       partitions.add(KeyLayout.FENCES.unpack(kv.key()).getString(0));
     }
@@ -224,6 +237,62 @@ public final class InvariantChecker {
     return violations;
   }
 
+  /**
+   * Credential invariants (seed 000, credential publication): every stored generation is the one
+   * its owner references or is noted as an orphan candidate; every generation an integration or
+   * catalog references is stored and, when a CredentialStore was given, decrypts; candidate notes
+   * live only in existing accounts.
+   */
+  private void checkCredentials(ReadTransaction tx, Map<String, Resource<?>> byId,
+      Set<String> partitions, List<String> violations) {
+    Set<String> candidates = new HashSet<>();
+    for (KeyValue kv : all(tx, KeyLayout.CREDENTIAL_CANDIDATES.range())) {
+      Tuple key = KeyLayout.CREDENTIAL_CANDIDATES.unpack(kv.key());
+      partitions.add(key.getString(0));
+      candidates.add(key.getString(1) + "#" + key.getLong(2));
+    }
+    for (KeyValue kv : all(tx, KeyLayout.CREDENTIALS.range())) {
+      Tuple key = KeyLayout.CREDENTIALS.unpack(kv.key());
+      String owner = key.getString(0);
+      long generation = key.getLong(1);
+      if (referencedGeneration(byId.get(owner)) != generation
+          && !candidates.contains(owner + "#" + generation)) {
+        violations.add("credential generation " + generation + " of " + owner
+            + " is neither referenced by its owner nor an orphan candidate");
+      }
+    }
+    for (Resource<?> resource : byId.values()) {
+      long generation = referencedGeneration(resource);
+      if (generation <= 0) {
+        continue;
+      }
+      if (tx.get(KeyLayout.credential(resource.id(), generation)) == null) {
+        violations.add(resource.ref() + " references credential generation " + generation
+            + ", which is not stored");
+      } else if (credentials != null) {
+        try {
+          credentials.read(tx, resource.id(), generation);
+        } catch (RuntimeException e) {
+          violations.add(resource.ref() + " credential generation " + generation
+              + " is not readable: " + e.getMessage());
+        }
+      }
+    }
+  }
+
+  private static long referencedGeneration(Resource<?> resource) {
+    if (resource == null) {
+      return -1;
+    }
+    if (resource.spec() instanceof io.icegate.core.model.Integration integration) {
+      return integration.credentialGeneration();
+    }
+    if (resource.spec() instanceof Catalog catalog) {
+      return catalog.credentialGeneration();
+    }
+    return -1;
+  }
+
   private static byte[] nameKey(String partition, Resource<?> resource) {
     ResourceSpec spec = resource.spec();
     return KeyLayout.name(partition, spec.kind(), spec.nameScope(), spec.displayName());
@@ -248,6 +317,7 @@ public final class InvariantChecker {
       case NAMESPACE -> new ResourceCodec<>(Namespace.class);
       case TABLE -> new ResourceCodec<>(Table.class);
       case VIEW -> new ResourceCodec<>(View.class);
+      case INTEGRATION -> new ResourceCodec<>(io.icegate.core.model.Integration.class);
     };
   }
 }

@@ -110,6 +110,7 @@ public final class ReplayLedger {
       case NAMESPACE -> repos.namespaces(accountId);
       case TABLE -> repos.tables(accountId);
       case VIEW -> repos.views(accountId);
+      case INTEGRATION -> repos.integrations(accountId);
     };
   }
 }

@@ -17,7 +17,7 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The Jetty 12 (ee10) server hosting the gateway's HTTP surfaces: {@code /iceberg/*}, {@code
+ * The Jetty 12 (ee10) server hosting the gateway's HTTP surfaces: {@code /iceberg/*}, {@code /admin/*}, {@code
  * /healthz}, {@code /readyz} and {@code /metrics}.
  *
  * <p>URI compliance is relaxed as Iceberg clients need it: a namespace path travels as one segment
@@ -40,7 +40,8 @@ public final class HttpServer implements AutoCloseable {
    * @throws Exception when the port cannot be bound or a servlet fails to initialize
    */
   public static HttpServer start(
-      HttpSettings settings, KvStore store, IcebergRestServlet iceberg, RouteMetrics metrics)
+      HttpSettings settings, KvStore store, IcebergRestServlet iceberg,
+      jakarta.servlet.http.HttpServlet admin, RouteMetrics metrics)
       throws Exception {
     QueuedThreadPool threads = new QueuedThreadPool(200, 8);
     threads.setName("icegate-http");
@@ -60,6 +61,7 @@ public final class HttpServer implements AutoCloseable {
     context.setContextPath("/");
     context.getServletHandler().setDecodeAmbiguousURIs(true);
     add(context, iceberg, "/iceberg/*");
+    add(context, admin, "/admin/*");
     add(context, new HealthServlet(null), "/healthz");
     add(context, new HealthServlet(store), "/readyz");
     add(context, new MetricsServlet(metrics, store), "/metrics");

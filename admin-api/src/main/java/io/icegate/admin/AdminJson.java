@@ -1,0 +1,122 @@
+package io.icegate.admin;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import java.io.IOException;
+import java.util.stream.Collectors;
+
+/**
+ * The admin API's JSON: strict on input (unknown members, wrong types, scalar coercions and
+ * unknown enum values are MALFORMED_REQUEST), deterministic on output. Error messages name the
+ * member path and never quote the input, so a secret sent in a wrong place is not echoed.
+ */
+public final class AdminJson {
+  private static final ObjectMapper MAPPER = JsonMapper.builder()
+      .addModule(new JavaTimeModule())
+      .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+      .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+      .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+      .build();
+
+  static {
+    MAPPER.coercionConfigFor(LogicalType.Textual)
+        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+  }
+
+  private AdminJson() {}
+
+  /** The shared mapper. */
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+
+  /**
+   * {@code body} as {@code type}.
+   *
+   * @throws IcegateException MALFORMED_REQUEST naming the member, never its value
+   */
+  public static <T> T read(byte[] body, Class<T> type) {
+    if (body.length == 0) {
+      throw malformed("a JSON body is required");
+    }
+    try {
+      return MAPPER.readValue(body, type);
+    } catch (IOException e) {
+      throw describe(e);
+    }
+  }
+
+  /** {@code node} as {@code type}, with the same error mapping as {@link #read}. */
+  public static <T> T convert(JsonNode node, Class<T> type, String prefix) {
+    try {
+      return MAPPER.treeToValue(node, type);
+    } catch (IOException | IllegalArgumentException e) {
+      IcegateException described = describe(e);
+      throw malformed(prefix + ": " + described.getMessage().replace("malformed request: ", ""));
+    }
+  }
+
+  /** The JSON bytes of {@code value}. */
+  public static byte[] write(Object value) {
+    try {
+      return MAPPER.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialize a response", e);
+    }
+  }
+
+  static IcegateException malformed(String what) {
+    return new IcegateException(ErrorCode.MALFORMED_REQUEST, null, what);
+  }
+
+  private static IcegateException describe(Exception e) {
+    if (e instanceof IcegateException coded) {
+      return coded;
+    }
+    if (e instanceof UnrecognizedPropertyException unknown) {
+      return malformed("unknown member " + path(unknown));
+    }
+    if (e instanceof InvalidTypeIdException) {
+      return malformed("unknown or missing type of " + path((JsonMappingException) e));
+    }
+    if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+      Throwable cause = mapping.getCause();
+      if (cause instanceof IcegateException coded) {
+        return coded; // a record's own validation (e.g. an over-long name), already secret-free
+      }
+      return malformed("member " + path(mapping) + " is missing or has the wrong type or value");
+    }
+    if (e instanceof JsonMappingException mapping && mapping.getCause() instanceof IcegateException c) {
+      return c;
+    }
+    if (e instanceof JsonMappingException) {
+      return malformed("the body is not the expected JSON object");
+    }
+    return malformed("the body is not valid JSON");
+  }
+
+  private static String path(JsonMappingException e) {
+    return e.getPath().stream()
+        .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+        .collect(Collectors.joining("."));
+  }
+}

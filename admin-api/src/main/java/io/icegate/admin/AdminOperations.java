@@ -1,0 +1,235 @@
+package io.icegate.admin;
+
+import io.icegate.core.account.AccountService;
+import io.icegate.core.auth.TokenRole;
+import io.icegate.core.catalog.CatalogService;
+import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.durability.IdempotentResult;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.integration.IntegrationService;
+import io.icegate.core.model.Account;
+import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogStorage;
+import io.icegate.core.model.Etags;
+import io.icegate.core.model.Integration;
+import io.icegate.core.model.Resource;
+import io.icegate.core.paging.Page;
+import io.icegate.core.paging.PageRequest;
+import io.icegate.core.repo.CreateOutcome;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.OnConflict;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * One method per admin route, each mapping an {@link AdminCall} onto a core service and the result
+ * onto an {@link AdminReply}: ETag on every resource answer, If-Match rules, {@code onConflict},
+ * Idempotency-Key and paging.
+ */
+public final class AdminOperations {
+  private final AccountService accounts;
+  private final CatalogService catalogs;
+  private final IntegrationService integrations;
+  private final byte[] openapi;
+
+  public AdminOperations(AccountService accounts, CatalogService catalogs,
+      IntegrationService integrations) {
+    this.accounts = Objects.requireNonNull(accounts);
+    this.catalogs = Objects.requireNonNull(catalogs);
+    this.integrations = Objects.requireNonNull(integrations);
+    try (InputStream in = AdminOperations.class.getResourceAsStream("/openapi.yaml")) {
+      this.openapi = Objects.requireNonNull(in, "openapi.yaml is missing").readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Answers {@code call}. */
+  public AdminReply handle(AdminCall call) {
+    String account = call.var("account");
+    return switch (call.route()) {
+      case OPENAPI -> new AdminReply(200, "application/yaml", openapi, Map.of());
+      case CREATE_ACCOUNT -> {
+        AdminRequests.CreateAccount body = AdminJson.read(call.body(), AdminRequests.CreateAccount.class);
+        yield created(accounts.create(new Account(AdminRequests.require(body.name(), "name")),
+            createRequest(call)));
+      }
+      case LIST_ACCOUNTS -> page(accounts.list(pageRequest(call)));
+      case GET_ACCOUNT -> resource(200, accounts.get(account));
+      case DELETE_ACCOUNT -> {
+        accounts.delete(account, optionalIfMatch(call, account));
+        yield new AdminReply(204, null, null, Map.of());
+      }
+      case ISSUE_TOKEN -> issueToken(call, account);
+      case CREATE_CATALOG -> createCatalog(call, account);
+      case LIST_CATALOGS -> page(catalogs.list(account, pageRequest(call)));
+      case GET_CATALOG -> resource(200, catalogs.get(account, call.var("catalog")));
+      case PATCH_CATALOG -> patchCatalog(call, account);
+      case DELETE_CATALOG -> {
+        catalogs.delete(account, call.var("catalog"), optionalIfMatch(call, call.var("catalog")));
+        yield new AdminReply(204, null, null, Map.of());
+      }
+      case CREATE_INTEGRATION -> createIntegration(call, account);
+      case LIST_INTEGRATIONS -> page(integrations.list(account, pageRequest(call)));
+      case GET_INTEGRATION -> resource(200, integrations.get(account, call.var("integration")));
+      case PATCH_INTEGRATION -> {
+        String id = call.var("integration");
+        ExpectedGeneration expected = requiredIfMatch(call, id);
+        AdminRequests.PatchIntegration body =
+            AdminJson.read(call.body(), AdminRequests.PatchIntegration.class);
+        yield resource(200, integrations.update(account, id, expected, body.displayName(),
+            body.type(), body.uri(), body.properties()));
+      }
+      case DELETE_INTEGRATION -> {
+        String id = call.var("integration");
+        integrations.delete(account, id, optionalIfMatch(call, id));
+        yield new AdminReply(204, null, null, Map.of());
+      }
+      case PUT_AUTHENTICATION -> {
+        String id = call.var("integration");
+        ExpectedGeneration expected = requiredIfMatch(call, id);
+        AdminRequests.Authentication auth = AdminRequests.authentication(
+            AdminJson.read(call.body(), com.fasterxml.jackson.databind.node.ObjectNode.class));
+        yield resource(200, integrations.rotate(account, id, expected, auth.config(),
+            auth.secrets()));
+      }
+    };
+  }
+
+  private AdminReply issueToken(AdminCall call, String account) {
+    AdminRequests.IssueToken body = AdminJson.read(call.body(), AdminRequests.IssueToken.class);
+    String role = AdminRequests.require(body.role(), "role");
+    TokenRole parsed = switch (role) {
+      case "admin" -> TokenRole.ADMIN;
+      case "writer" -> TokenRole.WRITER;
+      case "reader" -> TokenRole.READER;
+      default -> throw AdminJson.malformed("member role must be admin, writer or reader");
+    };
+    AccountService.IssuedToken issued =
+        accounts.issueToken(account, AdminRequests.require(body.name(), "name"), parsed);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("name", issued.grant().name());
+    out.put("role", role);
+    out.put("accountId", account);
+    out.put("token", issued.token());
+    return AdminReply.json(201, out).withHeader("Cache-Control", "no-store");
+  }
+
+  private AdminReply createCatalog(AdminCall call, String account) {
+    AdminRequests.CreateCatalog body = AdminJson.read(call.body(), AdminRequests.CreateCatalog.class);
+    Catalog spec = new Catalog(AdminRequests.require(body.name(), "name"),
+        AdminRequests.require(body.warehouse(), "warehouse"), body.properties(),
+        storage(body.storage()));
+    String secret = body.storage() == null || body.storage().s3() == null ? null
+        : body.storage().s3().secretAccessKey();
+    return created(catalogs.create(account, spec, secret, createRequest(call)));
+  }
+
+  private AdminReply patchCatalog(AdminCall call, String account) {
+    String id = call.var("catalog");
+    ExpectedGeneration expected = requiredIfMatch(call, id);
+    AdminRequests.PatchCatalog body = AdminJson.read(call.body(), AdminRequests.PatchCatalog.class);
+    Catalog current = catalogs.get(account, id).spec();
+    Catalog next = new Catalog(body.name() == null ? current.name() : body.name(),
+        current.warehouse(), body.properties() == null ? current.properties() : body.properties(),
+        body.storage() == null ? current.storage() : storage(body.storage()));
+    String secret = body.storage() == null || body.storage().s3() == null ? null
+        : body.storage().s3().secretAccessKey();
+    return resource(200, catalogs.update(account, id, expected, next, secret));
+  }
+
+  private AdminReply createIntegration(AdminCall call, String account) {
+    AdminRequests.CreateIntegration body =
+        AdminJson.read(call.body(), AdminRequests.CreateIntegration.class);
+    AdminRequests.Authentication auth = AdminRequests.authentication(
+        AdminRequests.require(body.authentication(), "authentication"));
+    Integration spec = new Integration(AdminRequests.require(body.displayName(), "displayName"),
+        AdminRequests.require(body.type(), "type"), AdminRequests.require(body.uri(), "uri"),
+        body.properties(), auth.config(), 0);
+    return created(integrations.create(account, spec, auth.secrets(), createRequest(call)));
+  }
+
+  private static CatalogStorage storage(AdminRequests.Storage storage) {
+    if (storage == null || storage.s3() == null) {
+      return null;
+    }
+    AdminRequests.S3 s3 = storage.s3();
+    return new CatalogStorage(new CatalogStorage.S3(s3.endpoint(), s3.region(),
+        Boolean.TRUE.equals(s3.pathStyleAccess()), s3.accessKeyId(), 0));
+  }
+
+  private static CreateRequest createRequest(AdminCall call) {
+    String mode = call.query().getOrDefault("onConflict", "error");
+    OnConflict onConflict = switch (mode) {
+      case "error" -> OnConflict.ERROR;
+      case "replace" -> OnConflict.REPLACE;
+      case "return-existing" -> OnConflict.RETURN_EXISTING;
+      default -> throw IcegateException.invalidArgument(
+          "onConflict must be error, replace or return-existing");
+    };
+    return new CreateRequest(onConflict, call.idempotencyKey());
+  }
+
+  private static PageRequest pageRequest(AdminCall call) {
+    String size = call.query().get("pageSize");
+    int pageSize = PageRequest.DEFAULT_PAGE_SIZE;
+    if (size != null) {
+      try {
+        pageSize = Integer.parseInt(size);
+      } catch (NumberFormatException e) {
+        throw IcegateException.invalidArgument("pageSize must be an integer");
+      }
+    }
+    return new PageRequest(call.query().get("pageToken"), pageSize);
+  }
+
+  private static ExpectedGeneration requiredIfMatch(AdminCall call, String id) {
+    if (call.ifMatch() == null) {
+      throw new IcegateException(ErrorCode.PRECONDITION_REQUIRED, null);
+    }
+    return optionalIfMatch(call, id);
+  }
+
+  private static ExpectedGeneration optionalIfMatch(AdminCall call, String id) {
+    if (call.ifMatch() == null || call.ifMatch().strip().equals("*")) {
+      return ExpectedGeneration.any();
+    }
+    OptionalLong generation = Etags.generationOf(call.ifMatch(), id);
+    if (generation.isEmpty()) {
+      throw new IcegateException(ErrorCode.PRECONDITION_FAILED, null, "resource", id);
+    }
+    return ExpectedGeneration.of(generation.getAsLong());
+  }
+
+  private static <S extends io.icegate.core.model.ResourceSpec> AdminReply created(
+      IdempotentResult<S> result) {
+    CreateOutcome<S> outcome = result.outcome();
+    int status = outcome.disposition() == CreateOutcome.Disposition.EXISTING ? 200 : 201;
+    AdminReply reply = resource(status, outcome.resource());
+    return result.replayed() ? reply.withHeader("Idempotency-Replayed", "true") : reply;
+  }
+
+  private static AdminReply resource(int status, Resource<?> resource) {
+    return AdminReply.json(status, AdminViews.of(resource)).withHeader("ETag", resource.etag());
+  }
+
+  private static AdminReply page(Page<? extends Resource<?>> page) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    List<Map<String, Object>> items = page.items().stream().map(r -> {
+      Map<String, Object> view = AdminViews.of(r);
+      view.put("etag", r.etag());
+      return view;
+    }).toList();
+    out.put("items", items);
+    out.put("nextPageToken", page.nextPageToken());
+    return AdminReply.json(200, out);
+  }
+
+}

@@ -1,0 +1,160 @@
+package io.icegate.admin;
+
+import io.icegate.core.auth.TokenGrant;
+import io.icegate.core.auth.TokenRole;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.store.KvStoreException;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admin API under {@code /admin/v1} (DESIGN.md "HTTP surfaces"): routing from {@link
+ * AdminRoute}, bearer-token authentication and roles, problem+json errors with the catalogue's
+ * stable {@code code}. Operations are delegated to {@link AdminOperations}; no service sees an HTTP
+ * type. Request bodies are never logged.
+ */
+public final class AdminServlet extends HttpServlet {
+  private static final Logger LOG = LoggerFactory.getLogger(AdminServlet.class);
+  private static final String PROBLEM = "application/problem+json";
+
+  private final transient AdminOperations operations;
+  private final transient Function<String, Optional<TokenGrant>> tokens;
+  private final int maxBodyBytes;
+
+  /**
+   * @param tokens resolves a bearer token to its grant (by digest)
+   * @param maxBodyBytes largest accepted request body
+   */
+  public AdminServlet(AdminOperations operations, Function<String, Optional<TokenGrant>> tokens,
+      int maxBodyBytes) {
+    this.operations = operations;
+    this.tokens = tokens;
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  @Override
+  protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
+    AdminReply reply;
+    try {
+      reply = dispatch(req);
+    } catch (IcegateException e) {
+      reply = problem(e.code(), e.getMessage());
+    } catch (KvStoreException e) {
+      ErrorCode code = ErrorCode.forStoreFailure(e.kind());
+      reply = problem(code, code.format("the request"));
+    } catch (RuntimeException e) {
+      LOG.error("admin request {} {} failed: {}", req.getMethod(), req.getRequestURI(),
+          e.getClass().getName());
+      reply = problem(ErrorCode.INTERNAL, ErrorCode.INTERNAL.format());
+    }
+    resp.setStatus(reply.status());
+    reply.headers().forEach(resp::setHeader);
+    if (reply.body() != null) {
+      resp.setContentType(reply.contentType());
+      resp.getOutputStream().write(reply.body());
+    }
+  }
+
+  private AdminReply dispatch(HttpServletRequest req) throws IOException {
+    String raw = req.getRequestURI();
+    List<String> path = new ArrayList<>();
+    for (String segment : raw.substring(1).split("/", -1)) {
+      path.add(java.net.URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8));
+    }
+    List<String> allowed = new ArrayList<>();
+    for (AdminRoute route : AdminRoute.values()) {
+      Optional<Map<String, String>> vars = route.match(path);
+      if (vars.isEmpty()) {
+        continue;
+      }
+      if (!route.method().equals(req.getMethod())) {
+        allowed.add(route.method());
+        continue;
+      }
+      TokenGrant caller = authorize(route, req, vars.get());
+      byte[] body = readBody(req);
+      Map<String, String> query = new LinkedHashMap<>();
+      req.getParameterMap().forEach((k, v) -> query.put(k, v.length > 0 ? v[0] : ""));
+      AdminCall call = new AdminCall(route, vars.get(), query, body,
+          req.getHeader("If-Match"), req.getHeader("Idempotency-Key"), caller);
+      return operations.handle(call);
+    }
+    if (!allowed.isEmpty()) {
+      AdminReply reply = problem(ErrorCode.METHOD_NOT_ALLOWED,
+          ErrorCode.METHOD_NOT_ALLOWED.format(req.getMethod()));
+      return reply.withHeader("Allow", String.join(", ", allowed));
+    }
+    return problem(ErrorCode.ROUTE_NOT_FOUND, ErrorCode.ROUTE_NOT_FOUND.format("the path"));
+  }
+
+  /** Authentication and roles; a token of another account sees 404, as if nothing were there. */
+  private TokenGrant authorize(AdminRoute route, HttpServletRequest req, Map<String, String> vars) {
+    if (route.access() == AdminRoute.Access.PUBLIC) {
+      return null;
+    }
+    String header = req.getHeader("Authorization");
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      throw new IcegateException(ErrorCode.UNAUTHENTICATED, null);
+    }
+    TokenGrant grant = tokens.apply(header.substring(7).strip())
+        .orElseThrow(() -> new IcegateException(ErrorCode.UNAUTHENTICATED, null));
+    String account = vars.get("account");
+    if (account != null && !grant.serverAdmin() && !grant.accountId().equals(account)) {
+      throw new IcegateException(ErrorCode.NOT_FOUND, io.icegate.core.model.ResourceKind.ACCOUNT,
+          "account", account);
+    }
+    boolean permitted = switch (route.access()) {
+      case SERVER_ADMIN -> grant.serverAdmin();
+      case ADMIN -> grant.serverAdmin() || grant.role().covers(TokenRole.ADMIN);
+      default -> true;
+    };
+    if (!permitted) {
+      throw new IcegateException(ErrorCode.PERMISSION_DENIED, null,
+          grant.role().name().toLowerCase(java.util.Locale.ROOT), "call " + route.method() + " "
+              + route.template());
+    }
+    return grant;
+  }
+
+  private byte[] readBody(HttpServletRequest req) throws IOException {
+    if (req.getContentLengthLong() > maxBodyBytes) {
+      throw new IcegateException(ErrorCode.BODY_TOO_LARGE, null, maxBodyBytes);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    InputStream in = req.getInputStream();
+    byte[] buffer = new byte[8192];
+    int n;
+    while ((n = in.read(buffer)) >= 0) {
+      out.write(buffer, 0, n);
+      if (out.size() > maxBodyBytes) {
+        throw new IcegateException(ErrorCode.BODY_TOO_LARGE, null, maxBodyBytes);
+      }
+    }
+    return out.toByteArray();
+  }
+
+  /** A problem+json reply (RFC 9457) with the catalogue code. */
+  static AdminReply problem(ErrorCode code, String detail) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("type", "urn:icegate:problem:" + code.name().toLowerCase(java.util.Locale.ROOT));
+    body.put("title", code.name());
+    body.put("status", code.httpStatus());
+    body.put("code", code.name());
+    body.put("detail", detail);
+    return new AdminReply(code.httpStatus(), PROBLEM, AdminJson.write(body), Map.of());
+  }
+}

@@ -1,0 +1,59 @@
+package io.icegate.admin;
+
+import io.icegate.core.model.Account;
+import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogStorage;
+import io.icegate.core.model.Integration;
+import io.icegate.core.model.Resource;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Response bodies of admin resources: the envelope (id, generations, timestamps) and the non-secret
+ * members. Write-only members never appear; integrations and catalogs with storage say whether
+ * credentials are configured and at which generation.
+ */
+final class AdminViews {
+  private AdminViews() {}
+
+  static Map<String, Object> of(Resource<?> resource) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("id", resource.id());
+    if (resource.spec() instanceof Account a) {
+      out.put("name", a.name());
+    } else if (resource.spec() instanceof Catalog c) {
+      out.put("name", c.name());
+      out.put("warehouse", c.warehouse());
+      out.put("properties", c.properties());
+      if (c.storage() != null && c.storage().s3() != null) {
+        CatalogStorage.S3 s3 = c.storage().s3();
+        Map<String, Object> s3View = new LinkedHashMap<>();
+        s3View.put("endpoint", s3.endpoint());
+        s3View.put("region", s3.region());
+        s3View.put("pathStyleAccess", s3.pathStyleAccess());
+        s3View.put("accessKeyId", s3.accessKeyId());
+        s3View.put("credentialsConfigured", s3.credentialGeneration() > 0);
+        s3View.put("credentialGeneration", s3.credentialGeneration());
+        out.put("storage", Map.of("s3", s3View));
+      }
+    } else if (resource.spec() instanceof Integration i) {
+      out.put("displayName", i.displayName());
+      out.put("type", i.type().name());
+      out.put("uri", i.uri());
+      out.put("properties", i.properties());
+      Map<String, Object> auth = new LinkedHashMap<>();
+      auth.put("type", i.authentication().typeName());
+      auth.putAll(AdminJson.mapper().convertValue(i.authentication(), Map.class));
+      auth.put("type", i.authentication().typeName());
+      out.put("authentication", auth);
+      out.put("credentialsConfigured", i.credentialsConfigured());
+      out.put("credentialGeneration", i.credentialGeneration());
+    }
+    out.put("accountId", resource.accountId());
+    out.put("generation", resource.generation());
+    out.put("configurationGeneration", resource.configurationGeneration());
+    out.put("createdAt", resource.createdAt().toString());
+    out.put("updatedAt", resource.updatedAt().toString());
+    return out;
+  }
+}

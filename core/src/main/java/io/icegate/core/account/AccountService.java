@@ -1,0 +1,111 @@
+package io.icegate.core.account;
+
+import io.icegate.core.auth.ApiTokens;
+import io.icegate.core.auth.TokenGrant;
+import io.icegate.core.auth.TokenRole;
+import io.icegate.core.durability.AccountDeletion;
+import io.icegate.core.durability.AccountDeletionReport;
+import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.durability.IdempotentCreates;
+import io.icegate.core.durability.IdempotentResult;
+import io.icegate.core.durability.RequestFingerprint;
+import io.icegate.core.model.Account;
+import io.icegate.core.model.NameScope;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceRef;
+import io.icegate.core.paging.Page;
+import io.icegate.core.paging.PageRequest;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.Listing;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.store.ReadConsistency;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Accounts and their API tokens. Authorisation (server admin, account admin) is the HTTP layer's;
+ * this service enforces the resource rules.
+ */
+public final class AccountService {
+  private final Repositories repositories;
+  private final IdempotentCreates creates;
+  private final ApiTokens tokens;
+  private final AccountDeletion deletion;
+
+  public AccountService(Repositories repositories, IdempotentCreates creates, ApiTokens tokens,
+      AccountDeletion deletion) {
+    this.repositories = Objects.requireNonNull(repositories, "repositories");
+    this.creates = Objects.requireNonNull(creates, "creates");
+    this.tokens = Objects.requireNonNull(tokens, "tokens");
+    this.deletion = Objects.requireNonNull(deletion, "deletion");
+  }
+
+  /**
+   * Creates account {@code name}.
+   *
+   * @throws io.icegate.core.error.IcegateException ALREADY_EXISTS, INVALID_ARGUMENT, the
+   *     idempotency codes
+   */
+  public IdempotentResult<Account> create(Account spec, CreateRequest request) {
+    ResourceRepository<Account> accounts = repositories.accounts();
+    if (request.idempotencyKey() == null) {
+      return new IdempotentResult<>(accounts.create(spec, request.onConflict()), false);
+    }
+    return creates.create(accounts, request.idempotencyKey(),
+        RequestFingerprint.of(Map.of("spec", spec, "onConflict", request.onConflict())), spec,
+        request.onConflict());
+  }
+
+  /** @throws io.icegate.core.error.IcegateException NOT_FOUND */
+  public Resource<Account> get(String accountId) {
+    return repositories.store().read(tx -> repositories.accounts().require(tx, accountId));
+  }
+
+  /** One page of accounts in name order. */
+  public Page<Resource<Account>> list(PageRequest page) {
+    return repositories.accounts().list(Listing.of(NameScope.ACCOUNT_WIDE), page,
+        ReadConsistency.EVENTUAL_ALLOWED);
+  }
+
+  /** Deletes the account and everything in it (fence, record, resumable cleanup). */
+  public AccountDeletionReport delete(String accountId, ExpectedGeneration expected) {
+    return deletion.delete(accountId, expected);
+  }
+
+  /**
+   * Issues a token with {@code role} in account {@code accountId}; only its digest is stored.
+   *
+   * @return the token, to be shown once
+   * @throws io.icegate.core.error.IcegateException NOT_FOUND (no account), FENCED, INVALID_ARGUMENT
+   */
+  public IssuedToken issueToken(String accountId, String name, TokenRole role) {
+    Objects.requireNonNull(role, "role");
+    if (name == null || name.isBlank() || name.length() > 255) {
+      throw io.icegate.core.error.IcegateException.invalidArgument(
+          "token name must be 1 to 255 characters");
+    }
+    String token = ApiTokens.newToken();
+    TokenGrant grant = new TokenGrant(accountId, role, false, name);
+    repositories.store().run(tx -> {
+      repositories.fences().assertAbsent(tx, ResourceRef.account(accountId));
+      repositories.accounts().require(tx, accountId);
+      tokens.put(tx, token, grant);
+      return null;
+    });
+    return new IssuedToken(grant, token);
+  }
+
+  /**
+   * A newly issued token.
+   *
+   * @param grant what it grants
+   * @param token the secret, shown once
+   */
+  public record IssuedToken(TokenGrant grant, String token) {
+    @Override
+    public String toString() {
+      return "IssuedToken[" + grant + ", token redacted]";
+    }
+  }
+}

@@ -1,0 +1,143 @@
+package io.icegate.core.catalog;
+
+import io.icegate.core.credential.CredentialStore;
+import io.icegate.core.credential.CredentialedWrites;
+import io.icegate.core.credential.SecretValues;
+import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.durability.Fence;
+import io.icegate.core.durability.IdempotentResult;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogStorage;
+import io.icegate.core.model.NameScope;
+import io.icegate.core.model.Resource;
+import io.icegate.core.paging.Page;
+import io.icegate.core.paging.PageRequest;
+import io.icegate.core.repo.ChangeKind;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.Listing;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.store.ReadConsistency;
+import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * Catalogs of an account: create, get, list, patch, delete. A storage secret access key goes to
+ * the CredentialStore under (catalog id, credential generation), never into the record.
+ */
+public final class CatalogService {
+  private final Repositories repositories;
+  private final CredentialedWrites writes;
+  private final CredentialStore credentials;
+
+  public CatalogService(Repositories repositories, CredentialedWrites writes,
+      CredentialStore credentials) {
+    this.repositories = Objects.requireNonNull(repositories, "repositories");
+    this.writes = Objects.requireNonNull(writes, "writes");
+    this.credentials = Objects.requireNonNull(credentials, "credentials");
+  }
+
+  /**
+   * Creates a catalog.
+   *
+   * @param secretAccessKey the storage secret (only with {@code storage.s3}), or {@code null}
+   * @throws IcegateException INVALID_ARGUMENT (warehouse), ALREADY_EXISTS, NOT_FOUND, FENCED,
+   *     the idempotency codes
+   */
+  public IdempotentResult<Catalog> create(String accountId, Catalog spec, String secretAccessKey,
+      CreateRequest request) {
+    checkWarehouse(spec.warehouse());
+    SecretValues secret = secret(spec, secretAccessKey);
+    return writes.create(repositories.catalogs(accountId), spec, secret, request, spec,
+        CatalogService::atGeneration);
+  }
+
+  /** @throws IcegateException NOT_FOUND */
+  public Resource<Catalog> get(String accountId, String id) {
+    ResourceRepository<Catalog> catalogs = repositories.catalogs(accountId);
+    return repositories.store().read(tx -> catalogs.require(tx, id));
+  }
+
+  /** One page of the account's catalogs in name order. */
+  public Page<Resource<Catalog>> list(String accountId, PageRequest page) {
+    return repositories.catalogs(accountId).list(Listing.of(NameScope.ACCOUNT_WIDE), page,
+        ReadConsistency.EVENTUAL_ALLOWED);
+  }
+
+  /**
+   * Replaces name, properties and storage of catalog {@code id} ({@code next} carries the merged
+   * members; its warehouse must be unchanged). A new {@code secretAccessKey} publishes a new
+   * credential generation; without one the current generation is kept.
+   *
+   * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, ALREADY_EXISTS, IMMUTABLE_MEMBER
+   */
+  public Resource<Catalog> update(String accountId, String id, ExpectedGeneration expected,
+      Catalog next, String secretAccessKey) {
+    ResourceRepository<Catalog> catalogs = repositories.catalogs(accountId);
+    Resource<Catalog> current = get(accountId, id);
+    if (!Objects.equals(current.spec().warehouse(), next.warehouse())) {
+      throw new IcegateException(io.icegate.core.error.ErrorCode.IMMUTABLE_MEMBER,
+          current.kind(), "warehouse");
+    }
+    if (secretAccessKey != null) {
+      SecretValues secret = secret(next, secretAccessKey);
+      return writes.publishGeneration(catalogs, id, expected, secret,
+          Catalog::credentialGeneration, generation -> now -> atGeneration(next, generation));
+    }
+    boolean dropsSecret = next.storage() == null || next.storage().s3() == null;
+    Catalog kept = dropsSecret ? next : atGeneration(next, current.spec().credentialGeneration());
+    return repositories.store().run(tx -> {
+      Resource<Catalog> updated = catalogs.update(tx, id, expected, kept, ChangeKind.CONFIGURATION);
+      if (dropsSecret) {
+        credentials.removeAll(tx, accountId, id); // in the same transaction: never unreferenced
+      }
+      return updated;
+    });
+  }
+
+  /**
+   * Deletes catalog {@code id}, installing its deletion fence in the same transaction (so a client
+   * holding the catalog's prefix cannot create under it afterwards), then removes its credentials.
+   * Refused while it holds namespaces or other dependents (DEPENDENCY_EXISTS: the dependency
+   * counters also carry the overlays that will target catalogs).
+   *
+   * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, DEPENDENCY_EXISTS
+   */
+  public Resource<Catalog> delete(String accountId, String id, ExpectedGeneration expected) {
+    ResourceRepository<Catalog> catalogs = repositories.catalogs(accountId);
+    Resource<Catalog> deleted = repositories.store().run(tx -> {
+      Resource<Catalog> was = catalogs.delete(tx, id, expected);
+      repositories.fences().install(tx,
+          new Fence(was.ref(), UUID.randomUUID().toString(), repositories.clock().instant(),
+              repositories.clock().instant()));
+      credentials.removeAll(tx, accountId, id);
+      return was;
+    });
+    return deleted;
+  }
+
+  private static void checkWarehouse(String warehouse) {
+    if (warehouse == null || !(warehouse.startsWith("file:") || warehouse.startsWith("s3://"))) {
+      throw IcegateException.invalidArgument("warehouse must be a file: or s3:// location");
+    }
+  }
+
+  private static SecretValues secret(Catalog spec, String secretAccessKey) {
+    if (secretAccessKey == null) {
+      return null;
+    }
+    if (spec.storage() == null || spec.storage().s3() == null) {
+      throw IcegateException.invalidArgument("secretAccessKey needs storage.s3");
+    }
+    return new SecretValues(Map.of("secretAccessKey", secretAccessKey));
+  }
+
+  private static Catalog atGeneration(Catalog spec, long generation) {
+    CatalogStorage.S3 s3 = spec.storage().s3();
+    return new Catalog(spec.name(), spec.warehouse(), spec.properties(),
+        new CatalogStorage(new CatalogStorage.S3(s3.endpoint(), s3.region(), s3.pathStyleAccess(),
+            s3.accessKeyId(), generation)));
+  }
+}

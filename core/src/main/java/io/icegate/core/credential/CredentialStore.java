@@ -1,0 +1,249 @@
+package io.icegate.core.credential;
+
+import com.apple.foundationdb.Range;
+import com.apple.foundationdb.tuple.Tuple;
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.icegate.core.durability.CleanupStep;
+import io.icegate.core.model.ModelJson;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.store.Idempotence;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeyValue;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.ReadTransaction;
+import io.icegate.core.store.ReadTransaction.Direction;
+import io.icegate.core.store.Transaction;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+
+/**
+ * Secrets of integrations (their authentication) and catalogs (their storage keys), stored under
+ * {@code (owner resource id, credential generation)} in {@link KeyLayout#CREDENTIALS} and encrypted
+ * with AES-256-GCM under the {@link MasterKey}, with that pair as additional authenticated data:
+ * a ciphertext copied to another owner or generation does not decrypt (DESIGN.md "Storage").
+ *
+ * <p>Generations are immutable: {@link #putIfAbsent} never overwrites. Every stored generation is
+ * either referenced by its owner's record or noted as an orphan candidate ({@link
+ * KeyLayout#CREDENTIAL_CANDIDATES}); {@link CredentialPublication} keeps that true through every
+ * failure. Values in this class never reach a log line or an exception message. Thread-safe.
+ */
+public final class CredentialStore {
+  private static final byte FORMAT = 1;
+  private static final int NONCE_BYTES = 12;
+  private static final int TAG_BITS = 128;
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final KvStore store;
+  private final MasterKey key;
+  private final Clock clock;
+
+  public CredentialStore(KvStore store, MasterKey key, Clock clock) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.key = Objects.requireNonNull(key, "key");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** The store the credentials live in. */
+  public KvStore store() {
+    return store;
+  }
+
+  /**
+   * Stores {@code secret} as generation {@code generation} of {@code ownerId} unless that
+   * generation exists, and notes it as an orphan candidate in the same transaction (cleared when
+   * the owner publishes it). Safe to re-run after a commit with unknown result: the body recognises
+   * its own ciphertext.
+   *
+   * @return whether this call stored it (false: the generation was taken)
+   */
+  public boolean putIfAbsent(String accountId, String ownerId, long generation,
+      SecretValues secret) {
+    requireGeneration(generation);
+    byte[] sealed = seal(ownerId, generation, secret);
+    byte[] credentialKey = KeyLayout.credential(ownerId, generation);
+    return store.run(Idempotence.IDEMPOTENT, tx -> {
+      byte[] existing = tx.get(credentialKey);
+      if (existing != null) {
+        return Arrays.equals(existing, sealed);
+      }
+      tx.set(credentialKey, sealed);
+      noteCandidate(tx, accountId, ownerId, generation, "prepared");
+      return true;
+    });
+  }
+
+  /** The secret of {@code ownerId} at {@code generation}, if stored (a serializable read). */
+  public Optional<SecretValues> read(ReadTransaction tx, String ownerId, long generation) {
+    byte[] sealed = tx.get(KeyLayout.credential(ownerId, generation));
+    return sealed == null ? Optional.empty() : Optional.of(open(ownerId, generation, sealed));
+  }
+
+  /** Own-transaction form of {@link #read(ReadTransaction, String, long)}. */
+  public Optional<SecretValues> read(String ownerId, long generation) {
+    return store.read(tx -> read(tx, ownerId, generation));
+  }
+
+  /** Whether generation {@code generation} of {@code ownerId} is stored (serializable read). */
+  public boolean exists(ReadTransaction tx, String ownerId, long generation) {
+    return tx.get(KeyLayout.credential(ownerId, generation)) != null;
+  }
+
+  /** The highest stored generation of {@code ownerId}, 0 when none. */
+  public long highestGeneration(String ownerId) {
+    Range range = KeyLayout.credentials(ownerId).range();
+    return store.read(tx -> {
+      List<KeyValue> last = tx.getRange(range.begin, range.end, 1, Direction.REVERSE);
+      return last.isEmpty() ? 0L
+          : KeyLayout.credentials(ownerId).unpack(last.get(0).key()).getLong(0);
+    });
+  }
+
+  /** Notes generation {@code generation} of {@code ownerId} as an orphan candidate. */
+  public void noteCandidate(Transaction tx, String accountId, String ownerId, long generation,
+      String reason) {
+    try {
+      tx.set(KeyLayout.credentialCandidate(accountId, ownerId, generation),
+          ModelJson.mapper().writeValueAsBytes(Map.of(
+              "reason", reason, "notedAt", clock.instant().toString())));
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot serialize a candidate note", e);
+    }
+  }
+
+  /** Clears the orphan-candidate note of {@code ownerId}'s generation {@code generation}. */
+  public void clearCandidate(Transaction tx, String accountId, String ownerId, long generation) {
+    tx.clear(KeyLayout.credentialCandidate(accountId, ownerId, generation));
+  }
+
+  /** Removes generation {@code generation} of {@code ownerId} and its candidate note, in {@code tx}. */
+  public void remove(Transaction tx, String accountId, String ownerId, long generation) {
+    tx.clear(KeyLayout.credential(ownerId, generation));
+    clearCandidate(tx, accountId, ownerId, generation);
+  }
+
+  /** Own-transaction form of {@link #remove(Transaction, String, String, long)}; idempotent. */
+  public void remove(String accountId, String ownerId, long generation) {
+    store.run(Idempotence.IDEMPOTENT, tx -> {
+      remove(tx, accountId, ownerId, generation);
+      return null;
+    });
+  }
+
+  /** Removes every generation of {@code ownerId} and its notes, in {@code tx}. */
+  public void removeAll(Transaction tx, String accountId, String ownerId) {
+    Range secrets = KeyLayout.credentials(ownerId).range();
+    tx.clearRange(secrets.begin, secrets.end);
+    Range notes = KeyLayout.CREDENTIAL_CANDIDATES.get(Tuple.from(accountId, ownerId)).range();
+    tx.clearRange(notes.begin, notes.end);
+  }
+
+  /** The orphan candidates of account {@code accountId}: (owner id, generation) pairs. */
+  public List<Candidate> candidates(ReadTransaction tx, String accountId) {
+    Range range = KeyLayout.credentialCandidates(accountId).range();
+    List<Candidate> out = new ArrayList<>();
+    for (KeyValue kv : tx.getRange(range.begin, range.end, 100_000, Direction.FORWARD)) {
+      Tuple t = KeyLayout.credentialCandidates(accountId).unpack(kv.key());
+      out.add(new Candidate(t.getString(0), t.getLong(1)));
+    }
+    return out;
+  }
+
+  /** An orphan candidate: a generation that may be unreferenced. */
+  public record Candidate(String ownerId, long generation) {}
+
+  /**
+   * The account-deletion step that removes the credentials of the account's integrations and
+   * catalogs and every orphan candidate's secret, at most {@code maxKeys} owners' worth per call.
+   * Runs while the account's records still exist (before the partition is cleared).
+   */
+  public CleanupStep accountCleanup() {
+    return (tx, accountId, maxKeys) -> {
+      int removed = 0;
+      Range notes = KeyLayout.credentialCandidates(accountId).range();
+      for (KeyValue kv : tx.getRange(notes.begin, notes.end, maxKeys, Direction.FORWARD)) {
+        Tuple t = KeyLayout.credentialCandidates(accountId).unpack(kv.key());
+        remove(tx, accountId, t.getString(0), t.getLong(1));
+        removed++;
+      }
+      for (ResourceKind kind : List.of(ResourceKind.INTEGRATION, ResourceKind.CATALOG)) {
+        Range records = KeyLayout.resources(accountId, kind).range();
+        for (KeyValue kv : tx.getRange(records.begin, records.end, 100_000, Direction.FORWARD)) {
+          if (removed >= maxKeys) {
+            return removed;
+          }
+          String ownerId = KeyLayout.resources(accountId, kind).unpack(kv.key()).getString(0);
+          Range secrets = KeyLayout.credentials(ownerId).range();
+          List<KeyValue> stored = tx.getRange(secrets.begin, secrets.end, maxKeys - removed,
+              Direction.FORWARD);
+          for (KeyValue s : stored) {
+            tx.clear(s.key());
+            removed++;
+          }
+        }
+      }
+      return removed;
+    };
+  }
+
+  private byte[] seal(String ownerId, long generation, SecretValues secret) {
+    try {
+      byte[] plain = ModelJson.mapper().writeValueAsBytes(secret.values());
+      byte[] nonce = new byte[NONCE_BYTES];
+      RANDOM.nextBytes(nonce);
+      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+      cipher.init(Cipher.ENCRYPT_MODE, key.key(), new GCMParameterSpec(TAG_BITS, nonce));
+      cipher.updateAAD(aad(ownerId, generation));
+      byte[] encrypted = cipher.doFinal(plain);
+      Arrays.fill(plain, (byte) 0);
+      return ByteBuffer.allocate(1 + NONCE_BYTES + encrypted.length)
+          .put(FORMAT).put(nonce).put(encrypted).array();
+    } catch (GeneralSecurityException | IOException e) {
+      throw new IllegalStateException("cannot encrypt a credential (" + e.getClass().getSimpleName()
+          + ")");
+    }
+  }
+
+  private SecretValues open(String ownerId, long generation, byte[] sealed) {
+    if (sealed.length < 1 + NONCE_BYTES || sealed[0] != FORMAT) {
+      throw new IllegalStateException(
+          "credential of " + ownerId + " generation " + generation + " has an unknown format");
+    }
+    try {
+      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+      cipher.init(Cipher.DECRYPT_MODE, key.key(),
+          new GCMParameterSpec(TAG_BITS, sealed, 1, NONCE_BYTES));
+      cipher.updateAAD(aad(ownerId, generation));
+      byte[] plain = cipher.doFinal(sealed, 1 + NONCE_BYTES, sealed.length - 1 - NONCE_BYTES);
+      Map<String, String> values = ModelJson.mapper().readValue(plain,
+          new TypeReference<Map<String, String>>() {});
+      Arrays.fill(plain, (byte) 0);
+      return new SecretValues(values);
+    } catch (GeneralSecurityException | IOException e) {
+      // No cause attached: a JSON parser's message could quote plaintext.
+      throw new IllegalStateException("credential of " + ownerId + " generation " + generation
+          + " cannot be decrypted with the configured master key");
+    }
+  }
+
+  private static byte[] aad(String ownerId, long generation) {
+    return Tuple.from(ownerId, generation).pack();
+  }
+
+  private static void requireGeneration(long generation) {
+    if (generation < 1) {
+      throw new IllegalArgumentException("credential generations start at 1");
+    }
+  }
+
+}

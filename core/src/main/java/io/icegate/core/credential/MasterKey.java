@@ -1,0 +1,123 @@
+package io.icegate.core.credential;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.Base64;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The AES-256 key the CredentialStore encrypts with (DESIGN.md "Storage", Secrets): 32 bytes,
+ * configured as base64 text in {@code ICEGATE_MASTER_KEY} or in a key file. Only the embedded
+ * SQLite default may generate a key file under the data dir (mode 0600); a store shared by several
+ * gateways (FoundationDB) needs the same configured key on every instance, so there startup fails
+ * without one. {@link #toString()} never shows the key.
+ */
+public final class MasterKey {
+  /** Environment variable holding the base64 key. */
+  public static final String ENV = "ICEGATE_MASTER_KEY";
+  /** Name of the generated key file under the data dir. */
+  public static final String GENERATED_FILE = "master.key";
+  private static final int KEY_BYTES = 32;
+
+  private final SecretKey key;
+  private final String source;
+
+  private MasterKey(byte[] bytes, String source) {
+    this.key = new SecretKeySpec(bytes, "AES");
+    this.source = source;
+    Arrays.fill(bytes, (byte) 0);
+  }
+
+  /** Whether a store may have its key generated, or needs one configured. */
+  public enum Generation {
+    /** The embedded SQLite default: a missing key is generated under the data dir. */
+    ALLOWED,
+    /** A shared store (FoundationDB): a missing key is a startup failure. */
+    FORBIDDEN
+  }
+
+  /**
+   * The master key, in this order: {@code envValue} (the value of {@link #ENV}), the file {@code
+   * keyFile}, the generated file {@code dataDir/master.key} (read, or created when {@code
+   * generation} allows).
+   *
+   * @param envValue base64 key or {@code null}
+   * @param keyFile path of a key file or {@code null}
+   * @throws IllegalStateException when no key is configured and none may be generated, or the
+   *     configured key is not 32 base64-encoded bytes (the message names the source, never the
+   *     value)
+   */
+  public static MasterKey load(String envValue, Path keyFile, Path dataDir, Generation generation)
+      throws IOException {
+    if (envValue != null && !envValue.isBlank()) {
+      return new MasterKey(decode(envValue, ENV), ENV);
+    }
+    if (keyFile != null) {
+      if (!Files.isRegularFile(keyFile)) {
+        throw new IllegalStateException("master key file " + keyFile + " does not exist");
+      }
+      return new MasterKey(decode(Files.readString(keyFile), keyFile.toString()), keyFile.toString());
+    }
+    Path generated = dataDir.resolve(GENERATED_FILE);
+    if (Files.isRegularFile(generated)) {
+      return new MasterKey(decode(Files.readString(generated), generated.toString()),
+          generated.toString());
+    }
+    if (generation == Generation.FORBIDDEN) {
+      throw new IllegalStateException("a master key is required for this store: set " + ENV
+          + " or a master key file (the same key on every gateway instance)");
+    }
+    byte[] bytes = new byte[KEY_BYTES];
+    new SecureRandom().nextBytes(bytes);
+    Files.createDirectories(dataDir);
+    try {
+      Files.createFile(generated, PosixFilePermissions.asFileAttribute(
+          PosixFilePermissions.fromString("rw-------")));
+    } catch (FileAlreadyExistsException e) {
+      // Another process generated it first: use theirs.
+      return new MasterKey(decode(Files.readString(generated), generated.toString()),
+          generated.toString());
+    }
+    Files.writeString(generated, Base64.getEncoder().encodeToString(bytes) + "\n",
+        StandardCharsets.UTF_8);
+    return new MasterKey(bytes, generated + " (generated)");
+  }
+
+  /** A key from raw bytes (tests); the array is wiped. */
+  public static MasterKey of(byte[] bytes) {
+    if (bytes.length != KEY_BYTES) {
+      throw new IllegalArgumentException("a master key is 32 bytes");
+    }
+    return new MasterKey(bytes.clone(), "bytes");
+  }
+
+  SecretKey key() {
+    return key;
+  }
+
+  private static byte[] decode(String text, String source) {
+    byte[] bytes;
+    try {
+      bytes = Base64.getDecoder().decode(text.strip());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("master key from " + source + " is not base64");
+    }
+    if (bytes.length != KEY_BYTES) {
+      throw new IllegalStateException(
+          "master key from " + source + " must be 32 bytes, base64-encoded");
+    }
+    return bytes;
+  }
+
+  @Override
+  public String toString() {
+    return "MasterKey[from " + source + "]";
+  }
+}

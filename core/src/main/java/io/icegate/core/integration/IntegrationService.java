@@ -1,0 +1,178 @@
+package io.icegate.core.integration;
+
+import io.icegate.core.credential.CredentialStore;
+import io.icegate.core.credential.CredentialedWrites;
+import io.icegate.core.credential.SecretValues;
+import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.durability.IdempotentResult;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.Integration;
+import io.icegate.core.model.IntegrationAuthentication;
+import io.icegate.core.model.NameScope;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.paging.Page;
+import io.icegate.core.paging.PageRequest;
+import io.icegate.core.repo.ChangeKind;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.Listing;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.store.ReadConsistency;
+import java.net.URI;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * CatalogIntegrations (seed 000, "Catalog integration"): create with write-only credentials, get,
+ * list, update of name/URI/properties, credential rotation, delete. Every write checks the
+ * connection boundary (seed 001), the outbound address policy and the per-type authentication
+ * compatibility before anything is stored.
+ */
+public final class IntegrationService {
+  private final Repositories repositories;
+  private final CredentialedWrites writes;
+  private final CredentialStore credentials;
+  private final OutboundAddressPolicy addresses;
+
+  public IntegrationService(Repositories repositories, CredentialedWrites writes,
+      CredentialStore credentials, OutboundAddressPolicy addresses) {
+    this.repositories = Objects.requireNonNull(repositories, "repositories");
+    this.writes = Objects.requireNonNull(writes, "writes");
+    this.credentials = Objects.requireNonNull(credentials, "credentials");
+    this.addresses = Objects.requireNonNull(addresses, "addresses");
+  }
+
+  /**
+   * Creates an integration whose secrets (if its authentication has secret members) are stored
+   * as credential generation 1 or later.
+   *
+   * @param spec the integration; its credentialGeneration is ignored
+   * @param secrets the write-only members, or {@code null} when the variant has none
+   * @throws IcegateException CONNECTION_SETTING_REJECTED, OUTBOUND_ADDRESS_REJECTED,
+   *     AUTHENTICATION_NOT_SUPPORTED, CREDENTIALS_INVALID, ALREADY_EXISTS, FENCED, NOT_FOUND, the
+   *     idempotency codes
+   */
+  public IdempotentResult<Integration> create(String accountId, Integration spec,
+      SecretValues secrets, CreateRequest request) {
+    Integration base = spec.withAuthentication(spec.authentication(), 0);
+    checkConnection(base.uri(), base.properties());
+    checkAuthentication(base.type(), base.authentication(), secrets);
+    return writes.create(repositories.integrations(accountId), base, secrets, request, base,
+        (s, generation) -> s.withAuthentication(s.authentication(), generation));
+  }
+
+  /** @throws IcegateException NOT_FOUND */
+  public Resource<Integration> get(String accountId, String id) {
+    ResourceRepository<Integration> integrations = repositories.integrations(accountId);
+    return repositories.store().read(tx -> integrations.require(tx, id));
+  }
+
+  /** One page of the account's integrations in display-name order. */
+  public Page<Resource<Integration>> list(String accountId, PageRequest page) {
+    return repositories.integrations(accountId).list(Listing.of(NameScope.ACCOUNT_WIDE), page,
+        ReadConsistency.EVENTUAL_ALLOWED);
+  }
+
+  /**
+   * Applies a patch: each member {@code null} keeps its value. Changing the URI or properties
+   * advances the configuration generation; a rename alone does not.
+   *
+   * @param type must equal the current type when given (IMMUTABLE_MEMBER)
+   * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, IMMUTABLE_MEMBER, ALREADY_EXISTS,
+   *     CONNECTION_SETTING_REJECTED, OUTBOUND_ADDRESS_REJECTED
+   */
+  public Resource<Integration> update(String accountId, String id, ExpectedGeneration expected,
+      String displayName, io.icegate.core.model.IntegrationType type, String uri,
+      Map<String, String> properties) {
+    Resource<Integration> current = get(accountId, id);
+    Integration now = current.spec();
+    if (type != null && type != now.type()) {
+      throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.INTEGRATION, "type");
+    }
+    Integration next = new Integration(
+        displayName == null ? now.displayName() : displayName, now.type(),
+        uri == null ? now.uri() : uri, properties == null ? now.properties() : properties,
+        now.authentication(), now.credentialGeneration());
+    boolean configuration = !next.uri().equals(now.uri())
+        || !next.properties().equals(now.properties());
+    if (configuration) {
+      checkConnection(next.uri(), next.properties());
+    }
+    return repositories.integrations(accountId).update(id, expected, next,
+        configuration ? ChangeKind.CONFIGURATION : ChangeKind.METADATA);
+  }
+
+  /**
+   * Replaces the authentication with a new credential generation (seed 000 rotation: the new
+   * generation is stored before the resource transaction, the old one retired after it).
+   *
+   * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, AUTHENTICATION_NOT_SUPPORTED,
+   *     CREDENTIALS_INVALID, COMMIT_STATE_UNKNOWN
+   */
+  public Resource<Integration> rotate(String accountId, String id, ExpectedGeneration expected,
+      IntegrationAuthentication authentication, SecretValues secrets) {
+    Resource<Integration> current = get(accountId, id);
+    checkAuthentication(current.spec().type(), authentication, secrets);
+    ResourceRepository<Integration> integrations = repositories.integrations(accountId);
+    if (secrets == null) {
+      return repositories.store().run(tx -> {
+        Resource<Integration> now = integrations.require(tx, id);
+        Resource<Integration> updated = integrations.update(tx, id, expected,
+            now.spec().withAuthentication(authentication, 0), ChangeKind.CONFIGURATION);
+        credentials.removeAll(tx, accountId, id);
+        return updated;
+      });
+    }
+    return writes.publishGeneration(integrations, id, expected, secrets,
+        Integration::credentialGeneration,
+        generation -> now -> now.withAuthentication(authentication, generation));
+  }
+
+  /**
+   * Deletes integration {@code id} with every credential generation, in one transaction. Refused
+   * while overlays depend on it (DEPENDENCY_EXISTS; the overlay counters arrive with overlays).
+   *
+   * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, DEPENDENCY_EXISTS
+   */
+  public Resource<Integration> delete(String accountId, String id, ExpectedGeneration expected) {
+    ResourceRepository<Integration> integrations = repositories.integrations(accountId);
+    return repositories.store().run(tx -> {
+      Resource<Integration> was = integrations.delete(tx, id, expected);
+      credentials.removeAll(tx, accountId, id);
+      return was;
+    });
+  }
+
+  private void checkConnection(String uri, Map<String, String> properties) {
+    URI parsed = ConnectionBoundary.check(uri, properties);
+    addresses.check(parsed.getHost());
+  }
+
+  private static void checkAuthentication(io.icegate.core.model.IntegrationType type,
+      IntegrationAuthentication authentication, SecretValues secrets) {
+    if (!type.accepts(authentication)) {
+      throw new IcegateException(ErrorCode.AUTHENTICATION_NOT_SUPPORTED,
+          ResourceKind.INTEGRATION, type, authentication.typeName());
+    }
+    Set<String> given = secrets == null ? Set.of() : secrets.values().keySet();
+    Set<String> missing = new TreeSet<>(authentication.requiredSecrets());
+    missing.removeAll(given);
+    if (!missing.isEmpty()) {
+      throw new IcegateException(ErrorCode.CREDENTIALS_INVALID, ResourceKind.INTEGRATION,
+          "missing write-only member(s) " + missing);
+    }
+    Set<String> allowed = new HashSet<>(authentication.requiredSecrets());
+    allowed.addAll(authentication.optionalSecrets());
+    Set<String> extra = new TreeSet<>(given);
+    extra.removeAll(allowed);
+    if (!extra.isEmpty()) {
+      throw new IcegateException(ErrorCode.CREDENTIALS_INVALID, ResourceKind.INTEGRATION,
+          "authentication " + authentication.typeName() + " takes no member(s) " + extra);
+    }
+  }
+}

@@ -1,0 +1,347 @@
+package io.icegate.gateway.admin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.icegate.gateway.testing.GatewayFixture;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Admin API rules over real HTTP against a running gateway (one test per rule). */
+class AdminApiTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String SECRET = "planted-secret-7f3a9c";
+  private static GatewayFixture gw;
+  private static String account;
+
+  @BeforeAll
+  static void start() throws Exception {
+    gw = GatewayFixture.start();
+    account = json(gw.send("POST", "/admin/v1/accounts", "{\"name\":\"acme\"}")).get("id").asText();
+  }
+
+  @AfterAll
+  static void stop() {
+    gw.close();
+  }
+
+  private static JsonNode json(HttpResponse<String> r) {
+    try {
+      return JSON.readTree(r.body());
+    } catch (Exception e) {
+      throw new AssertionError("not JSON: " + r.statusCode() + " " + r.body(), e);
+    }
+  }
+
+  private static String base() {
+    return "/admin/v1/accounts/" + account;
+  }
+
+  private static String integration(String name) {
+    return "{\"displayName\":\"" + name + "\",\"type\":\"ICEBERG_REST\","
+        + "\"uri\":\"https://catalog.example.com/v1\",\"properties\":{\"warehouse\":\"w\"},"
+        + "\"authentication\":{\"type\":\"bearer\",\"token\":\"" + SECRET + "\"}}";
+  }
+
+  private static void assertProblem(HttpResponse<String> r, int status, String code) {
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+    assertThat(r.headers().firstValue("Content-Type").orElse(""))
+        .startsWith("application/problem+json");
+    assertThat(json(r).get("code").asText()).isEqualTo(code);
+  }
+
+  @Test
+  void createGetAndListCatalogsWithEtags() {
+    HttpResponse<String> created = gw.send("POST", base() + "/catalogs",
+        "{\"name\":\"sales\",\"warehouse\":\"s3://bucket/sales\",\"storage\":{\"s3\":"
+            + "{\"region\":\"us-east-1\",\"accessKeyId\":\"AK\",\"secretAccessKey\":\"" + SECRET
+            + "\"}}}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    assertThat(created.headers().firstValue("ETag")).isPresent();
+    assertThat(created.body()).doesNotContain(SECRET);
+    JsonNode body = json(created);
+    assertThat(body.at("/storage/s3/credentialsConfigured").asBoolean()).isTrue();
+    String id = body.get("id").asText();
+    HttpResponse<String> got = gw.send("GET", base() + "/catalogs/" + id, null);
+    assertThat(got.statusCode()).isEqualTo(200);
+    assertThat(got.headers().firstValue("ETag")).isEqualTo(created.headers().firstValue("ETag"));
+    HttpResponse<String> page = gw.send("GET", base() + "/catalogs?pageSize=1", null);
+    assertThat(json(page).get("items")).hasSize(1);
+  }
+
+  @Test
+  void patchNeedsIfMatchAndRefusesAStaleOne() {
+    String id = json(gw.send("POST", base() + "/catalogs",
+        "{\"name\":\"patchme\",\"warehouse\":\"file:/tmp/x\"}")).get("id").asText();
+    assertProblem(gw.send("PATCH", base() + "/catalogs/" + id, "{\"name\":\"p2\"}"), 428,
+        "PRECONDITION_REQUIRED");
+    String etag = gw.send("GET", base() + "/catalogs/" + id, null).headers()
+        .firstValue("ETag").orElseThrow();
+    HttpResponse<String> ok = gw.send("PATCH", base() + "/catalogs/" + id, "{\"name\":\"p2\"}",
+        "If-Match", etag);
+    assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+    assertProblem(gw.send("PATCH", base() + "/catalogs/" + id, "{\"name\":\"p3\"}",
+        "If-Match", etag), 412, "GENERATION_MISMATCH");
+  }
+
+  @Test
+  void idempotencyKeyReplaysAndRefusesAnotherBody() {
+    HttpResponse<String> first = gw.send("POST", base() + "/integrations", integration("idem"),
+        "Idempotency-Key", "k1");
+    assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+    HttpResponse<String> replay = gw.send("POST", base() + "/integrations", integration("idem"),
+        "Idempotency-Key", "k1");
+    assertThat(replay.statusCode()).isEqualTo(201);
+    assertThat(json(replay).get("id")).isEqualTo(json(first).get("id"));
+    assertProblem(gw.send("POST", base() + "/integrations", integration("other"),
+        "Idempotency-Key", "k1"), 422, "IDEMPOTENCY_KEY_REUSED");
+    assertProblem(gw.send("POST", base() + "/integrations?onConflict=replace",
+        integration("idem"), "Idempotency-Key", "k2"), 400, "INVALID_ARGUMENT");
+  }
+
+  @Test
+  void onConflictModes() {
+    JsonNode first = json(gw.send("POST", base() + "/integrations", integration("dup")));
+    assertProblem(gw.send("POST", base() + "/integrations", integration("dup")), 409,
+        "ALREADY_EXISTS");
+    HttpResponse<String> existing = gw.send("POST",
+        base() + "/integrations?onConflict=return-existing", integration("dup"));
+    assertThat(existing.statusCode()).isEqualTo(200);
+    assertThat(json(existing).get("id")).isEqualTo(first.get("id"));
+    HttpResponse<String> replaced = gw.send("POST", base() + "/integrations?onConflict=replace",
+        integration("dup"));
+    assertThat(replaced.statusCode()).isEqualTo(201);
+    assertThat(json(replaced).get("id")).isNotEqualTo(first.get("id"));
+  }
+
+  @Test
+  void integrationRulesTypeImmutableRotationAndGenerations() {
+    JsonNode created = json(gw.send("POST", base() + "/integrations", integration("rot")));
+    String id = created.get("id").asText();
+    assertThat(created.get("credentialGeneration").asLong()).isEqualTo(1);
+    String path = base() + "/integrations/" + id;
+    String etag = gw.send("GET", path, null).headers().firstValue("ETag").orElseThrow();
+    assertProblem(gw.send("PATCH", path, "{\"type\":\"UNITY\"}", "If-Match", etag), 400,
+        "IMMUTABLE_MEMBER");
+    HttpResponse<String> renamed = gw.send("PATCH", path, "{\"displayName\":\"rot2\"}",
+        "If-Match", etag);
+    assertThat(json(renamed).get("configurationGeneration").asLong()).isEqualTo(1);
+    HttpResponse<String> moved = gw.send("PATCH", path,
+        "{\"uri\":\"https://other.example.com/v1\"}", "If-Match",
+        renamed.headers().firstValue("ETag").orElseThrow());
+    assertThat(json(moved).get("configurationGeneration").asLong()).isEqualTo(2);
+    assertProblem(gw.send("PUT", path + "/authentication",
+        "{\"type\":\"bearer\",\"token\":\"new-" + SECRET + "\"}"), 428, "PRECONDITION_REQUIRED");
+    HttpResponse<String> rotated = gw.send("PUT", path + "/authentication",
+        "{\"type\":\"bearer\",\"token\":\"new-" + SECRET + "\"}", "If-Match",
+        moved.headers().firstValue("ETag").orElseThrow());
+    assertThat(rotated.statusCode()).as(rotated.body()).isEqualTo(200);
+    assertThat(json(rotated).get("credentialGeneration").asLong()).isEqualTo(2);
+    assertThat(rotated.body()).doesNotContain(SECRET);
+  }
+
+  @Test
+  void connectionBoundaryNamesTheKeyNeverTheValue() {
+    String body = "{\"displayName\":\"bad\",\"type\":\"ICEBERG_REST\","
+        + "\"uri\":\"https://c.example.com/v1\",\"properties\":{\"client_secret\":\"" + SECRET
+        + "\"},\"authentication\":{\"type\":\"bearer\",\"token\":\"t\"}}";
+    HttpResponse<String> r = gw.send("POST", base() + "/integrations", body);
+    assertProblem(r, 400, "CONNECTION_SETTING_REJECTED");
+    assertThat(r.body()).contains("client_secret").doesNotContain(SECRET);
+    for (String uri : new String[] {"ftp://c.example.com", "https://u:" + SECRET + "@c.example.com",
+        "https://c.example.com/v1#frag", "https://c.example.com/v1?token=" + SECRET}) {
+      HttpResponse<String> bad = gw.send("POST", base() + "/integrations",
+          integration("u").replace("https://catalog.example.com/v1", uri));
+      assertProblem(bad, 400, "CONNECTION_SETTING_REJECTED");
+      assertThat(bad.body()).doesNotContain(SECRET);
+    }
+    assertProblem(gw.send("POST", base() + "/integrations",
+        integration("meta").replace("catalog.example.com", "169.254.169.254")), 400,
+        "OUTBOUND_ADDRESS_REJECTED");
+  }
+
+  @Test
+  void authenticationCompatibilityPerType() {
+    String unitySigv4 = "{\"displayName\":\"uc\",\"type\":\"UNITY\",\"uri\":\"https://u.example.com\","
+        + "\"authentication\":{\"type\":\"aws-sigv4\",\"region\":\"r\",\"signingName\":\"s\","
+        + "\"accessKeyId\":\"a\",\"secretAccessKey\":\"" + SECRET + "\"}}";
+    assertProblem(gw.send("POST", base() + "/integrations", unitySigv4), 400,
+        "AUTHENTICATION_NOT_SUPPORTED");
+    String sharingOauth = "{\"displayName\":\"ds\",\"type\":\"DELTA_SHARING\","
+        + "\"uri\":\"https://d.example.com\",\"authentication\":{\"type\":"
+        + "\"oauth2-client-credentials\",\"clientId\":\"c\",\"clientSecret\":\"" + SECRET + "\"}}";
+    assertProblem(gw.send("POST", base() + "/integrations", sharingOauth), 400,
+        "AUTHENTICATION_NOT_SUPPORTED");
+  }
+
+  @Test
+  void badInputIsA400WithAStableCodeAndWritesNothing() {
+    String before = gw.send("GET", base() + "/integrations", null).body();
+    String[] bodies = {
+      "{not json", "{\"displayName\":\"x\",\"bogus\":1}", "{\"displayName\":5}",
+      "{\"type\":\"ICEBERG_REST\"}", integration("x".repeat(300)),
+      integration("e").replace("ICEBERG_REST", "NOPE")
+    };
+    for (String body : bodies) {
+      HttpResponse<String> r = gw.send("POST", base() + "/integrations", body);
+      assertThat(r.statusCode()).as(body).isEqualTo(400);
+      assertThat(json(r).get("code").asText()).isIn("MALFORMED_REQUEST", "INVALID_ARGUMENT");
+      assertThat(r.body()).doesNotContain(SECRET);
+    }
+    assertThat(gw.send("GET", base() + "/integrations", null).body()).isEqualTo(before);
+  }
+
+  @Test
+  void secondAccountSeesNothingOfTheFirst() {
+    String other = json(gw.send("POST", "/admin/v1/accounts", "{\"name\":\"other\"}"))
+        .get("id").asText();
+    String token = json(gw.send("POST", "/admin/v1/accounts/" + other + "/tokens",
+        "{\"name\":\"t\",\"role\":\"admin\"}")).get("token").asText();
+    String catalog = json(gw.send("POST", base() + "/catalogs",
+        "{\"name\":\"iso\",\"warehouse\":\"file:/tmp/iso\"}")).get("id").asText();
+    String integ = json(gw.send("POST", base() + "/integrations", integration("iso")))
+        .get("id").asText();
+    String auth = "Bearer " + token;
+    String[][] calls = {
+      {"GET", base()}, {"GET", base() + "/catalogs"}, {"POST", base() + "/catalogs"},
+      {"GET", base() + "/catalogs/" + catalog}, {"PATCH", base() + "/catalogs/" + catalog},
+      {"DELETE", base() + "/catalogs/" + catalog}, {"GET", base() + "/integrations"},
+      {"POST", base() + "/integrations"}, {"GET", base() + "/integrations/" + integ},
+      {"PATCH", base() + "/integrations/" + integ},
+      {"DELETE", base() + "/integrations/" + integ},
+      {"PUT", base() + "/integrations/" + integ + "/authentication"},
+      {"POST", base() + "/tokens"},
+    };
+    for (String[] call : calls) {
+      HttpResponse<String> r = gw.send(call[0], call[1], "{}", "Authorization", auth,
+          "If-Match", "\"x/1\"");
+      assertProblem(r, 404, "NOT_FOUND");
+    }
+    assertThat(gw.send("GET", base() + "/catalogs/" + catalog, null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void readersCannotWrite() {
+    String token = json(gw.send("POST", base() + "/tokens",
+        "{\"name\":\"r\",\"role\":\"reader\"}")).get("token").asText();
+    assertThat(gw.send("GET", base() + "/catalogs", null, "Authorization", "Bearer " + token)
+        .statusCode()).isEqualTo(200);
+    assertProblem(gw.send("POST", base() + "/catalogs",
+        "{\"name\":\"r\",\"warehouse\":\"file:/tmp/r\"}", "Authorization", "Bearer " + token),
+        403, "PERMISSION_DENIED");
+    assertProblem(gw.send("GET", base(), null, "Authorization", "Bearer nope"), 401,
+        "UNAUTHENTICATED");
+  }
+
+  @Test
+  void catalogDeleteRefusedWhileItHoldsNamespaces() {
+    String id = json(gw.send("POST", base() + "/catalogs",
+        "{\"name\":\"full\",\"warehouse\":\"file:/tmp/full\"}")).get("id").asText();
+    // A namespace through the Iceberg surface with a writer token of the account.
+    String token = json(gw.send("POST", base() + "/tokens",
+        "{\"name\":\"w\",\"role\":\"writer\"}")).get("token").asText();
+    HttpResponse<String> ns = gw.send("POST", "/iceberg/v1/" + id + "/namespaces",
+        "{\"namespace\":[\"n\"]}", "Authorization", "Bearer " + token);
+    assertThat(ns.statusCode()).as(ns.body()).isEqualTo(200);
+    assertProblem(gw.send("DELETE", base() + "/catalogs/" + id, null), 409, "DEPENDENCY_EXISTS");
+    gw.send("DELETE", "/iceberg/v1/" + id + "/namespaces/n", null, "Authorization",
+        "Bearer " + token);
+    assertThat(gw.send("DELETE", base() + "/catalogs/" + id, null).statusCode()).isEqualTo(204);
+    assertProblem(gw.send("GET", base() + "/catalogs/" + id, null), 404, "NOT_FOUND");
+  }
+
+  @Test
+  void accountDeletionRemovesIntegrationsAndTheirCredentials() {
+    String doomed = json(gw.send("POST", "/admin/v1/accounts", "{\"name\":\"doomed\"}"))
+        .get("id").asText();
+    String path = "/admin/v1/accounts/" + doomed;
+    String integ = json(gw.send("POST", path + "/integrations", integration("d"))).get("id")
+        .asText();
+    String etag = gw.send("GET", path + "/integrations/" + integ, null).headers()
+        .firstValue("ETag").orElseThrow();
+    gw.send("PUT", path + "/integrations/" + integ + "/authentication",
+        "{\"type\":\"bearer\",\"token\":\"t2\"}", "If-Match", etag);
+    String catalog = json(gw.send("POST", path + "/catalogs",
+        "{\"name\":\"c\",\"warehouse\":\"s3://b/c\",\"storage\":{\"s3\":"
+            + "{\"accessKeyId\":\"AK\",\"secretAccessKey\":\"sk\"}}}")).get("id").asText();
+    assertThat(credentialKeys(integ)).isPositive();
+    assertThat(credentialKeys(catalog)).isPositive();
+    HttpResponse<String> deleted = gw.send("DELETE", path, null);
+    assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(204);
+    assertThat(credentialKeys(integ)).isZero();
+    assertThat(credentialKeys(catalog)).isZero();
+    com.apple.foundationdb.Range notes =
+        io.icegate.core.store.KeyLayout.credentialCandidates(doomed).range();
+    int notesLeft = gw.gateway().store().read(tx -> tx.getRange(notes.begin, notes.end)).size();
+    assertThat(notesLeft).isZero();
+    assertProblem(gw.send("GET", path + "/integrations/" + integ, null), 404, "NOT_FOUND");
+  }
+
+  private static int credentialKeys(String owner) {
+    com.apple.foundationdb.Range range =
+        io.icegate.core.store.KeyLayout.credentials(owner).range();
+    return gw.gateway().store().read(tx -> tx.getRange(range.begin, range.end)).size();
+  }
+
+  @Test
+  void deleteTakesAnOptionalIfMatchAndRefusesAStaleOne() {
+    JsonNode created = json(gw.send("POST", base() + "/integrations", integration("del")));
+    String path = base() + "/integrations/" + created.get("id").asText();
+    String stale = "\"" + created.get("id").asText() + "/99\"";
+    assertProblem(gw.send("DELETE", path, null, "If-Match", stale), 412, "GENERATION_MISMATCH");
+    assertThat(gw.send("DELETE", path, null).statusCode()).isEqualTo(204);
+    assertProblem(gw.send("DELETE", path, null), 404, "NOT_FOUND");
+  }
+
+  @Test
+  void listsPageWithPageTokens() {
+    for (int i = 0; i < 3; i++) {
+      gw.send("POST", base() + "/catalogs", "{\"name\":\"page-" + i
+          + "\",\"warehouse\":\"file:/tmp/p\"}");
+    }
+    java.util.List<String> names = new java.util.ArrayList<>();
+    String token = null;
+    do {
+      JsonNode page = json(gw.send("GET", base() + "/catalogs?pageSize=2"
+          + (token == null ? "" : "&pageToken=" + token), null));
+      assertThat(page.get("items").size()).isLessThanOrEqualTo(2);
+      page.get("items").forEach(item -> names.add(item.get("name").asText()));
+      token = page.get("nextPageToken").isNull() ? null : page.get("nextPageToken").asText();
+    } while (token != null);
+    assertThat(names).contains("page-0", "page-1", "page-2").doesNotHaveDuplicates();
+    assertProblem(gw.send("GET", base() + "/catalogs?pageToken=forged", null), 400,
+        "INVALID_PAGE_TOKEN");
+    assertProblem(gw.send("GET", base() + "/catalogs?pageSize=0", null), 400,
+        "INVALID_ARGUMENT");
+  }
+
+  @Test
+  void tokenRolesAreAClosedSetAndTheSecretIsShownOnce() {
+    assertProblem(gw.send("POST", base() + "/tokens", "{\"name\":\"t\",\"role\":\"root\"}"),
+        400, "MALFORMED_REQUEST");
+    HttpResponse<String> issued = gw.send("POST", base() + "/tokens",
+        "{\"name\":\"t\",\"role\":\"writer\"}");
+    assertThat(issued.statusCode()).isEqualTo(201);
+    String token = json(issued).get("token").asText();
+    assertThat(gw.send("GET", base(), null, "Authorization", "Bearer " + token).statusCode())
+        .isEqualTo(200);
+    // writers act on /iceberg but not on the admin surface's mutations
+    assertProblem(gw.send("POST", base() + "/integrations", integration("w"), "Authorization",
+        "Bearer " + token), 403, "PERMISSION_DENIED");
+  }
+
+  @Test
+  void aDeletedCatalogIsFencedForClientsHoldingItsPrefix() {
+    String id = json(gw.send("POST", base() + "/catalogs",
+        "{\"name\":\"fenced\",\"warehouse\":\"file:/tmp/fenced\"}")).get("id").asText();
+    assertThat(gw.send("DELETE", base() + "/catalogs/" + id, null).statusCode()).isEqualTo(204);
+    String token = json(gw.send("POST", base() + "/tokens",
+        "{\"name\":\"f\",\"role\":\"writer\"}")).get("token").asText();
+    HttpResponse<String> ns = gw.send("POST", "/iceberg/v1/" + id + "/namespaces",
+        "{\"namespace\":[\"n\"]}", "Authorization", "Bearer " + token);
+    assertThat(ns.statusCode()).as(ns.body()).isIn(404, 409);
+  }
+}
