@@ -78,6 +78,23 @@ public enum ErrorCode {
   METHOD_NOT_ALLOWED(405, "method %s is not allowed on this route"),
   /** The request body is larger than the server accepts. Args: limit in bytes. */
   BODY_TOO_LARGE(413, "the request body is larger than %d bytes"),
+  /**
+   * The Integration's stored configuration cannot be used to reach its catalog (an unsupported
+   * authentication such as aws-assume-role, missing credentials, an endpoint or property the
+   * provider refuses, an address the outbound policy denies). Args: the reason (names, no values).
+   */
+  INTEGRATION_NOT_USABLE(422, "the integration cannot be used: %s"),
+  /**
+   * The upstream catalog answered with a failure (authentication refused, permission denied, a
+   * protocol error such as broken pagination). Args: the reason (names, no values).
+   */
+  UPSTREAM_FAILED(502, "the upstream catalog failed: %s"),
+  /**
+   * The upstream catalog or the Integration's credentials are momentarily unavailable (connection
+   * failure, a credential generation superseded by a concurrent rotation); a retry may succeed.
+   * Args: the reason.
+   */
+  UPSTREAM_UNAVAILABLE(503, "the upstream catalog is unavailable; retry: %s"),
   /** An unexpected server failure; details are in the server log. */
   INTERNAL(500, "internal error");
 
