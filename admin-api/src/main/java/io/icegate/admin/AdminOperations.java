@@ -37,13 +37,18 @@ public final class AdminOperations {
   private final AccountService accounts;
   private final CatalogService catalogs;
   private final IntegrationService integrations;
+  private final UpstreamOperations upstream;
   private final byte[] openapi;
 
+  /**
+   * @param upstream validation, capabilities and discovery of integrations (overlay-engine)
+   */
   public AdminOperations(AccountService accounts, CatalogService catalogs,
-      IntegrationService integrations) {
+      IntegrationService integrations, UpstreamOperations upstream) {
     this.accounts = Objects.requireNonNull(accounts);
     this.catalogs = Objects.requireNonNull(catalogs);
     this.integrations = Objects.requireNonNull(integrations);
+    this.upstream = Objects.requireNonNull(upstream);
     try (InputStream in = AdminOperations.class.getResourceAsStream("/openapi.yaml")) {
       this.openapi = Objects.requireNonNull(in, "openapi.yaml is missing").readAllBytes();
     } catch (IOException e) {
@@ -100,6 +105,8 @@ public final class AdminOperations {
         yield resource(200, integrations.rotate(account, id, expected, auth.config(),
             auth.secrets()));
       }
+      case VALIDATE_INTEGRATION, INTEGRATION_CAPABILITIES, DISCOVER_NAMESPACES, DISCOVER_OBJECTS ->
+          upstream.handle(call, pageRequest(call));
     };
   }
 

@@ -28,7 +28,15 @@ public enum AdminRoute {
   DELETE_INTEGRATION("DELETE", "/admin/v1/accounts/{account}/integrations/{integration}",
       Access.ADMIN),
   PUT_AUTHENTICATION("PUT",
-      "/admin/v1/accounts/{account}/integrations/{integration}/authentication", Access.ADMIN);
+      "/admin/v1/accounts/{account}/integrations/{integration}/authentication", Access.ADMIN),
+  VALIDATE_INTEGRATION("POST",
+      "/admin/v1/accounts/{account}/integrations/{integration}/validate", Access.ADMIN),
+  INTEGRATION_CAPABILITIES("GET",
+      "/admin/v1/accounts/{account}/integrations/{integration}/capabilities", Access.READ),
+  DISCOVER_NAMESPACES("GET",
+      "/admin/v1/accounts/{account}/integrations/{integration}/namespaces", Access.READ),
+  DISCOVER_OBJECTS("GET",
+      "/admin/v1/accounts/{account}/integrations/{integration}/objects", Access.READ);
 
   /** Who may call a route. */
   public enum Access {

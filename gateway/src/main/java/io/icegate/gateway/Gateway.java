@@ -111,13 +111,35 @@ public final class Gateway implements AutoCloseable {
         new io.icegate.core.durability.AccountDeletion(repositories, clock,
             io.icegate.core.durability.AccountDeletion.DEFAULT_BATCH_KEYS,
             java.util.List.of(credentials.accountCleanup()));
+    io.icegate.core.integration.OutboundAddressPolicy.Settings addressSettings =
+        io.icegate.core.integration.OutboundAddressPolicy.Settings.DEFAULT;
     io.icegate.admin.AdminOperations operations = new io.icegate.admin.AdminOperations(
         new io.icegate.core.account.AccountService(repositories, creates, tokens, deletion),
         new io.icegate.core.catalog.CatalogService(repositories, writes, credentials),
         new io.icegate.core.integration.IntegrationService(repositories, writes, credentials,
-            new io.icegate.core.integration.OutboundAddressPolicy(
-                io.icegate.core.integration.OutboundAddressPolicy.Settings.DEFAULT)));
+            new io.icegate.core.integration.OutboundAddressPolicy(addressSettings)),
+        upstreamOperations(store, repositories, credentials, clock, addressSettings));
     return new io.icegate.admin.AdminServlet(operations, tokens::resolve, (int) maxBodyBytes);
+  }
+
+  /**
+   * Validation, capabilities and discovery of integrations (overlay-engine) over the providers
+   * registered on the gateway's class path, under the same outbound address settings as the
+   * Integration write-time check.
+   */
+  private static io.icegate.admin.UpstreamOperations upstreamOperations(KvStore store,
+      Repositories repositories, io.icegate.core.credential.CredentialStore credentials,
+      Clock clock, io.icegate.core.integration.OutboundAddressPolicy.Settings addressSettings) {
+    io.icegate.overlay.adapter.IntegrationAdapter adapter =
+        new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials);
+    io.icegate.overlay.adapter.IntegrationClients clients =
+        new io.icegate.overlay.adapter.IntegrationClients(
+            io.icegate.access.client.CatalogClientFactory.load(Gateway.class.getClassLoader()),
+            io.icegate.overlay.adapter.OutboundPolicies.of(addressSettings));
+    return new io.icegate.admin.UpstreamOperations(
+        new io.icegate.overlay.validation.IntegrationValidator(adapter, clients, clock, 100),
+        new io.icegate.overlay.discovery.IntegrationDiscovery(adapter, clients,
+            io.icegate.core.paging.PageTokens.load(store)));
   }
 
   /** The store the gateway runs on, for embedding (admin tooling, tests). */

@@ -61,7 +61,11 @@ public final class RepositoryErrors {
       case UNAUTHENTICATED -> new org.apache.iceberg.exceptions.NotAuthorizedException("%s", message);
       case PERMISSION_DENIED -> new org.apache.iceberg.exceptions.ForbiddenException("%s", message);
       case ROUTE_NOT_FOUND -> new NotFoundException("%s", message);
-      case METHOD_NOT_ALLOWED, INTERNAL -> new org.apache.iceberg.exceptions.ServiceFailureException("%s", message);
+      case METHOD_NOT_ALLOWED, INTERNAL, UPSTREAM_FAILED ->
+          new org.apache.iceberg.exceptions.ServiceFailureException("%s", message);
+      case INTEGRATION_NOT_USABLE ->
+          new org.apache.iceberg.exceptions.UnprocessableEntityException("%s", message);
+      case UPSTREAM_UNAVAILABLE -> new ServiceUnavailableException("%s", message);
     };
   }
 
