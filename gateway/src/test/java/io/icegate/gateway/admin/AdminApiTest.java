@@ -115,6 +115,9 @@ class AdminApiTest {
         integration("dup"));
     assertThat(replaced.statusCode()).isEqualTo(201);
     assertThat(json(replaced).get("id")).isNotEqualTo(first.get("id"));
+    // the replaced identity's credentials went with it
+    assertThat(credentialKeys(first.get("id").asText())).isZero();
+    assertThat(credentialKeys(json(replaced).get("id").asText())).isEqualTo(1);
   }
 
   @Test
