@@ -51,6 +51,7 @@ public final class RepositoryErrors {
       case IDEMPOTENCY_KEY_REUSED ->
           new org.apache.iceberg.exceptions.UnprocessableEntityException("%s", message);
       case COMMIT_STATE_UNKNOWN -> new CommitStateUnknownException(e);
+      case REQUEST_TOO_LARGE -> new RequestTooLargeException(message);
       case STORE_CONTENTION, STORE_UNAVAILABLE -> new ServiceUnavailableException("%s", message);
     };
   }
