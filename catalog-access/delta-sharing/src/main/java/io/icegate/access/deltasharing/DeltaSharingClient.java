@@ -1,0 +1,449 @@
+package io.icegate.access.deltasharing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.client.CatalogAccessException.Code;
+import io.icegate.access.client.CatalogCapabilities;
+import io.icegate.access.client.CatalogClient;
+import io.icegate.access.connection.CatalogConnectionConfig;
+import io.icegate.access.deltasharing.http.SharingTransport;
+import io.icegate.access.deltasharing.protocol.SharedTable;
+import io.icegate.access.deltasharing.protocol.TableMetadata;
+import io.icegate.access.deltasharing.protocol.TemporaryCredentials;
+import io.icegate.access.iceberg.vending.StorageAccessValidator;
+import io.icegate.access.model.CatalogObjectKind;
+import io.icegate.access.model.CatalogObjectRef;
+import io.icegate.access.model.ExternalIdentity;
+import io.icegate.access.model.NamespacePath;
+import io.icegate.access.model.TableFormat;
+import io.icegate.access.model.UpstreamTable;
+import io.icegate.access.model.UpstreamView;
+import io.icegate.access.network.OutboundAddressPolicy;
+import io.icegate.access.storage.StorageLocations;
+import io.icegate.access.storage.VendedStorageCredentials;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A {@link CatalogClient} over the Delta Sharing REST protocol.
+ *
+ * <p>Mapping onto the SPI: a share is a top-level namespace {@code [share]}, a schema the namespace
+ * {@code [share, schema]} below it, and tables live only at that second level; the depth is fixed
+ * (no {@code HIERARCHICAL_NAMESPACES}) and there are no views. Listings follow the protocol's
+ * {@code maxResults}/{@code nextPageToken} to the end under {@link
+ * io.icegate.access.paging.PageTokenGuard}.
+ *
+ * <p>{@link #loadTable} reads {@code /metadata} (its {@code Delta-Table-Version} header, the {@code
+ * metaData} line's schema, location and access modes) and the table's listing entry (its {@code
+ * id}, the protocol's stable table id, unique within a share: the identity is {@code
+ * shareId-or-share U+001F id}, path-derived and unstable only when the server sends no {@code id}).
+ * The table's {@code metadataLocation} is its current commit file, {@code
+ * <location>/_delta_log/<version, 20 digits>.json}, which is what {@link #validateStorageAccess}
+ * reads with exactly the vended keys.
+ */
+final class DeltaSharingClient implements CatalogClient {
+
+  /** Properties this provider adds to {@link UpstreamTable#properties()}. */
+  static final String TABLE_VERSION = "delta-sharing.table-version";
+
+  static final String DELTA_TABLE_ID = "delta-sharing.delta-table-id";
+  static final String ACCESS_MODES = "delta-sharing.access-modes";
+  static final String PARTITION_COLUMNS = "delta-sharing.partition-columns";
+  static final String SCHEMA_STRING = "delta-sharing.schema-string";
+
+  private final CatalogConnectionConfig config;
+  private final SharingSettings settings;
+  private final CatalogCapabilities capabilities;
+  private final SharingTransport transport;
+  private final StorageAccessValidator storage;
+  private final Clock clock;
+  private volatile boolean closed;
+
+  DeltaSharingClient(
+      CatalogConnectionConfig config,
+      SharingSettings settings,
+      OutboundAddressPolicy policy,
+      CatalogCapabilities capabilities,
+      Clock clock) {
+    this.config = config;
+    this.settings = settings;
+    this.capabilities = capabilities;
+    this.clock = clock;
+    this.transport =
+        new SharingTransport(
+            config.endpoint(),
+            settings.token(),
+            settings.headers(),
+            policy,
+            settings.timeout(),
+            settings.maxPages());
+    this.storage = new StorageAccessValidator(settings.storageSettings(), policy);
+    policy.resolve(config.endpoint().getHost()); // fail early on a refused endpoint
+  }
+
+  @Override
+  public CatalogCapabilities capabilities() {
+    return capabilities;
+  }
+
+  /** One page of shares proves reachability and that the recipient token is accepted. */
+  @Override
+  public void validate() {
+    checkOpen();
+    transport.get("share listing", "/shares", Map.of("maxResults", "1"));
+  }
+
+  @Override
+  public List<NamespacePath> listNamespaces(NamespacePath parent) {
+    checkOpen();
+    return switch (parent.depth()) {
+      case 0 ->
+          transport.listAll(
+              "share listing",
+              "/shares",
+              settings.maxResults(),
+              item -> NamespacePath.of(requiredText(item, "name", "share listing")));
+      case 1 ->
+          transport.listAll(
+              "schema listing",
+              SharingTransport.path("shares", parent.segments().get(0), "schemas"),
+              settings.maxResults(),
+              item -> parent.child(requiredText(item, "name", "schema listing")));
+      case 2 -> List.of(); // schemas hold tables, never namespaces
+      default -> throw tooDeep(parent);
+    };
+  }
+
+  @Override
+  public List<CatalogObjectRef> listObjects(NamespacePath namespace, Set<CatalogObjectKind> kinds) {
+    checkOpen();
+    if (namespace.depth() > 2) {
+      throw tooDeep(namespace);
+    }
+    if (namespace.depth() < 2 || !kinds.contains(CatalogObjectKind.TABLE)) {
+      return List.of();
+    }
+    List<CatalogObjectRef> objects = new ArrayList<>();
+    for (SharedTable table : tables(namespace)) {
+      objects.add(new CatalogObjectRef(CatalogObjectKind.TABLE, namespace, table.name()));
+    }
+    return objects;
+  }
+
+  @Override
+  public UpstreamTable loadTable(NamespacePath namespace, String name) {
+    checkOpen();
+    Loaded loaded = load(namespace, name);
+    TableMetadata metadata = loaded.metadata();
+    SharedTable entry = loaded.entry();
+    String location = metadata.location() != null ? metadata.location() : entry.location();
+    Map<String, String> properties = new LinkedHashMap<>();
+    if (metadata.configuration() != null) {
+      properties.putAll(metadata.configuration());
+    }
+    properties.put(TABLE_VERSION, Long.toString(loaded.version()));
+    properties.put(DELTA_TABLE_ID, String.valueOf(metadata.id()));
+    List<String> modes = loaded.accessModes();
+    if (modes != null) {
+      properties.put(ACCESS_MODES, String.join(",", modes));
+    }
+    if (metadata.partitionColumns() != null) {
+      properties.put(PARTITION_COLUMNS, String.join(",", metadata.partitionColumns()));
+    }
+    properties.put(SCHEMA_STRING, metadata.schemaString());
+    return new UpstreamTable(
+        namespace,
+        name,
+        TableFormat.DELTA,
+        identity(namespace, name, entry),
+        location == null ? null : commitFile(location, loaded.version()),
+        location,
+        icebergSchema(metadata.schemaString()),
+        properties);
+  }
+
+  @Override
+  public UpstreamView loadView(NamespacePath namespace, String name) {
+    throw new CatalogAccessException(Code.UNSUPPORTED, "Delta Sharing shares no views");
+  }
+
+  /**
+   * Asks {@code temporary-table-credentials} for the table's root location, after the access-mode
+   * rule ({@link AccessModes}).
+   *
+   * @throws CatalogAccessException {@code UNSUPPORTED} for a url-only table (named), for a table
+   *     stating no modes under strict reading, or when such a table's request is refused; {@code
+   *     INVALID_CONFIGURATION} for a non-AWS or incomplete credential; {@code
+   *     CREDENTIAL_SCOPE_INVALID}, {@code CREDENTIAL_EXPIRED}; {@code AUTHENTICATION_FAILED} and
+   *     {@code PERMISSION_DENIED} for the recipient token itself
+   */
+  @Override
+  public Optional<VendedStorageCredentials> vendStorageCredentials(
+      NamespacePath namespace, String name) {
+    checkOpen();
+    Loaded loaded = load(namespace, name);
+    String display = display(namespace, name);
+    AccessModes access =
+        AccessModes.decide(display, loaded.accessModes(), settings.strictAccessModes());
+    String location =
+        loaded.metadata().location() != null
+            ? loaded.metadata().location()
+            : loaded.entry().location();
+    JsonNode response;
+    try {
+      response =
+          SharingTransport.json(
+              "temporary-table-credentials",
+              transport
+                  .post(
+                      "temporary-table-credentials",
+                      tablePath(namespace, name) + "/temporary-table-credentials",
+                      Map.of())
+                  .body());
+    } catch (CatalogAccessException e) {
+      if (access == AccessModes.UNSTATED && isRefusal(e.code())) {
+        throw new CatalogAccessException(
+            Code.UNSUPPORTED,
+            "Delta Sharing table "
+                + display
+                + " states no access modes and the server refused its temporary credentials;"
+                + " it offers no directory (dir) access",
+            e);
+      }
+      throw e;
+    }
+    TemporaryCredentials credentials =
+        SharingTransport.bind(
+            "temporary-table-credentials",
+            response.path("credentials"),
+            TemporaryCredentials.class);
+    return Optional.of(toVended(display, location, credentials));
+  }
+
+  @Override
+  public void validateStorageAccess(UpstreamTable table, VendedStorageCredentials credentials) {
+    checkOpen();
+    storage.validate(table, credentials, clock.instant());
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+  }
+
+  private VendedStorageCredentials toVended(
+      String display, String tableLocation, TemporaryCredentials credentials) {
+    Map<String, String> aws = credentials.awsTempCredentials();
+    if (aws == null) {
+      throw new CatalogAccessException(
+          Code.INVALID_CONFIGURATION,
+          "the sharing server vended non-AWS credentials for "
+              + display
+              + "; only S3 storage is supported");
+    }
+    String key = aws.get("accessKeyId");
+    String secret = aws.get("secretAccessKey");
+    String session = aws.get("sessionToken");
+    if (blank(key) || blank(secret) || blank(session) || credentials.expirationTime() == null) {
+      throw new CatalogAccessException(
+          Code.INVALID_CONFIGURATION,
+          "the temporary credentials for "
+              + display
+              + " are incomplete (access key, secret, session token and expirationTime are"
+              + " required)");
+    }
+    String prefix = credentials.location() != null ? credentials.location() : tableLocation;
+    if (prefix == null) {
+      throw new CatalogAccessException(
+          Code.CREDENTIAL_SCOPE_INVALID,
+          "neither the table nor its temporary credentials state a location for " + display);
+    }
+    if (tableLocation != null && !StorageLocations.covers(prefix, tableLocation)) {
+      throw new CatalogAccessException(
+          Code.CREDENTIAL_SCOPE_INVALID,
+          "the temporary credentials for "
+              + prefix
+              + " do not cover table location "
+              + tableLocation);
+    }
+    Instant expiresAt = Instant.ofEpochMilli(credentials.expirationTime());
+    if (!clock.instant().isBefore(expiresAt)) {
+      throw new CatalogAccessException(
+          Code.CREDENTIAL_EXPIRED, "the temporary credentials expired at " + expiresAt);
+    }
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put(VendedStorageCredentials.S3_ACCESS_KEY_ID, key);
+    properties.put(VendedStorageCredentials.S3_SECRET_ACCESS_KEY, secret);
+    properties.put(VendedStorageCredentials.S3_SESSION_TOKEN, session);
+    properties.put(
+        VendedStorageCredentials.S3_SESSION_TOKEN_EXPIRES_AT_MS,
+        Long.toString(credentials.expirationTime()));
+    return new VendedStorageCredentials(prefix, properties, expiresAt);
+  }
+
+  /** A refusal of the credential request itself, as opposed to a token or transport failure. */
+  private static boolean isRefusal(Code code) {
+    return code == Code.NOT_FOUND
+        || code == Code.UPSTREAM_PROTOCOL_ERROR
+        || code == Code.PERMISSION_DENIED;
+  }
+
+  private record Loaded(SharedTable entry, TableMetadata metadata, long version) {
+    /** The metadata's modes when stated there, else the listing's, else {@code null}. */
+    List<String> accessModes() {
+      return metadata.accessModes() != null ? metadata.accessModes() : entry.accessModes();
+    }
+  }
+
+  private Loaded load(NamespacePath namespace, String name) {
+    if (namespace.depth() != 2) {
+      throw new CatalogAccessException(
+          Code.NOT_FOUND, "Delta Sharing tables live at [share, schema], not " + namespace);
+    }
+    SharingTransport.Response response =
+        transport.get("table metadata", tablePath(namespace, name) + "/metadata", Map.of());
+    long version = version(response.header("Delta-Table-Version"));
+    TableMetadata metadata = null;
+    for (String line : response.body().split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode node = SharingTransport.json("table metadata", line);
+      if (node.has("metaData")) {
+        metadata =
+            SharingTransport.bind("table metadata", node.get("metaData"), TableMetadata.class);
+      }
+    }
+    if (metadata == null || metadata.schemaString() == null) {
+      throw new CatalogAccessException(
+          Code.UPSTREAM_PROTOCOL_ERROR,
+          "table metadata of " + display(namespace, name) + " has no metaData line with a schema");
+    }
+    SharedTable entry =
+        tables(namespace).stream()
+            .filter(t -> name.equals(t.name()))
+            .findFirst()
+            .orElseGet(
+                () ->
+                    new SharedTable(
+                        name,
+                        namespace.segments().get(1),
+                        namespace.segments().get(0),
+                        null,
+                        null,
+                        null,
+                        null));
+    return new Loaded(entry, metadata, version);
+  }
+
+  private List<SharedTable> tables(NamespacePath namespace) {
+    return transport.listAll(
+        "table listing",
+        SharingTransport.path(
+            "shares",
+            namespace.segments().get(0),
+            "schemas",
+            namespace.segments().get(1),
+            "tables"),
+        settings.maxResults(),
+        item -> {
+          SharedTable table = SharingTransport.bind("table listing", item, SharedTable.class);
+          if (blank(table.name())) {
+            throw new CatalogAccessException(
+                Code.UPSTREAM_PROTOCOL_ERROR, "table listing answered an item without a name");
+          }
+          return table;
+        });
+  }
+
+  /**
+   * The table's version from {@code /metadata}'s header; the protocol's {@code GET .../version}
+   * (and its deprecated {@code HEAD} form) would answer the same header, so one request serves
+   * both.
+   */
+  private static long version(String header) {
+    if (header == null) {
+      throw new CatalogAccessException(
+          Code.UPSTREAM_PROTOCOL_ERROR, "table metadata answered no Delta-Table-Version header");
+    }
+    try {
+      return Long.parseLong(header.trim());
+    } catch (NumberFormatException e) {
+      throw new CatalogAccessException(
+          Code.UPSTREAM_PROTOCOL_ERROR, "Delta-Table-Version is not a number");
+    }
+  }
+
+  private static ExternalIdentity identity(
+      NamespacePath namespace, String name, SharedTable entry) {
+    if (blank(entry.id())) {
+      return ExternalIdentity.fromPath(namespace, name);
+    }
+    String share = blank(entry.shareId()) ? namespace.segments().get(0) : entry.shareId();
+    return ExternalIdentity.stable(share + "\u001f" + entry.id());
+  }
+
+  /** The Delta log's commit file of {@code version} (20-digit zero-padded, Delta protocol). */
+  static String commitFile(String location, long version) {
+    String root = location.endsWith("/") ? location : location + "/";
+    return root + "_delta_log/" + String.format("%020d", version) + ".json";
+  }
+
+  private static String icebergSchema(String schemaString) {
+    try {
+      return DeltaSchemas.toIcebergJson(SharingTransport.json("table metadata", schemaString));
+    } catch (DeltaSchemas.UnsupportedTypeException e) {
+      return null; // the Delta schema is still in the properties; capture decides what to do
+    }
+  }
+
+  private static String tablePath(NamespacePath namespace, String name) {
+    return SharingTransport.path(
+        "shares",
+        namespace.segments().get(0),
+        "schemas",
+        namespace.segments().get(1),
+        "tables",
+        name);
+  }
+
+  private static String display(NamespacePath namespace, String name) {
+    return String.join(".", namespace.segments()) + "." + name;
+  }
+
+  private static String requiredText(JsonNode item, String field, String operation) {
+    String value = item.path(field).asText("");
+    if (value.isEmpty()) {
+      throw new CatalogAccessException(
+          Code.UPSTREAM_PROTOCOL_ERROR, operation + " answered an item without a " + field);
+    }
+    return value;
+  }
+
+  private static CatalogAccessException tooDeep(NamespacePath namespace) {
+    return new CatalogAccessException(
+        Code.NOT_FOUND,
+        "Delta Sharing namespaces are [share] and [share, schema]; " + namespace + " is deeper");
+  }
+
+  private static boolean blank(String value) {
+    return value == null || value.isBlank();
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new CatalogAccessException(Code.CLOSED, "the catalog client is closed");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "DeltaSharingClient[" + config + "]";
+  }
+}

@@ -1,0 +1,30 @@
+package io.icegate.access.deltasharing.protocol;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code metaData} line of the protocol's {@code /metadata} response (parquet response format).
+ *
+ * @param id the Delta table id from the table's log
+ * @param name user-given name, or {@code null}
+ * @param description user-given description, or {@code null}
+ * @param location the table root, or {@code null} (newer servers send it for {@code dir} tables)
+ * @param accessModes {@code url} and/or {@code dir}, or {@code null} when the server omits them
+ * @param format the data file encoding ({@code provider} is {@code parquet})
+ * @param schemaString the Delta schema as serialized JSON text
+ * @param partitionColumns partition column names, in order
+ * @param configuration table configuration as the log states it
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record TableMetadata(
+    String id,
+    String name,
+    String description,
+    String location,
+    List<String> accessModes,
+    Map<String, String> format,
+    String schemaString,
+    List<String> partitionColumns,
+    Map<String, String> configuration) {}

@@ -1,0 +1,226 @@
+package io.icegate.access.deltasharing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.client.CatalogAccessException.Code;
+import io.icegate.access.client.CatalogClient;
+import io.icegate.access.client.CatalogClientFactory;
+import io.icegate.access.connection.CatalogAuthentication;
+import io.icegate.access.connection.CatalogAuthenticationScheme;
+import io.icegate.access.connection.CatalogConnectionConfig;
+import io.icegate.access.connection.CatalogProtocol;
+import io.icegate.access.connection.ResolvedCatalogCredentials;
+import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
+import io.icegate.access.model.CatalogObjectKind;
+import io.icegate.access.model.CatalogObjectRef;
+import io.icegate.access.model.NamespacePath;
+import io.icegate.access.model.TableFormat;
+import io.icegate.access.model.UpstreamTable;
+import io.icegate.access.network.OutboundAddressPolicy;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Discovery, metadata and authentication against the loopback Delta Sharing fixture. */
+class DeltaSharingDiscoveryTest {
+
+  static final String SCHEMA =
+      "{\"type\":\"struct\",\"fields\":["
+          + "{\"name\":\"id\",\"type\":\"long\",\"nullable\":false,\"metadata\":{}},"
+          + "{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"elementType\":\"string\",\"containsNull\":true},\"nullable\":true,\"metadata\":{}},"
+          + "{\"name\":\"amount\",\"type\":\"decimal(10,2)\",\"nullable\":true,\"metadata\":{}}]}";
+
+  private static DeltaSharingFixture server;
+  private static String token;
+
+  @BeforeAll
+  static void start() throws Exception {
+    server = DeltaSharingFixture.start();
+    token = server.issueToken();
+    server.serverPageSize(2);
+    for (int i = 0; i < 5; i++) {
+      server.put(
+          "sales",
+          "emea",
+          "t" + i,
+          new DeltaSharingFixture.Table(
+              "id-" + i, "s3://bucket/sales/emea/t" + i, List.of("dir"), 3, SCHEMA, true));
+    }
+    server.putSchema("sales", "apac");
+    server.putSchema("marketing", "web");
+    server.putSchema("finance", "ledger");
+    server.put(
+        "finance",
+        "ledger",
+        "anonymous",
+        new DeltaSharingFixture.Table(null, "s3://bucket/fin/anon", null, 0, SCHEMA, true));
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  static CatalogConnectionConfig config(Map<String, String> properties) {
+    return new CatalogConnectionConfig(
+        CatalogProtocol.DELTA_SHARING,
+        server.endpoint(),
+        properties,
+        new CatalogAuthentication(CatalogAuthenticationScheme.BEARER, Map.of()));
+  }
+
+  static CatalogClient open(String bearer, Map<String, String> properties) {
+    return CatalogClientFactory.load()
+        .open(
+            config(properties),
+            new ResolvedCatalogCredentials(
+                Map.of(ResolvedCatalogCredentials.TOKEN, bearer), Map.of(), null));
+  }
+
+  @Test
+  void sharesAndSchemasMapOntoTwoNamespaceLevels() {
+    try (CatalogClient client = open(token, Map.of())) {
+      client.validate();
+      assertThat(client.listNamespaces(NamespacePath.root()))
+          .containsExactly(
+              NamespacePath.of("sales"),
+              NamespacePath.of("marketing"),
+              NamespacePath.of("finance"));
+      assertThat(client.listNamespaces(NamespacePath.of("sales")))
+          .containsExactly(NamespacePath.of("sales", "emea"), NamespacePath.of("sales", "apac"));
+      assertThat(client.listNamespaces(NamespacePath.of("sales", "emea"))).isEmpty();
+      assertThat(client.listObjects(NamespacePath.of("sales"), Set.of(CatalogObjectKind.TABLE)))
+          .isEmpty();
+      assertThatThrownBy(() -> client.listNamespaces(NamespacePath.of("sales", "emea", "x")))
+          .isInstanceOfSatisfying(
+              CatalogAccessException.class, e -> assertThat(e.code()).isEqualTo(Code.NOT_FOUND));
+      assertThatThrownBy(() -> client.listNamespaces(NamespacePath.of("nope")))
+          .isInstanceOfSatisfying(
+              CatalogAccessException.class, e -> assertThat(e.code()).isEqualTo(Code.NOT_FOUND));
+    }
+  }
+
+  @Test
+  void tableListingFollowsMoreThanOnePage() {
+    server.clearRequests();
+    try (CatalogClient client = open(token, Map.of(SharingSettings.MAX_RESULTS, "2"))) {
+      List<CatalogObjectRef> tables =
+          client.listObjects(NamespacePath.of("sales", "emea"), Set.of(CatalogObjectKind.TABLE));
+      assertThat(tables)
+          .extracting(CatalogObjectRef::name)
+          .containsExactly("t0", "t1", "t2", "t3", "t4");
+    }
+    List<String> pages =
+        server.requests().stream()
+            .filter(r -> r.startsWith("GET /shares/sales/schemas/emea/tables"))
+            .toList();
+    assertThat(pages).hasSize(3);
+    assertThat(pages.get(0)).contains("maxResults=2").doesNotContain("pageToken");
+    assertThat(pages.get(1)).contains("pageToken=");
+  }
+
+  @Test
+  void loadTableReadsVersionSchemaAndStableIdentity() throws Exception {
+    try (CatalogClient client = open(token, Map.of())) {
+      UpstreamTable table = client.loadTable(NamespacePath.of("sales", "emea"), "t3");
+      assertThat(table.format()).isEqualTo(TableFormat.DELTA);
+      assertThat(table.identity().stable()).isTrue();
+      assertThat(table.identity().value()).isEqualTo("share-id-sales\u001fid-3");
+      assertThat(table.storageLocation()).isEqualTo("s3://bucket/sales/emea/t3");
+      assertThat(table.metadataLocation())
+          .isEqualTo("s3://bucket/sales/emea/t3/_delta_log/00000000000000000003.json");
+      assertThat(table.properties())
+          .containsEntry(DeltaSharingClient.TABLE_VERSION, "3")
+          .containsEntry(DeltaSharingClient.ACCESS_MODES, "dir")
+          .containsEntry("delta.appendOnly", "false");
+      var schema = new ObjectMapper().readTree(table.schemaJson());
+      assertThat(schema.path("type").asText()).isEqualTo("struct");
+      assertThat(schema.path("fields")).hasSize(3);
+      assertThat(schema.path("fields").get(0).path("required").asBoolean()).isTrue();
+      assertThat(schema.path("fields").get(1).path("type").path("type").asText()).isEqualTo("list");
+      assertThat(schema.path("fields").get(2).path("type").asText()).isEqualTo("decimal(10, 2)");
+
+      UpstreamTable anonymous =
+          client.loadTable(NamespacePath.of("finance", "ledger"), "anonymous");
+      assertThat(anonymous.identity().stable()).isFalse();
+      assertThatThrownBy(() -> client.loadTable(NamespacePath.of("sales", "emea"), "missing"))
+          .isInstanceOfSatisfying(
+              CatalogAccessException.class, e -> assertThat(e.code()).isEqualTo(Code.NOT_FOUND));
+    }
+  }
+
+  @Test
+  void onlyBearerAuthenticationIsAccepted() {
+    for (CatalogAuthenticationScheme scheme :
+        List.of(
+            CatalogAuthenticationScheme.NONE,
+            CatalogAuthenticationScheme.OAUTH2,
+            CatalogAuthenticationScheme.AWS_SIGV4)) {
+      CatalogConnectionConfig config =
+          new CatalogConnectionConfig(
+              CatalogProtocol.DELTA_SHARING,
+              server.endpoint(),
+              Map.of(),
+              new CatalogAuthentication(scheme, Map.of()));
+      assertThatThrownBy(
+              () ->
+                  CatalogClientFactory.load()
+                      .open(
+                          config,
+                          new ResolvedCatalogCredentials(
+                              Map.of(ResolvedCatalogCredentials.TOKEN, token), Map.of(), null)))
+          .isInstanceOfSatisfying(
+              CatalogAccessException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(Code.INVALID_CONFIGURATION);
+                assertThat(e.getMessage()).contains("BEARER").doesNotContain(token);
+              });
+    }
+    assertThatThrownBy(() -> open(token, Map.of("warehouse", "x")))
+        .isInstanceOfSatisfying(
+            CatalogAccessException.class,
+            e -> assertThat(e.code()).isEqualTo(Code.INVALID_CONFIGURATION));
+  }
+
+  @Test
+  void revokedOrUnknownTokenIsAnAuthenticationFailure() {
+    String doomed = server.issueToken();
+    try (CatalogClient client = open(doomed, Map.of())) {
+      client.validate();
+      server.revoke(doomed);
+      assertThatThrownBy(client::validate)
+          .isInstanceOfSatisfying(
+              CatalogAccessException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(Code.AUTHENTICATION_FAILED);
+                assertThat(e.getMessage()).doesNotContain(doomed);
+              });
+    }
+    try (CatalogClient client = open("never-issued", Map.of())) {
+      assertThatThrownBy(() -> client.listNamespaces(NamespacePath.root()))
+          .isInstanceOfSatisfying(
+              CatalogAccessException.class,
+              e -> assertThat(e.code()).isEqualTo(Code.AUTHENTICATION_FAILED));
+    }
+  }
+
+  @Test
+  void refusedEndpointAddressFailsBeforeAnyRequest() {
+    assertThatThrownBy(
+            () ->
+                CatalogClientFactory.load()
+                    .open(
+                        config(Map.of()),
+                        new ResolvedCatalogCredentials(
+                            Map.of(ResolvedCatalogCredentials.TOKEN, token), Map.of(), null),
+                        OutboundAddressPolicy.defaults().denyLoopback()))
+        .isInstanceOfSatisfying(
+            CatalogAccessException.class, e -> assertThat(e.code()).isEqualTo(Code.ADDRESS_DENIED));
+  }
+}

@@ -1,0 +1,76 @@
+package io.icegate.access.iceberg;
+
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.client.CatalogAccessException.Code;
+import java.io.IOException;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.exceptions.NotAuthorizedException;
+import org.apache.iceberg.exceptions.RESTException;
+import org.apache.iceberg.exceptions.ServiceFailureException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
+
+/**
+ * Maps what iceberg-core's REST client throws onto {@link CatalogAccessException} codes. Upstream
+ * messages are kept (they describe the upstream's view) but request contents never are.
+ */
+final class UpstreamFailures {
+
+  private UpstreamFailures() {}
+
+  static CatalogAccessException translate(String operation, RuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof CatalogAccessException access) {
+        return access;
+      }
+    }
+    Code code;
+    if (e instanceof NotAuthorizedException) {
+      code = Code.AUTHENTICATION_FAILED;
+    } else if (e instanceof ForbiddenException) {
+      code = Code.PERMISSION_DENIED;
+    } else if (e instanceof NoSuchNamespaceException
+        || e instanceof NoSuchTableException
+        || e instanceof NoSuchViewException) {
+      code = Code.NOT_FOUND;
+    } else if (e instanceof ServiceUnavailableException
+        || e instanceof ServiceFailureException
+        || hasIoCause(e)) {
+      code = Code.CONNECTION_FAILED;
+    } else if (e instanceof BadRequestException || e instanceof RESTException) {
+      code = Code.UPSTREAM_PROTOCOL_ERROR;
+    } else if (e instanceof IllegalArgumentException) {
+      code = Code.INVALID_CONFIGURATION;
+    } else {
+      code = Code.UPSTREAM_PROTOCOL_ERROR;
+    }
+    return new CatalogAccessException(code, operation + " failed: " + e.getMessage(), e);
+  }
+
+  /**
+   * Like {@link #translate}, for failures while a session is set up (config and token requests).
+   * iceberg-core's OAuth2 error handler reports a token endpoint's 5xx as a bare {@link
+   * RESTException} ("Unable to process"), losing the status; at setup time that is far more often
+   * an unavailable endpoint than a protocol mismatch, so it is reported as retryable {@code
+   * CONNECTION_FAILED}. Invalid client credentials still arrive as {@link NotAuthorizedException}.
+   */
+  static CatalogAccessException translateSetup(RuntimeException e) {
+    if (e.getClass() == RESTException.class) {
+      return new CatalogAccessException(
+          Code.CONNECTION_FAILED, "catalog session setup failed: " + e.getMessage(), e);
+    }
+    return translate("catalog session setup", e);
+  }
+
+  private static boolean hasIoCause(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IOException || t instanceof java.io.UncheckedIOException) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

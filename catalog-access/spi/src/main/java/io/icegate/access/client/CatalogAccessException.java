@@ -1,0 +1,78 @@
+package io.icegate.access.client;
+
+import java.util.Objects;
+
+/**
+ * The one failure type of the catalog-access boundary. Callers branch on {@link #code()}, never on
+ * the message; messages name properties and operations but never carry secret values.
+ *
+ * <p>Unchecked so that it can cross provider libraries (Iceberg's REST client) that only propagate
+ * runtime exceptions.
+ */
+public final class CatalogAccessException extends RuntimeException {
+
+  /** Stable failure codes (seed 001 and seed 000 "Vended storage credentials"). */
+  public enum Code {
+    /** Configuration or credentials that stay wrong until someone changes them. */
+    INVALID_CONFIGURATION(false),
+    /** The operation is not offered by this provider (see {@link CatalogCapabilities}). */
+    UNSUPPORTED(false),
+    /** No provider, or more than one, is registered for the protocol. */
+    PROVIDER_UNAVAILABLE(false),
+    /** The endpoint resolves to an address the caller's outbound policy refuses. */
+    ADDRESS_DENIED(false),
+    /** The catalog could not be reached (DNS, connect, TLS, timeout, 5xx). */
+    CONNECTION_FAILED(true),
+    /** The catalog refused the configured authentication (401, bad client credentials). */
+    AUTHENTICATION_FAILED(false),
+    /** Authenticated but not allowed (403). */
+    PERMISSION_DENIED(false),
+    /** The namespace, table or view does not exist upstream. */
+    NOT_FOUND(false),
+    /** The catalog answered something this provider cannot use (including broken pagination). */
+    UPSTREAM_PROTOCOL_ERROR(false),
+    /** Vended credentials exist but none covers the table location. */
+    CREDENTIAL_SCOPE_INVALID(false),
+    /** Vended credentials have expired before they could be used. */
+    CREDENTIAL_EXPIRED(true),
+    /**
+     * Credentials are configured but momentarily unresolvable (a superseded secret generation, a
+     * transient refresh failure with nothing still valid); a retry may clear it.
+     */
+    CREDENTIAL_UNAVAILABLE(true),
+    /** The object store refused or failed a read made with the vended credentials. */
+    STORAGE_ACCESS_FAILED(false),
+    /** The client or registration was closed. */
+    CLOSED(false);
+
+    private final boolean retryable;
+
+    Code(boolean retryable) {
+      this.retryable = retryable;
+    }
+
+    /** Whether repeating the same call later may succeed without a configuration change. */
+    public boolean retryable() {
+      return retryable;
+    }
+  }
+
+  private final Code code;
+
+  public CatalogAccessException(Code code, String message) {
+    this(code, message, null);
+  }
+
+  public CatalogAccessException(Code code, String message, Throwable cause) {
+    super(Objects.requireNonNull(code, "code") + ": " + message, cause);
+    this.code = code;
+  }
+
+  public Code code() {
+    return code;
+  }
+
+  public boolean retryable() {
+    return code.retryable();
+  }
+}

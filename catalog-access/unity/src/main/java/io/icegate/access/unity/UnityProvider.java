@@ -1,0 +1,52 @@
+package io.icegate.access.unity;
+
+import io.icegate.access.client.CatalogCapabilities;
+import io.icegate.access.client.CatalogCapability;
+import io.icegate.access.client.CatalogClient;
+import io.icegate.access.client.CatalogClientProvider;
+import io.icegate.access.connection.CatalogConnectionConfig;
+import io.icegate.access.connection.CatalogProtocol;
+import io.icegate.access.connection.ResolvedCatalogCredentials;
+import io.icegate.access.network.OutboundAddressPolicy;
+import java.time.Clock;
+import java.util.Objects;
+
+/**
+ * The Unity Catalog provider, registered for {@link CatalogProtocol#UNITY} through {@code
+ * META-INF/services}. Namespaces have a fixed depth (schemas, or catalogs then schemas), so it does
+ * not advertise hierarchical namespaces. Properties are described on {@link UnitySettings},
+ * credentials on {@link io.icegate.access.unity.auth.CatalogTokens#forConnection}.
+ */
+public final class UnityProvider implements CatalogClientProvider {
+
+  static final CatalogCapabilities CAPABILITIES =
+      CatalogCapabilities.of(
+          CatalogCapability.TABLES,
+          CatalogCapability.VIEW_LISTING,
+          CatalogCapability.VIEW_METADATA,
+          CatalogCapability.CREDENTIAL_VENDING,
+          CatalogCapability.STORAGE_VALIDATION,
+          CatalogCapability.STABLE_TABLE_IDENTITY);
+
+  @Override
+  public CatalogProtocol protocol() {
+    return CatalogProtocol.UNITY;
+  }
+
+  @Override
+  public CatalogCapabilities capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public CatalogClient open(
+      CatalogConnectionConfig config,
+      ResolvedCatalogCredentials credentials,
+      OutboundAddressPolicy policy) {
+    return new UnityClient(
+        Objects.requireNonNull(config, "config"),
+        credentials == null ? ResolvedCatalogCredentials.none() : credentials,
+        Objects.requireNonNull(policy, "policy"),
+        Clock.systemUTC());
+  }
+}

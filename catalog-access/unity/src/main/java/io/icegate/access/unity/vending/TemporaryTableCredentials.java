@@ -1,0 +1,81 @@
+package io.icegate.access.unity.vending;
+
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.client.CatalogAccessException.Code;
+import io.icegate.access.storage.StorageLocations;
+import io.icegate.access.storage.VendedStorageCredentials;
+import io.icegate.access.unity.api.UnityApi.AwsCredentials;
+import io.icegate.access.unity.api.UnityApi.TemporaryCredentials;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Turns a Unity {@code temporary-table-credentials} response into {@link VendedStorageCredentials}
+ * (seed 001 "Unity Catalog slice", seed 000 "Vended storage credentials"). Only the AWS session
+ * keys and the expiry are copied; nothing from the catalog token or connection properties.
+ *
+ * <ul>
+ *   <li>No AWS credential in the response: empty when it vended nothing at all; {@code
+ *       UNSUPPORTED} when it vended only Azure or GCP material, which this provider cannot use.
+ *   <li>A missing key, secret or session token, or no positive {@code expiration_time}: {@code
+ *       INVALID_CONFIGURATION} (a bare or unbounded key pair is refused, never handed out).
+ *   <li>The credential's {@code url}, when the server reports one, must cover the table location
+ *       ({@link StorageLocations}), else {@code CREDENTIAL_SCOPE_INVALID}; it then is the prefix.
+ *       Without one, Unity scopes table credentials to the table, so the table location is the
+ *       prefix.
+ *   <li>Already expired: {@code CREDENTIAL_EXPIRED}.
+ * </ul>
+ */
+public final class TemporaryTableCredentials {
+
+  private TemporaryTableCredentials() {}
+
+  public static Optional<VendedStorageCredentials> toVended(
+      TemporaryCredentials response, String tableLocation, Instant now) {
+    AwsCredentials aws = response.awsTempCredentials();
+    if (aws == null) {
+      if (response.azureUserDelegationSas() != null || response.gcpOauthToken() != null) {
+        throw new CatalogAccessException(
+            Code.UNSUPPORTED, "Unity vended non-AWS storage credentials; only S3 is supported");
+      }
+      return Optional.empty();
+    }
+    if (blank(aws.accessKeyId()) || blank(aws.secretAccessKey())) {
+      throw new CatalogAccessException(
+          Code.INVALID_CONFIGURATION, "the vended AWS credential lacks a key id or secret");
+    }
+    if (blank(aws.sessionToken())) {
+      throw new CatalogAccessException(
+          Code.INVALID_CONFIGURATION,
+          "the vended AWS credential is a bare key pair, not a session (no session token)");
+    }
+    Long expiration = response.expirationTime();
+    if (expiration == null || expiration <= 0) {
+      throw new CatalogAccessException(
+          Code.INVALID_CONFIGURATION, "the vended AWS credential has no expiration_time");
+    }
+    String prefix = response.url() == null || response.url().isBlank() ? tableLocation : response.url();
+    if (!StorageLocations.covers(prefix, tableLocation)) {
+      throw new CatalogAccessException(
+          Code.CREDENTIAL_SCOPE_INVALID,
+          "the vended credential for " + prefix + " does not cover table location " + tableLocation);
+    }
+    Instant expiresAt = Instant.ofEpochMilli(expiration);
+    if (!now.isBefore(expiresAt)) {
+      throw new CatalogAccessException(
+          Code.CREDENTIAL_EXPIRED, "the vended credential expired at " + expiresAt);
+    }
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put(VendedStorageCredentials.S3_ACCESS_KEY_ID, aws.accessKeyId());
+    keys.put(VendedStorageCredentials.S3_SECRET_ACCESS_KEY, aws.secretAccessKey());
+    keys.put(VendedStorageCredentials.S3_SESSION_TOKEN, aws.sessionToken());
+    keys.put(VendedStorageCredentials.S3_SESSION_TOKEN_EXPIRES_AT_MS, Long.toString(expiration));
+    return Optional.of(new VendedStorageCredentials(prefix, keys, expiresAt));
+  }
+
+  private static boolean blank(String value) {
+    return value == null || value.isEmpty();
+  }
+}

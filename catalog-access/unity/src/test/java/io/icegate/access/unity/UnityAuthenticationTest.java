@@ -1,0 +1,136 @@
+package io.icegate.access.unity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.client.CatalogAccessException.Code;
+import io.icegate.access.client.CatalogClient;
+import io.icegate.access.connection.CatalogAuthentication;
+import io.icegate.access.connection.CatalogAuthenticationScheme;
+import io.icegate.access.connection.ResolvedCatalogCredentials;
+import io.icegate.access.model.NamespacePath;
+import io.icegate.access.unity.fixture.UnityCatalogFixture;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Bearer and OAuth client-credentials authentication, including refresh mid-discovery. */
+class UnityAuthenticationTest {
+
+  UnityEnvironment env;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    env = new UnityEnvironment();
+    IntStream.range(0, 101).forEach(i -> env.unity.addSchema("main", "s" + i));
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    env.close();
+  }
+
+  static ResolvedCatalogCredentials clientCredentials(String secret) {
+    return new ResolvedCatalogCredentials(
+        Map.of(
+            ResolvedCatalogCredentials.CLIENT_ID, UnityCatalogFixture.CLIENT_ID,
+            ResolvedCatalogCredentials.CLIENT_SECRET, secret),
+        Map.of(),
+        null);
+  }
+
+  static Code code(Throwable e) {
+    return ((CatalogAccessException) e).code();
+  }
+
+  @Test
+  void bearerTokenIsSentAndAWrongOneFailsAuthentication() {
+    env.unity.requireBearer("good-token");
+    CatalogAuthentication bearer = new CatalogAuthentication(CatalogAuthenticationScheme.BEARER, Map.of());
+    try (CatalogClient client =
+        env.open(Map.of(), bearer, new ResolvedCatalogCredentials(Map.of("token", "good-token"), Map.of(), null))) {
+      client.validate();
+      assertThat(client.listNamespaces(NamespacePath.root())).containsExactly(NamespacePath.of("main"));
+    }
+    try (CatalogClient client =
+        env.open(Map.of(), bearer, new ResolvedCatalogCredentials(Map.of("token", "bad"), Map.of(), null))) {
+      assertThatThrownBy(client::validate).extracting(UnityAuthenticationTest::code).isEqualTo(Code.AUTHENTICATION_FAILED);
+    }
+    assertThatThrownBy(() -> env.open(Map.of(), bearer, ResolvedCatalogCredentials.none()))
+        .extracting(UnityAuthenticationTest::code)
+        .isEqualTo(Code.INVALID_CONFIGURATION);
+  }
+
+  @Test
+  void oauthWithoutTokenUriUsesOidcTokenOnTheCatalogHost() {
+    env.unity.requireOAuth();
+    CatalogAuthentication oauth = new CatalogAuthentication(CatalogAuthenticationScheme.OAUTH2, Map.of());
+    try (CatalogClient client = env.open(Map.of(), oauth, clientCredentials(UnityCatalogFixture.CLIENT_SECRET))) {
+      client.validate();
+    }
+    assertThat(env.unity.requests()).contains("POST /oidc/v1/token");
+    assertThat(env.unity.tokenScopes()).containsExactly("");
+  }
+
+  @Test
+  void oauthServerUriAndScopeAreHonoured() {
+    env.unity.requireOAuth();
+    CatalogAuthentication oauth =
+        new CatalogAuthentication(
+            CatalogAuthenticationScheme.OAUTH2,
+            Map.of(CatalogAuthentication.OAUTH2_SERVER_URI, env.unity.uri() + "/oidc/v1/token", CatalogAuthentication.SCOPE, "all-apis"));
+    try (CatalogClient client = env.open(Map.of(), oauth, clientCredentials(UnityCatalogFixture.CLIENT_SECRET))) {
+      client.validate();
+    }
+    assertThat(env.unity.tokenScopes()).containsExactly("all-apis");
+  }
+
+  @Test
+  void wrongClientSecretFailsAuthentication() {
+    env.unity.requireOAuth();
+    CatalogAuthentication oauth = new CatalogAuthentication(CatalogAuthenticationScheme.OAUTH2, Map.of());
+    try (CatalogClient client = env.open(Map.of(), oauth, clientCredentials("wrong"))) {
+      assertThatThrownBy(client::validate).extracting(UnityAuthenticationTest::code).isEqualTo(Code.AUTHENTICATION_FAILED);
+    }
+  }
+
+  @Test
+  void anExpiredCatalogTokenIsRefreshedMidDiscovery() {
+    env.unity.requireOAuth();
+    env.unity.expireTokensAfter(1); // each token serves one request, then 401 (expired upstream)
+    CatalogAuthentication oauth = new CatalogAuthentication(CatalogAuthenticationScheme.OAUTH2, Map.of());
+    try (CatalogClient client =
+        env.open(Map.of("catalog", "main"), oauth, clientCredentials(UnityCatalogFixture.CLIENT_SECRET))) {
+      List<NamespacePath> schemas = client.listNamespaces(NamespacePath.root());
+      assertThat(schemas).hasSize(101);
+    }
+    List<String> requests = env.unity.requests();
+    // page 1 with token 1; page 2 rejected (401), new token, page 2 again
+    assertThat(requests.stream().filter(r -> r.equals("POST /oidc/v1/token")).count()).isEqualTo(2);
+    assertThat(requests.stream().filter(r -> r.contains("page_token=")).count()).isEqualTo(2);
+  }
+
+  @Test
+  void unsupportedSchemesAndUnknownCredentialsAreRefused() {
+    assertThatThrownBy(
+            () ->
+                env.open(
+                    Map.of(),
+                    new CatalogAuthentication(CatalogAuthenticationScheme.AWS_SIGV4, Map.of()),
+                    ResolvedCatalogCredentials.none()))
+        .extracting(UnityAuthenticationTest::code)
+        .isEqualTo(Code.INVALID_CONFIGURATION);
+    assertThatThrownBy(
+            () ->
+                env.open(
+                    Map.of(),
+                    new CatalogAuthentication(CatalogAuthenticationScheme.BEARER, Map.of()),
+                    new ResolvedCatalogCredentials(Map.of("token", "t", "client-id", "x"), Map.of(), null)))
+        .extracting(UnityAuthenticationTest::code)
+        .isEqualTo(Code.INVALID_CONFIGURATION);
+  }
+}

@@ -1,0 +1,173 @@
+package io.icegate.access.unity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.client.CatalogAccessException.Code;
+import io.icegate.access.client.CatalogClient;
+import io.icegate.access.model.NamespacePath;
+import io.icegate.access.model.UpstreamTable;
+import io.icegate.access.storage.VendedStorageCredentials;
+import io.icegate.access.unity.fixture.UnityCatalogFixture.Vending;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Credential vending from temporary-table-credentials, storage validation on the Delta log with
+ * exactly the vended keys, and the Delta-log schema with its Unity-column fallback.
+ */
+class UnityStorageTest {
+
+  static UnityEnvironment env;
+  static final NamespacePath SALES = NamespacePath.of("sales");
+  static final Map<String, String> OLD = Map.of("id", "long");
+  static final Map<String, String> NEW = new LinkedHashMap<>();
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    env = new UnityEnvironment();
+    NEW.put("id", "long");
+    NEW.put("amount", "double");
+    NEW.put("placed", "timestamp");
+    // Unity still reports the creation-time columns; the log gained two columns since.
+    env.unity.addTable("main", "sales", "evolved", "EXTERNAL", "DELTA", env.location("t/evolved"), OLD);
+    env.log.commitSchema("t/evolved", 0, OLD);
+    env.log.commitAppend("t/evolved", 1);
+    env.log.commitSchema("t/evolved", 2, NEW);
+    env.log.commitAppend("t/evolved", 3);
+    env.unity.addTable("main", "sales", "nolog", "EXTERNAL", "DELTA", env.location("t/nolog"), OLD);
+    for (Vending mode : Vending.values()) {
+      String name = mode.name().toLowerCase();
+      String id = env.unity.addTable("main", "sales", name, "MANAGED", "DELTA", env.location("t/" + name), OLD);
+      env.log.commitSchema("t/" + name, 0, OLD);
+      env.unity.vending(id, mode);
+    }
+  }
+
+  @AfterAll
+  static void tearDown() throws Exception {
+    env.close();
+  }
+
+  static CatalogClient client() {
+    return env.open(Map.of("catalog", "main"));
+  }
+
+  static Code code(Throwable e) {
+    return ((CatalogAccessException) e).code();
+  }
+
+  @Test
+  void theDeltaLogSchemaWinsOverAnOlderUnityColumnList() {
+    try (CatalogClient client = client()) {
+      UpstreamTable table = client.loadTable(SALES, "evolved");
+      assertThat(table.properties())
+          .containsEntry(UnityClient.SCHEMA_SOURCE, "delta-log")
+          .containsEntry(UnityClient.DELTA_LOG_VERSION, "3");
+      assertThat(table.schemaJson())
+          .contains("\"name\":\"amount\"")
+          .contains("\"type\":\"timestamptz\"");
+      assertThat(table.metadataLocation()).endsWith("t/evolved/_delta_log/00000000000000000003.json");
+    }
+  }
+
+  @Test
+  void unityColumnsAreUsedOnlyWhenTheLogCannotBeRead() {
+    try (CatalogClient client = client()) {
+      UpstreamTable table = client.loadTable(SALES, "nolog");
+      assertThat(table.properties()).containsEntry(UnityClient.SCHEMA_SOURCE, "unity-columns");
+      assertThat(table.properties().get(UnityClient.SCHEMA_FALLBACK_REASON)).contains("no Delta commits");
+      assertThat(table.schemaJson()).contains("\"name\":\"id\"").doesNotContain("amount");
+      // wrong vended keys: the log is unreadable, never read with ambient keys instead
+      UpstreamTable wrong = client.loadTable(SALES, "wrong_keys");
+      assertThat(wrong.properties()).containsEntry(UnityClient.SCHEMA_SOURCE, "unity-columns");
+      assertThat(wrong.properties().get(UnityClient.SCHEMA_FALLBACK_REASON)).contains("403");
+    }
+  }
+
+  @Test
+  void vendedCredentialsAreTheTablesSessionAndOpenItsLog() {
+    try (CatalogClient client = client()) {
+      VendedStorageCredentials vended = client.vendStorageCredentials(SALES, "valid").orElseThrow();
+      assertThat(vended.prefix()).isEqualTo(env.location("t/valid"));
+      assertThat(vended.expiresAt()).isNotNull();
+      assertThat(vended.properties())
+          .containsOnlyKeys(
+              VendedStorageCredentials.S3_ACCESS_KEY_ID,
+              VendedStorageCredentials.S3_SECRET_ACCESS_KEY,
+              VendedStorageCredentials.S3_SESSION_TOKEN,
+              VendedStorageCredentials.S3_SESSION_TOKEN_EXPIRES_AT_MS);
+      assertThat(vended.toString()).doesNotContain(env.store.secretAccessKey());
+      client.validateStorageAccess(client.loadTable(SALES, "valid"), vended);
+    }
+    assertThat(env.unity.requests()).contains("POST /api/2.1/unity-catalog/temporary-table-credentials");
+  }
+
+  @Test
+  void eachFailureHasItsOwnCode() {
+    try (CatalogClient client = client()) {
+      // storage: wrong vended keys beside right ambient ones (s3proxy has one identity)
+      VendedStorageCredentials wrong = client.vendStorageCredentials(SALES, "wrong_keys").orElseThrow();
+      UpstreamTable wrongTable = client.loadTable(SALES, "wrong_keys");
+      assertThatThrownBy(() -> client.validateStorageAccess(wrongTable, wrong))
+          .extracting(UnityStorageTest::code)
+          .isEqualTo(Code.STORAGE_ACCESS_FAILED);
+      // scope: the credential was issued for another location
+      assertThatThrownBy(() -> client.vendStorageCredentials(SALES, "foreign_url"))
+          .extracting(UnityStorageTest::code)
+          .isEqualTo(Code.CREDENTIAL_SCOPE_INVALID);
+      VendedStorageCredentials valid = client.vendStorageCredentials(SALES, "valid").orElseThrow();
+      assertThatThrownBy(() -> client.validateStorageAccess(wrongTable, valid))
+          .extracting(UnityStorageTest::code)
+          .isEqualTo(Code.CREDENTIAL_SCOPE_INVALID);
+      // vending refused upstream, and a vended bare key pair
+      assertThatThrownBy(() -> client.vendStorageCredentials(SALES, "refused"))
+          .extracting(UnityStorageTest::code)
+          .isEqualTo(Code.PERMISSION_DENIED);
+      assertThatThrownBy(() -> client.vendStorageCredentials(SALES, "no_session_token"))
+          .extracting(UnityStorageTest::code)
+          .isEqualTo(Code.INVALID_CONFIGURATION);
+      // expiry
+      assertThatThrownBy(() -> client.vendStorageCredentials(SALES, "expired"))
+          .extracting(UnityStorageTest::code)
+          .isEqualTo(Code.CREDENTIAL_EXPIRED);
+    }
+    // authentication
+    env.unity.requireBearer("only-this");
+    try (CatalogClient client = client()) {
+      assertThatThrownBy(client::validate).extracting(UnityStorageTest::code).isEqualTo(Code.AUTHENTICATION_FAILED);
+    } finally {
+      env.unity.requireBearer(null);
+    }
+  }
+
+  @Test
+  void aCatalogOnADeniedAddressIsRefusedAtOpen() {
+    try (CatalogClient client = client()) {
+      VendedStorageCredentials vended = client.vendStorageCredentials(SALES, "valid").orElseThrow();
+      UpstreamTable table = client.loadTable(SALES, "valid");
+      io.icegate.access.connection.CatalogConnectionConfig config =
+          new io.icegate.access.connection.CatalogConnectionConfig(
+              io.icegate.access.connection.CatalogProtocol.UNITY,
+              env.unity.uri(),
+              env.properties(Map.of("catalog", "main")),
+              null);
+      try (CatalogClient strict =
+          new UnityProvider()
+              .open(
+                  config,
+                  null,
+                  io.icegate.access.network.OutboundAddressPolicy.defaults().denyLoopback())) {
+        throw new AssertionError("opening against a loopback endpoint should be refused: " + strict);
+      } catch (CatalogAccessException e) {
+        assertThat(e.code()).isEqualTo(Code.ADDRESS_DENIED);
+      }
+      assertThat(table.storageLocation()).isNotNull();
+      assertThat(vended).isNotNull();
+    }
+  }
+}
