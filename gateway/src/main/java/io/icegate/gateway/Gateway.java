@@ -62,7 +62,11 @@ public final class Gateway implements AutoCloseable {
       Bootstrap.ensure(repositories, tokens, settings.dataDir(), settings.bootstrapToken(), out);
 
       IdempotencySettings idempotency = IdempotencySettings.DEFAULT;
-      CatalogDirectory directory = new CatalogDirectory(repositories, new MetadataCache(10_000));
+      io.icegate.core.credential.CredentialStore credentials =
+          new io.icegate.core.credential.CredentialStore(store, masterKey(settings), clock);
+      CatalogDirectory directory = new CatalogDirectory(repositories, new MetadataCache(10_000),
+          new io.icegate.gateway.fileio.CatalogFileIO((id, generation) ->
+              credentials.read(id, generation).map(v -> v.get("secretAccessKey"))));
       IcebergOperations operations = new IcebergOperations(directory,
           new ConfigRoute(directory, tokens, idempotency.receiptLifetime()),
           new TableLoads(256L * 1024 * 1024),
@@ -74,7 +78,7 @@ public final class Gateway implements AutoCloseable {
           settings.bind(), settings.port(), HttpSettings.DEFAULT_MAX_REQUEST_BYTES);
       IcebergRestServlet servlet = new IcebergRestServlet(
           operations, authenticator, metrics, http.maxRequestBytes());
-      io.icegate.admin.AdminServlet admin = adminServlet(settings, store, repositories, tokens,
+      io.icegate.admin.AdminServlet admin = adminServlet(credentials, repositories, tokens,
           clock, idempotency, http.maxRequestBytes());
       HttpServer server = HttpServer.start(http, store, servlet, admin, metrics);
       LOG.info("gateway started: {}", settings);
@@ -86,22 +90,25 @@ public final class Gateway implements AutoCloseable {
   }
 
   /**
-   * The admin API over the core services. The master key comes from {@code ICEGATE_MASTER_KEY},
-   * else the file named by {@code ICEGATE_MASTER_KEY_FILE}, else (SQLite only) a key file
-   * generated under the data dir; with FoundationDB a configured key is required.
+   * The CredentialStore's master key: {@code ICEGATE_MASTER_KEY}, else the file named by {@code
+   * ICEGATE_MASTER_KEY_FILE}, else (SQLite only) a key file generated under the data dir; with
+   * FoundationDB a configured key is required and startup fails without one.
    */
-  private static io.icegate.admin.AdminServlet adminServlet(GatewaySettings settings,
-      KvStore store, Repositories repositories, ApiTokens tokens, Clock clock,
-      IdempotencySettings idempotency, long maxBodyBytes) throws java.io.IOException {
+  private static io.icegate.core.credential.MasterKey masterKey(GatewaySettings settings)
+      throws java.io.IOException {
     boolean shared = settings.store() != null && settings.store().startsWith("fdb:");
     String keyFile = System.getenv("ICEGATE_MASTER_KEY_FILE");
-    io.icegate.core.credential.MasterKey key = io.icegate.core.credential.MasterKey.load(
+    return io.icegate.core.credential.MasterKey.load(
         System.getenv(io.icegate.core.credential.MasterKey.ENV),
         keyFile == null ? null : java.nio.file.Path.of(keyFile), settings.dataDir(),
         shared ? io.icegate.core.credential.MasterKey.Generation.FORBIDDEN
             : io.icegate.core.credential.MasterKey.Generation.ALLOWED);
-    io.icegate.core.credential.CredentialStore credentials =
-        new io.icegate.core.credential.CredentialStore(store, key, clock);
+  }
+
+  /** The admin API over the core services. */
+  private static io.icegate.admin.AdminServlet adminServlet(
+      io.icegate.core.credential.CredentialStore credentials, Repositories repositories,
+      ApiTokens tokens, Clock clock, IdempotencySettings idempotency, long maxBodyBytes) {
     io.icegate.core.durability.IdempotentCreates creates =
         new io.icegate.core.durability.IdempotentCreates(repositories, clock, idempotency);
     io.icegate.core.credential.CredentialedWrites writes =

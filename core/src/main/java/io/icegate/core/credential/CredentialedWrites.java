@@ -11,6 +11,7 @@ import io.icegate.core.model.ResourceSpec;
 import io.icegate.core.repo.ChangeKind;
 import io.icegate.core.repo.CreateOutcome;
 import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.OnConflict;
 import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.CommitUnknownResultException;
 import io.icegate.core.store.KvStoreException;
@@ -59,9 +60,15 @@ public final class CredentialedWrites {
     S toPublish = secret == null ? spec : withGeneration.apply(spec, generation);
     try {
       CreateOutcome<S> outcome = repository.store().run(tx -> {
+        Optional<Resource<S>> replaced = request.onConflict() == OnConflict.REPLACE
+            ? repository.getByName(tx, spec.nameScope(), spec.displayName()) : Optional.empty();
         CreateOutcome<S> created = repository.create(tx, id, toPublish, request.onConflict());
         if (generation > 0 && created.disposition() != CreateOutcome.Disposition.EXISTING) {
           publication.inPublishingTransaction(tx, accountId, id, generation, 0);
+        }
+        if (created.disposition() == CreateOutcome.Disposition.REPLACED && replaced.isPresent()) {
+          // The retired identity's secrets go in the same transaction: never left unreferenced.
+          publication.credentials().removeAll(tx, accountId, replaced.get().id());
         }
         return created;
       });

@@ -25,13 +25,19 @@ import org.apache.iceberg.exceptions.NotFoundException;
 public final class CatalogDirectory {
   private final Repositories repositories;
   private final MetadataCache cache;
-  private final CatalogFileIO files = new CatalogFileIO();
+  private final CatalogFileIO files;
   private final Cache<String, Optional<Resource<Catalog>>> byPrefix =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(5)).maximumSize(10_000).build();
 
   public CatalogDirectory(Repositories repositories, MetadataCache cache) {
+    this(repositories, cache, new CatalogFileIO());
+  }
+
+  /** A directory whose catalogs read and write through {@code files}. */
+  public CatalogDirectory(Repositories repositories, MetadataCache cache, CatalogFileIO files) {
     this.repositories = repositories;
     this.cache = cache;
+    this.files = files;
   }
 
   /** The Catalog named {@code name} in the caller's account, if any. */

@@ -51,14 +51,16 @@ public final class RepositoryErrors {
       case IDEMPOTENCY_KEY_REUSED ->
           new org.apache.iceberg.exceptions.UnprocessableEntityException("%s", message);
       case COMMIT_STATE_UNKNOWN -> new CommitStateUnknownException(e);
-      case STORE_CONTENTION, STORE_UNAVAILABLE, REQUEST_TOO_LARGE ->
-          new ServiceUnavailableException("%s", message);
+      case REQUEST_TOO_LARGE -> new RequestTooLargeException(message);
+      case STORE_CONTENTION, STORE_UNAVAILABLE -> new ServiceUnavailableException("%s", message);
       // Admin-surface codes; should one reach the Iceberg surface, map it by its status.
       case MALFORMED_REQUEST, IMMUTABLE_MEMBER, CONNECTION_SETTING_REJECTED,
-          OUTBOUND_ADDRESS_REJECTED, AUTHENTICATION_NOT_SUPPORTED, CREDENTIALS_INVALID,
-          BODY_TOO_LARGE -> new BadRequestException("%s", message);
+          OUTBOUND_ADDRESS_REJECTED, AUTHENTICATION_NOT_SUPPORTED, CREDENTIALS_INVALID ->
+          new BadRequestException("%s", message);
+      case BODY_TOO_LARGE -> new RequestTooLargeException(message);
       case PRECONDITION_REQUIRED, PRECONDITION_FAILED -> new CommitFailedException("%s", message);
-      case UNAUTHENTICATED -> new org.apache.iceberg.exceptions.NotAuthorizedException("%s", message);
+      case UNAUTHENTICATED ->
+          new org.apache.iceberg.exceptions.NotAuthorizedException("%s", message);
       case PERMISSION_DENIED -> new org.apache.iceberg.exceptions.ForbiddenException("%s", message);
       case ROUTE_NOT_FOUND -> new NotFoundException("%s", message);
       case METHOD_NOT_ALLOWED, INTERNAL, UPSTREAM_FAILED ->

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.store.CommitUnknownResultException;
 import io.icegate.gateway.catalog.RepositoryErrors;
+import io.icegate.gateway.catalog.RequestTooLargeException;
 import io.icegate.core.store.KvStoreException;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -51,6 +52,9 @@ public final class ErrorMapping {
   }
 
   static int status(Throwable error) {
+    if (error instanceof RequestTooLargeException) {
+      return 413;
+    }
     if (error instanceof NoSuchNamespaceException
         || error instanceof NoSuchTableException
         || error instanceof NoSuchViewException

@@ -115,6 +115,9 @@ class AdminApiTest {
         integration("dup"));
     assertThat(replaced.statusCode()).isEqualTo(201);
     assertThat(json(replaced).get("id")).isNotEqualTo(first.get("id"));
+    // the replaced identity's credentials went with it
+    assertThat(credentialKeys(first.get("id").asText())).isZero();
+    assertThat(credentialKeys(json(replaced).get("id").asText())).isEqualTo(1);
   }
 
   @Test
@@ -343,5 +346,56 @@ class AdminApiTest {
     HttpResponse<String> ns = gw.send("POST", "/iceberg/v1/" + id + "/namespaces",
         "{\"namespace\":[\"n\"]}", "Authorization", "Bearer " + token);
     assertThat(ns.statusCode()).as(ns.body()).isIn(404, 409);
+  }
+
+  /**
+   * 409 while the first request with a key is still running: a create through core's
+   * IdempotentCreates on the gateway's store holds the reservation (blocked in its preparation
+   * step, where a credentialed create stores its secret) while the same request arrives over HTTP.
+   */
+  @Test
+  void aKeyWhoseFirstRequestIsStillRunningIs409() throws Exception {
+    io.icegate.core.repo.Repositories repos = new io.icegate.core.repo.Repositories(
+        gw.gateway().store(), java.time.Clock.systemUTC());
+    io.icegate.core.durability.IdempotentCreates creates =
+        new io.icegate.core.durability.IdempotentCreates(repos, java.time.Clock.systemUTC(),
+            io.icegate.core.durability.IdempotencySettings.DEFAULT);
+    io.icegate.core.model.Integration spec = new io.icegate.core.model.Integration("running",
+        io.icegate.core.model.IntegrationType.ICEBERG_REST, "https://catalog.example.com/v1",
+        java.util.Map.of("warehouse", "w"), new io.icegate.core.model.IntegrationAuthentication
+            .Bearer(), 0);
+    String fingerprint = io.icegate.core.durability.RequestFingerprint.of(java.util.Map.of(
+        "request", spec, "onConflict", io.icegate.core.repo.OnConflict.ERROR,
+        "withCredentials", true));
+    java.util.concurrent.CountDownLatch reserved = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    Thread first = new Thread(() -> creates.create(repos.integrations(account), "running-key",
+        fingerprint, spec, io.icegate.core.repo.OnConflict.ERROR,
+        new io.icegate.core.durability.IdempotentCreates.Preparation<>() {
+          @Override
+          public io.icegate.core.model.Integration prepare(String id,
+              io.icegate.core.model.Integration s) {
+            reserved.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            return s;
+          }
+
+          @Override
+          public void published(io.icegate.core.store.Transaction tx,
+              io.icegate.core.model.Resource<io.icegate.core.model.Integration> r) {}
+        }));
+    first.start();
+    assertThat(reserved.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    try {
+      assertProblem(gw.send("POST", base() + "/integrations", integration("running"),
+          "Idempotency-Key", "running-key"), 409, "IDEMPOTENCY_IN_PROGRESS");
+    } finally {
+      release.countDown();
+      first.join(10_000);
+    }
   }
 }

@@ -124,4 +124,44 @@ class S3WarehouseTest {
     assertThat(keys).anyMatch(k -> k.endsWith(".metadata.json"));
     assertThat(keys).filteredOn(k -> k.endsWith(".metadata.json")).hasSize(2);
   }
+
+  /**
+   * A Catalog created over the admin API with {@code storage.s3} keys uses those keys (from the
+   * CredentialStore), not the server's ambient ones: the ambient keys are wrong here.
+   */
+  @Test
+  void storageKeysOfTheCatalogAreUsed() throws Exception {
+    System.setProperty("aws.accessKeyId", "wrong-ambient-key");
+    System.setProperty("aws.secretAccessKey", "wrong-ambient-secret");
+    try {
+      String accountId = new Repositories(gateway.gateway().store(), Clock.systemUTC())
+          .accounts().getByName(NameScope.ACCOUNT_WIDE, "default").orElseThrow().id();
+      java.net.http.HttpResponse<String> created = gateway.send("POST",
+          "/admin/v1/accounts/" + accountId + "/catalogs",
+          "{\"name\":\"keyed\",\"warehouse\":\"s3://lake/keyed\",\"storage\":{\"s3\":{"
+              + "\"endpoint\":\"http://127.0.0.1:" + proxy.getPort() + "\",\"region\":"
+              + "\"us-east-1\",\"pathStyleAccess\":true,\"accessKeyId\":\"" + KEY + "\","
+              + "\"secretAccessKey\":\"" + SECRET + "\"}}}");
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+      assertThat(created.body()).doesNotContain(SECRET);
+      Map<String, String> props = new HashMap<>();
+      props.put("uri", gateway.icebergUri());
+      props.put("warehouse", "keyed");
+      props.put("token", GatewayFixture.TOKEN);
+      try (RESTCatalog catalog = new RESTCatalog()) {
+        catalog.initialize("keyed", props);
+        catalog.createNamespace(Namespace.of("ns"));
+        Table table = catalog.createTable(TableIdentifier.of("ns", "t"),
+            new Schema(Types.NestedField.required(1, "id", Types.LongType.get())),
+            PartitionSpec.unpartitioned());
+        assertThat(table.location()).isEqualTo("s3://lake/keyed/ns/t");
+        assertThat(blobs.getBlobStore().list("lake",
+            org.jclouds.blobstore.options.ListContainerOptions.Builder.prefix("keyed/")
+                .recursive()).size()).isPositive();
+      }
+    } finally {
+      System.setProperty("aws.accessKeyId", KEY);
+      System.setProperty("aws.secretAccessKey", SECRET);
+    }
+  }
 }
