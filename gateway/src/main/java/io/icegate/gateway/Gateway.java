@@ -125,7 +125,8 @@ public final class Gateway implements AutoCloseable {
         new io.icegate.core.catalog.CatalogService(repositories, writes, credentials),
         new io.icegate.core.integration.IntegrationService(repositories, writes, credentials,
             new io.icegate.core.integration.OutboundAddressPolicy(addressSettings)),
-        upstreamOperations(store, repositories, credentials, clock, addressSettings));
+        upstreamOperations(repositories.store(), repositories, credentials, clock,
+            addressSettings));
     return new io.icegate.admin.AdminServlet(operations, tokens::resolve, (int) maxBodyBytes);
   }
 
