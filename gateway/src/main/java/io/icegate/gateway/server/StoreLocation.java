@@ -1,6 +1,7 @@
 package io.icegate.gateway.server;
 
 import io.icegate.core.store.KvStore;
+import io.icegate.storage.fdb.FdbKvStore;
 import io.icegate.storage.sqlite.SqliteKvStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +16,9 @@ public final class StoreLocation {
    * Opens the store named by {@code spec}, or the SQLite file {@code DATA_DIR/icegate.db} when
    * {@code spec} is null.
    *
-   * @throws IllegalArgumentException on an unknown scheme, or {@code fdb:} (not in this build)
+   * @throws IllegalArgumentException on an unknown scheme
+   * @throws io.icegate.core.store.KvStoreFailureException when the store cannot be opened, e.g.
+   *     {@code fdb:} on a host without the FoundationDB client library ({@code libfdb_c})
    */
   public static KvStore open(String spec, Path dataDir) throws java.io.IOException {
     if (spec == null) {
@@ -30,9 +33,11 @@ public final class StoreLocation {
       return SqliteKvStore.open(file);
     }
     if (spec.startsWith("fdb:")) {
-      throw new IllegalArgumentException(
-          "--store fdb: is not wired into the gateway yet (storage-fdb has no driver on this "
-              + "branch); use sqlite:PATH");
+      String clusterFile = spec.substring("fdb:".length());
+      if (clusterFile.isBlank()) {
+        throw new IllegalArgumentException("--store fdb: needs a cluster file path: fdb:PATH");
+      }
+      return FdbKvStore.open(Path.of(clusterFile).toAbsolutePath().toString());
     }
     throw new IllegalArgumentException("--store must be sqlite:PATH or fdb:CLUSTER_FILE: " + spec);
   }
