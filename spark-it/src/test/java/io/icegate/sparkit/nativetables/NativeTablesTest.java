@@ -171,6 +171,10 @@ class NativeTablesTest {
     sql("CREATE VIEW ice.vw.bs AS SELECT id FROM ice.vw.base WHERE kind = 'b'");
     assertThat(rows("SELECT id FROM ice.vw.bs ORDER BY id")).containsExactly("2", "3");
     assertThat(rows("SHOW VIEWS IN ice.vw")).anySatisfy(row -> assertThat(row).contains("bs"));
+    assertThat(rows("SHOW TABLES IN ice.vw")).containsExactly("vw|base|false");
+
+    sql("CREATE OR REPLACE VIEW ice.vw.bs AS SELECT id FROM ice.vw.base WHERE kind = 'a'");
+    assertThat(rows("SELECT id FROM ice.vw.bs")).containsExactly("1");
 
     sql("DROP VIEW ice.vw.bs");
     assertThat(rows("SHOW VIEWS IN ice.vw")).isEmpty();
