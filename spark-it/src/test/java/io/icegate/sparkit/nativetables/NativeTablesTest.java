@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.icegate.sparkit.testing.GatewayProcess;
 import io.icegate.sparkit.testing.IcebergSpark;
+import io.icegate.sparkit.testing.WorkDirs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,7 +41,7 @@ class NativeTablesTest {
   @BeforeAll
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   static void start() throws IOException {
-    Path work = Files.createTempDirectory("spark-it-native");
+    Path work = WorkDirs.fresh("native-");
     gateway = GatewayProcess.start(work, TOKEN);
     spark = IcebergSpark.start(work);
     spark.conf().set("spark.sql.session.timeZone", "UTC");
