@@ -7,15 +7,18 @@ import io.icegate.sparkit.testing.GatewayProcess;
 import io.icegate.sparkit.testing.IcebergSpark;
 import io.icegate.sparkit.testing.WorkDirs;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -46,6 +49,11 @@ class NativeTablesTest {
     spark = IcebergSpark.start(work);
     spark.conf().set("spark.sql.session.timeZone", "UTC");
     IcebergSpark.restCatalog(spark, "ice", gateway.icebergUri(), "default", "token", TOKEN);
+  }
+
+  @BeforeEach
+  void gatewayStillRunning() {
+    gateway.requireAlive();
   }
 
   @AfterAll
@@ -153,7 +161,8 @@ class NativeTablesTest {
     sql("INSERT INTO ice.tt.events VALUES (1)");
     sql("INSERT INTO ice.tt.events VALUES (2)");
 
-    String first = single("SELECT snapshot_id FROM ice.tt.events.snapshots WHERE parent_id IS NULL");
+    String first =
+        single("SELECT snapshot_id FROM ice.tt.events.snapshots WHERE parent_id IS NULL");
     String second = single("SELECT snapshot_id FROM ice.tt.events.snapshots "
         + "WHERE parent_id = " + first);
 
@@ -206,7 +215,7 @@ class NativeTablesTest {
     // Spark hands "ice.rn_err.u" to the catalog as namespace [ice, rn_err]: the gateway's 404
     // names that namespace.
     assertThatThrownBy(() -> sql("ALTER TABLE ice.rn_err.t RENAME TO ice.rn_err.u"))
-        .isInstanceOf(org.apache.iceberg.exceptions.NoSuchNamespaceException.class)
+        .isInstanceOf(NoSuchNamespaceException.class)
         .hasMessageContaining("ice.rn_err");
     assertThat(rows("SHOW TABLES IN ice.rn_err")).anySatisfy(row -> assertThat(row).contains("t"));
   }
@@ -287,7 +296,7 @@ class NativeTablesTest {
     try (Stream<Path> walk = Files.walk(dir)) {
       return walk.filter(Files::isRegularFile).toList();
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
   }
 }

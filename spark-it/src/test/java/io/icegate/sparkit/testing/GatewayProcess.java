@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
@@ -56,7 +57,8 @@ public final class GatewayProcess implements AutoCloseable {
    *     its listening line within 90 s (the message carries the log's last lines)
    */
   public static GatewayProcess start(Path workDir, String token) throws IOException {
-    Path jar = Path.of(System.getProperty("icegate.server.jar", "../gateway/target/icegate-server.jar"));
+    Path jar = Path.of(
+        System.getProperty("icegate.server.jar", "../gateway/target/icegate-server.jar"));
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("no gateway jar at " + jar.toAbsolutePath()
           + ": build with -am so the gateway module packages it first");
@@ -80,8 +82,7 @@ public final class GatewayProcess implements AutoCloseable {
     try {
       String baseUri = listening.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
       return new GatewayProcess(process, dataDir, log, baseUri, reaper);
-    } catch (InterruptedException | java.util.concurrent.ExecutionException
-        | TimeoutException e) {
+    } catch (InterruptedException | ExecutionException | TimeoutException e) {
       process.destroyForcibly();
       Runtime.getRuntime().removeShutdownHook(reaper);
       throw new IllegalStateException("gateway did not start: " + tail(log), e);
@@ -103,8 +104,10 @@ public final class GatewayProcess implements AutoCloseable {
           listening.complete(m.group(1));
         }
       }
-      listening.completeExceptionally(
-          new IllegalStateException("gateway exited with " + process.waitFor()));
+      int exit = process.waitFor();
+      // 137/143: killed by SIGKILL/SIGTERM from outside; the gateway itself logs nothing then.
+      out.write("[spark-it] gateway process exited with code " + exit + "\n");
+      listening.completeExceptionally(new IllegalStateException("gateway exited with " + exit));
     } catch (IOException | InterruptedException e) {
       listening.completeExceptionally(e);
     }
@@ -117,6 +120,19 @@ public final class GatewayProcess implements AutoCloseable {
           lines.size())));
     } catch (IOException e) {
       return "(log unreadable: " + e.getMessage() + ")";
+    }
+  }
+
+  /**
+   * Fails fast, naming the exit code and the log, when the child is gone, so a dead gateway does
+   * not surface as a confusing connection error inside Spark.
+   *
+   * @throws IllegalStateException when the process has exited
+   */
+  public void requireAlive() {
+    if (!process.isAlive()) {
+      throw new IllegalStateException("the gateway process exited with code "
+          + process.exitValue() + "; see " + log);
     }
   }
 
