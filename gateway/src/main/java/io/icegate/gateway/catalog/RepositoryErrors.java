@@ -48,8 +48,6 @@ public final class RepositoryErrors {
       case GENERATION_MISMATCH, FENCED, DEPENDENCY_EXISTS, IDEMPOTENCY_IN_PROGRESS ->
           new CommitFailedException("%s", message);
       case INVALID_ARGUMENT, INVALID_PAGE_TOKEN -> new BadRequestException("%s", message);
-      // Iceberg's REST error model has no 413 type: a change too big for the store is bad input.
-      case REQUEST_TOO_LARGE -> new BadRequestException("%s", message);
       case IDEMPOTENCY_KEY_REUSED ->
           new org.apache.iceberg.exceptions.UnprocessableEntityException("%s", message);
       case COMMIT_STATE_UNKNOWN -> new CommitStateUnknownException(e);
