@@ -2,6 +2,7 @@ package io.icegate.gateway;
 
 import io.icegate.core.auth.ApiTokens;
 import io.icegate.core.durability.IdempotencySettings;
+import io.icegate.core.integration.UpstreamAddressCheck;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
 import io.icegate.gateway.auth.Authenticator;
@@ -13,6 +14,7 @@ import io.icegate.gateway.iceberg.IcebergOperations;
 import io.icegate.gateway.iceberg.IcebergRestServlet;
 import io.icegate.gateway.iceberg.IdempotentReplies;
 import io.icegate.gateway.iceberg.TableLoads;
+import io.icegate.gateway.network.OutboundAddressCheck;
 import io.icegate.gateway.ops.RouteMetrics;
 import io.icegate.gateway.server.HttpServer;
 import io.icegate.gateway.server.HttpSettings;
@@ -79,7 +81,8 @@ public final class Gateway implements AutoCloseable {
       IcebergRestServlet servlet = new IcebergRestServlet(
           operations, authenticator, metrics, http.maxRequestBytes());
       io.icegate.admin.AdminServlet admin = adminServlet(credentials, repositories, tokens,
-          clock, idempotency, http.maxRequestBytes());
+          clock, idempotency, http.maxRequestBytes(),
+          new OutboundAddressCheck(settings.outboundPolicy()));
       HttpServer server = HttpServer.start(http, store, servlet, admin, metrics);
       LOG.info("gateway started: {}", settings);
       return new Gateway(store, server);
@@ -108,7 +111,8 @@ public final class Gateway implements AutoCloseable {
   /** The admin API over the core services. */
   private static io.icegate.admin.AdminServlet adminServlet(
       io.icegate.core.credential.CredentialStore credentials, Repositories repositories,
-      ApiTokens tokens, Clock clock, IdempotencySettings idempotency, long maxBodyBytes) {
+      ApiTokens tokens, Clock clock, IdempotencySettings idempotency, long maxBodyBytes,
+      UpstreamAddressCheck addresses) {
     io.icegate.core.durability.IdempotentCreates creates =
         new io.icegate.core.durability.IdempotentCreates(repositories, clock, idempotency);
     io.icegate.core.credential.CredentialedWrites writes =
@@ -121,9 +125,8 @@ public final class Gateway implements AutoCloseable {
     io.icegate.admin.AdminOperations operations = new io.icegate.admin.AdminOperations(
         new io.icegate.core.account.AccountService(repositories, creates, tokens, deletion),
         new io.icegate.core.catalog.CatalogService(repositories, writes, credentials),
-        new io.icegate.core.integration.IntegrationService(repositories, writes, credentials,
-            new io.icegate.core.integration.OutboundAddressPolicy(
-                io.icegate.core.integration.OutboundAddressPolicy.Settings.DEFAULT)));
+        new io.icegate.core.integration.IntegrationService(
+            repositories, writes, credentials, addresses));
     return new io.icegate.admin.AdminServlet(operations, tokens::resolve, (int) maxBodyBytes);
   }
 
