@@ -13,6 +13,7 @@ import io.icegate.gateway.iceberg.IcebergOperations;
 import io.icegate.gateway.iceberg.IcebergRestServlet;
 import io.icegate.gateway.iceberg.IdempotentReplies;
 import io.icegate.gateway.iceberg.TableLoads;
+import io.icegate.gateway.network.OutboundAddressCheck;
 import io.icegate.gateway.ops.RouteMetrics;
 import io.icegate.gateway.server.HttpServer;
 import io.icegate.gateway.server.HttpSettings;
@@ -79,7 +80,7 @@ public final class Gateway implements AutoCloseable {
       IcebergRestServlet servlet = new IcebergRestServlet(
           operations, authenticator, metrics, http.maxRequestBytes());
       io.icegate.admin.AdminServlet admin = adminServlet(credentials, repositories, tokens,
-          clock, idempotency, http.maxRequestBytes());
+          clock, idempotency, http.maxRequestBytes(), settings.outboundPolicy());
       HttpServer server = HttpServer.start(http, store, servlet, admin, metrics);
       LOG.info("gateway started: {}", settings);
       return new Gateway(store, server);
@@ -108,7 +109,8 @@ public final class Gateway implements AutoCloseable {
   /** The admin API over the core services. */
   private static io.icegate.admin.AdminServlet adminServlet(
       io.icegate.core.credential.CredentialStore credentials, Repositories repositories,
-      ApiTokens tokens, Clock clock, IdempotencySettings idempotency, long maxBodyBytes) {
+      ApiTokens tokens, Clock clock, IdempotencySettings idempotency, long maxBodyBytes,
+      io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
     io.icegate.core.durability.IdempotentCreates creates =
         new io.icegate.core.durability.IdempotentCreates(repositories, clock, idempotency);
     io.icegate.core.credential.CredentialedWrites writes =
@@ -118,32 +120,30 @@ public final class Gateway implements AutoCloseable {
         new io.icegate.core.durability.AccountDeletion(repositories, clock,
             io.icegate.core.durability.AccountDeletion.DEFAULT_BATCH_KEYS,
             java.util.List.of(credentials.accountCleanup()));
-    io.icegate.core.integration.OutboundAddressPolicy.Settings addressSettings =
-        io.icegate.core.integration.OutboundAddressPolicy.Settings.DEFAULT;
     io.icegate.admin.AdminOperations operations = new io.icegate.admin.AdminOperations(
         new io.icegate.core.account.AccountService(repositories, creates, tokens, deletion),
         new io.icegate.core.catalog.CatalogService(repositories, writes, credentials),
-        new io.icegate.core.integration.IntegrationService(repositories, writes, credentials,
-            new io.icegate.core.integration.OutboundAddressPolicy(addressSettings)),
+        new io.icegate.core.integration.IntegrationService(
+            repositories, writes, credentials, new OutboundAddressCheck(addressPolicy)),
         upstreamOperations(repositories.store(), repositories, credentials, clock,
-            addressSettings));
+            addressPolicy));
     return new io.icegate.admin.AdminServlet(operations, tokens::resolve, (int) maxBodyBytes);
   }
 
   /**
    * Validation, capabilities and discovery of integrations (overlay-engine) over the providers
-   * registered on the gateway's class path, under the same outbound address settings as the
-   * Integration write-time check.
+   * registered on the gateway's class path, under the same outbound address policy as the
+   * Integration write-time check (every provider applies it again after DNS resolution).
    */
   private static io.icegate.admin.UpstreamOperations upstreamOperations(KvStore store,
       Repositories repositories, io.icegate.core.credential.CredentialStore credentials,
-      Clock clock, io.icegate.core.integration.OutboundAddressPolicy.Settings addressSettings) {
+      Clock clock, io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
     io.icegate.overlay.adapter.IntegrationAdapter adapter =
         new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials);
     io.icegate.overlay.adapter.IntegrationClients clients =
         new io.icegate.overlay.adapter.IntegrationClients(
             io.icegate.access.client.CatalogClientFactory.load(Gateway.class.getClassLoader()),
-            io.icegate.overlay.adapter.OutboundPolicies.of(addressSettings));
+            addressPolicy);
     return new io.icegate.admin.UpstreamOperations(
         new io.icegate.overlay.validation.IntegrationValidator(adapter, clients, clock, 100),
         new io.icegate.overlay.discovery.IntegrationDiscovery(adapter, clients,

@@ -1,5 +1,6 @@
 package io.icegate.gateway;
 
+import io.icegate.access.network.OutboundAddressPolicy;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -13,6 +14,8 @@ import java.util.Objects;
  * @param port TCP port, 0 for a free one
  * @param allowLocalFiles whether capture and validation may read {@code file:} locations
  * @param bootstrapToken the admin token to create on first start, or null to generate one
+ * @param outboundPolicy which upstream addresses Integrations may point at; null means {@link
+ *     OutboundAddressPolicy#defaults()}
  */
 public record GatewaySettings(
     Path dataDir,
@@ -20,7 +23,8 @@ public record GatewaySettings(
     String bind,
     int port,
     boolean allowLocalFiles,
-    String bootstrapToken) {
+    String bootstrapToken,
+    OutboundAddressPolicy outboundPolicy) {
 
   public GatewaySettings {
     Objects.requireNonNull(dataDir, "dataDir");
@@ -31,12 +35,22 @@ public record GatewaySettings(
     if (bootstrapToken != null && bootstrapToken.isBlank()) {
       bootstrapToken = null;
     }
+    if (outboundPolicy == null) {
+      outboundPolicy = OutboundAddressPolicy.defaults();
+    }
+  }
+
+  /** Settings with the default outbound address policy. */
+  public GatewaySettings(Path dataDir, String store, String bind, int port,
+      boolean allowLocalFiles, String bootstrapToken) {
+    this(dataDir, store, bind, port, allowLocalFiles, bootstrapToken, null);
   }
 
   /** Shows no token: settings are logged. */
   @Override
   public String toString() {
     return "GatewaySettings[dataDir=" + dataDir + ", store=" + store + ", bind=" + bind + ", port="
-        + port + ", allowLocalFiles=" + allowLocalFiles + "]";
+        + port + ", allowLocalFiles=" + allowLocalFiles + ", outboundPolicy=" + outboundPolicy
+        + "]";
   }
 }

@@ -1,5 +1,6 @@
 package io.icegate.gateway;
 
+import io.icegate.access.network.OutboundAddressPolicy;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -37,15 +38,51 @@ public final class ServeCommand implements Callable<Integer> {
           + "only (env ICEGATE_ALLOW_LOCAL_FILES).")
   boolean allowLocalFiles;
 
+  @Option(names = "--deny-loopback-addresses",
+      defaultValue = "${env:ICEGATE_DENY_LOOPBACK_ADDRESSES:-false}", fallbackValue = "true",
+      arity = "0..1",
+      description = "Refuse Integrations whose host resolves to 127.0.0.0/8 or ::1 "
+          + "(env ICEGATE_DENY_LOOPBACK_ADDRESSES).")
+  boolean denyLoopbackAddresses;
+
+  @Option(names = "--deny-private-addresses",
+      defaultValue = "${env:ICEGATE_DENY_PRIVATE_ADDRESSES:-false}", fallbackValue = "true",
+      arity = "0..1",
+      description = "Refuse Integrations whose host resolves to 10/8, 172.16/12, 192.168/16, "
+          + "100.64/10 or fc00::/7 (env ICEGATE_DENY_PRIVATE_ADDRESSES).")
+  boolean denyPrivateAddresses;
+
+  @Option(names = "--allow-metadata-addresses",
+      defaultValue = "${env:ICEGATE_ALLOW_METADATA_ADDRESSES:-false}", fallbackValue = "true",
+      arity = "0..1",
+      description = "Allow link-local, unspecified and cloud-metadata addresses, refused by "
+          + "default (env ICEGATE_ALLOW_METADATA_ADDRESSES).")
+  boolean allowMetadataAddresses;
+
   @Override
   public Integer call() throws Exception {
-    GatewaySettings settings = new GatewaySettings(dataDir.toAbsolutePath().normalize(), store,
-        bind, port, allowLocalFiles, System.getenv("ICEGATE_BOOTSTRAP_TOKEN"));
+    GatewaySettings settings = settings(System.getenv("ICEGATE_BOOTSTRAP_TOKEN"));
     Gateway gateway = Gateway.start(settings, System.out);
     Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "icegate-shutdown"));
     System.out.println("icegate listening on http://" + bind + ":" + gateway.port());
     System.out.flush();
     gateway.join();
     return 0;
+  }
+
+  /** The settings the parsed flags describe. */
+  GatewaySettings settings(String bootstrapToken) {
+    OutboundAddressPolicy policy = OutboundAddressPolicy.defaults();
+    if (denyLoopbackAddresses) {
+      policy = policy.denyLoopback();
+    }
+    if (denyPrivateAddresses) {
+      policy = policy.denyPrivate();
+    }
+    if (allowMetadataAddresses) {
+      policy = policy.allowMetadataAddresses();
+    }
+    return new GatewaySettings(dataDir.toAbsolutePath().normalize(), store, bind, port,
+        allowLocalFiles, bootstrapToken, policy);
   }
 }

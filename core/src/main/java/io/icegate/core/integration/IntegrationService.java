@@ -37,10 +37,10 @@ public final class IntegrationService {
   private final Repositories repositories;
   private final CredentialedWrites writes;
   private final CredentialStore credentials;
-  private final OutboundAddressPolicy addresses;
+  private final UpstreamAddressCheck addresses;
 
   public IntegrationService(Repositories repositories, CredentialedWrites writes,
-      CredentialStore credentials, OutboundAddressPolicy addresses) {
+      CredentialStore credentials, UpstreamAddressCheck addresses) {
     this.repositories = Objects.requireNonNull(repositories, "repositories");
     this.writes = Objects.requireNonNull(writes, "writes");
     this.credentials = Objects.requireNonNull(credentials, "credentials");

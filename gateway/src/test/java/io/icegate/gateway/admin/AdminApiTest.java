@@ -167,6 +167,21 @@ class AdminApiTest {
   }
 
   @Test
+  void outboundAddressPolicyOnCreateAndOnUriChange() {
+    HttpResponse<String> mapped = gw.send("POST", base() + "/integrations",
+        integration("mapped").replace("catalog.example.com", "[::ffff:169.254.169.254]"));
+    assertProblem(mapped, 400, "OUTBOUND_ADDRESS_REJECTED");
+    assertThat(mapped.body()).contains("::ffff:169.254.169.254");
+    JsonNode created = json(gw.send("POST", base() + "/integrations",
+        integration("moving").replace("catalog.example.com", "127.0.0.1")));
+    String path = base() + "/integrations/" + created.get("id").asText();
+    String etag = gw.send("GET", path, null).headers().firstValue("ETag").orElseThrow();
+    assertProblem(gw.send("PATCH", path, "{\"uri\":\"https://[fd00:ec2::254]/v1\"}",
+        "If-Match", etag), 400, "OUTBOUND_ADDRESS_REJECTED");
+    assertThat(gw.send("GET", path, null).body()).contains("127.0.0.1");
+  }
+
+  @Test
   void authenticationCompatibilityPerType() {
     String unitySigv4 = "{\"displayName\":\"uc\",\"type\":\"UNITY\",\"uri\":\"https://u.example.com\","
         + "\"authentication\":{\"type\":\"aws-sigv4\",\"region\":\"r\",\"signingName\":\"s\","

@@ -5,6 +5,7 @@ import io.icegate.access.client.CatalogAccessException.Code;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -14,13 +15,15 @@ import java.util.Objects;
  * points at cloud metadata services or link-local hosts (issue 5 "Outbound address policy").
  *
  * <p>Always refused unless listed in {@link #allowed()}: {@code 0.0.0.0/8}, {@code 169.254.0.0/16},
- * {@code fe80::/10}, {@code fd00:ec2::254}, {@code 100.100.100.200}, and the IPv4-mapped IPv6 forms
- * of the IPv4 ones. Loopback and private ranges are allowed unless the caller denies them. Every
+ * {@code fe80::/10}, {@code fd00:ec2::254}, {@code 100.100.100.200}, the unspecified {@code ::},
+ * and the IPv4-mapped IPv6 forms of the IPv4 ones. Loopback and private ranges are allowed unless the caller denies them. Every
  * address a name resolves to is checked, so a name that resolves to one good and one bad address is
  * refused.
  *
  * <p>The caller (the server configuration) builds the policy and passes it to {@code
- * CatalogClientFactory.open}; providers apply it after DNS resolution and before connecting.
+ * CatalogClientFactory.open}; providers apply it after DNS resolution and before connecting. It is
+ * the only implementation of these rules: the gateway adapts it for the admin API's check on
+ * Integration create and update, so both sides refuse the same addresses.
  *
  * @param allowed ranges exempt from the always-refused list (e.g. a test's link-local endpoint)
  * @param allowLoopback whether {@code 127.0.0.0/8} and {@code ::1} may be reached
@@ -36,7 +39,8 @@ public record OutboundAddressPolicy(
           AddressRange.parse("169.254.0.0/16"),
           AddressRange.parse("fe80::/10"),
           AddressRange.parse("fd00:ec2::254/128"),
-          AddressRange.parse("100.100.100.200/32"));
+          AddressRange.parse("100.100.100.200/32"),
+          AddressRange.parse("::/128"));
 
   static final List<AddressRange> LOOPBACK =
       List.of(AddressRange.parse("127.0.0.0/8"), AddressRange.parse("::1/128"));
@@ -68,10 +72,23 @@ public record OutboundAddressPolicy(
     return new OutboundAddressPolicy(allowed, allowLoopback, false);
   }
 
+  /**
+   * This policy with the always-refused ranges exempted (tests, deployments whose catalog really is
+   * link-local). As with {@link #allow(String)}, an exempted address is exempt from every refusal,
+   * so {@code fd00:ec2::254} stays reachable even when private ranges are denied.
+   */
+  public OutboundAddressPolicy allowMetadataAddresses() {
+    return alsoAllowing(ALWAYS_DENIED);
+  }
+
   /** This policy with {@code range} exempted from every refusal. */
   public OutboundAddressPolicy allow(String range) {
-    List<AddressRange> more = new java.util.ArrayList<>(allowed);
-    more.add(AddressRange.parse(range));
+    return alsoAllowing(List.of(AddressRange.parse(range)));
+  }
+
+  private OutboundAddressPolicy alsoAllowing(List<AddressRange> ranges) {
+    List<AddressRange> more = new ArrayList<>(allowed);
+    more.addAll(ranges);
     return new OutboundAddressPolicy(more, allowLoopback, allowPrivate);
   }
 

@@ -39,7 +39,10 @@ class OutboundAddressPolicyTest {
         "febf::1",
         "fd00:ec2::254",
         "100.100.100.200",
-        "::ffff:169.254.169.254"
+        "::",
+        "::ffff:169.254.169.254",
+        "::ffff:100.100.100.200",
+        "::ffff:0.0.0.1"
       })
   void refusesTheAlwaysDeniedRanges(String literal) throws Exception {
     assertThat(OutboundAddressPolicy.defaults().permits(ip(literal))).isFalse();
@@ -62,10 +65,15 @@ class OutboundAddressPolicyTest {
     assertThat(policy.permits(ip("127.0.0.1"))).isTrue();
     assertThat(policy.permits(ip("::1"))).isTrue();
     assertThat(policy.permits(ip("10.1.2.3"))).isTrue();
+    assertThat(policy.permits(ip("192.168.1.1"))).isTrue();
+    assertThat(policy.permits(ip("100.100.100.201"))).isTrue();
     assertThat(policy.permits(ip("fd12::1"))).isTrue();
     assertThat(policy.denyLoopback().permits(ip("127.0.0.1"))).isFalse();
     assertThat(policy.denyLoopback().permits(ip("::1"))).isFalse();
-    assertThat(policy.denyPrivate().permits(ip("192.168.1.1"))).isFalse();
+    for (String denied : new String[] {"10.0.0.1", "172.16.0.1", "192.168.1.1", "100.64.0.1",
+        "fd12::1"}) {
+      assertThat(policy.denyPrivate().permits(ip(denied))).as(denied).isFalse();
+    }
     assertThat(policy.denyPrivate().permits(ip("172.31.255.255"))).isFalse();
     assertThat(policy.denyPrivate().permits(ip("172.32.0.1"))).isTrue();
     assertThat(policy.denyPrivate().permits(ip("8.8.8.8"))).isTrue();
@@ -76,6 +84,19 @@ class OutboundAddressPolicyTest {
     OutboundAddressPolicy policy = OutboundAddressPolicy.defaults().allow("169.254.10.0/24");
     assertThat(policy.permits(ip("169.254.10.7"))).isTrue();
     assertThat(policy.permits(ip("169.254.169.254"))).isFalse();
+  }
+
+  @Test
+  void metadataAddressesCanBeAllowedWithoutOpeningTheOtherRanges() throws Exception {
+    OutboundAddressPolicy policy =
+        OutboundAddressPolicy.defaults().denyLoopback().denyPrivate().allowMetadataAddresses();
+    for (String allowed : new String[] {"169.254.169.254", "0.0.0.0", "fe80::1",
+        "100.100.100.200", "::"}) {
+      assertThat(policy.permits(ip(allowed))).as(allowed).isTrue();
+    }
+    assertThat(policy.permits(mapped("169.254.169.254"))).isTrue();
+    assertThat(policy.permits(ip("127.0.0.1"))).isFalse();
+    assertThat(policy.permits(ip("10.0.0.1"))).isFalse();
   }
 
   @Test
