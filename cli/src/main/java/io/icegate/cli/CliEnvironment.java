@@ -27,7 +27,10 @@ public record CliEnvironment(Map<String, String> variables, Path home, SecretPro
     Optional<char[]> read(String label);
   }
 
-  /** The process's environment, {@code user.home}, {@link System#console()} and stdout/stderr. */
+  /**
+   * The process's environment, {@code $HOME} (else {@code user.home}), {@link System#console()}
+   * and stdout/stderr.
+   */
   public static CliEnvironment system() {
     SecretPrompt prompt = label -> {
       Console console = System.console();
@@ -35,7 +38,11 @@ public record CliEnvironment(Map<String, String> variables, Path home, SecretPro
           ? Optional.empty()
           : Optional.ofNullable(console.readPassword("%s: ", label));
     };
-    return new CliEnvironment(System.getenv(), Path.of(System.getProperty("user.home")), prompt,
+    // $HOME first, as shells and other CLIs read it; the JVM's user.home comes from the password
+    // database and ignores an overridden HOME.
+    String home = System.getenv("HOME");
+    return new CliEnvironment(System.getenv(),
+        Path.of(home == null || home.isBlank() ? System.getProperty("user.home") : home), prompt,
         new PrintWriter(System.out, true), new PrintWriter(System.err, true));
   }
 

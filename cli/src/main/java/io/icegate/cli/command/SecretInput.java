@@ -46,8 +46,8 @@ record SecretInput(String label, String flag, Path file, String variable) {
       return Optional.empty();
     }
     char[] typed = environment.prompt().read(label).orElseThrow(() ->
-        new CliException(ExitCode.USAGE, "a " + label + " is required: no terminal to prompt on, "
-            + "so pass " + flag + "-file FILE or " + flag + "-env NAME"));
+        new CliException(ExitCode.USAGE, "the " + label + " is required: no terminal to "
+            + "prompt on, so pass " + flag + "-file FILE or " + flag + "-env NAME"));
     String value = new String(typed);
     java.util.Arrays.fill(typed, '\0');
     return Optional.of(nonEmpty(value, "the prompt"));

@@ -13,7 +13,6 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -240,14 +239,9 @@ class CliCommandsTest {
     Run unknown = run("integration", "delete", "cli-nothing-here").expect(ExitCode.NOT_FOUND);
     assertThat(unknown.err()).contains("no integration named 'cli-nothing-here'");
     createIntegration("cli-twin").expect(0);
-    Run second = createIntegration("cli-twin");
-    if (second.code() == 0) {
-      Run ambiguous = run("integration", "get", "cli-twin").expect(ExitCode.USAGE);
-      assertThat(ambiguous.err()).contains("ambiguous").contains("give an id");
-    } else {
-      // The server keeps display names unique; then a duplicate is a conflict.
-      second.expect(ExitCode.CONFLICT);
-    }
+    // Display names are unique on this server (its name index), so a second one is a conflict;
+    // ambiguity is covered by cli's NameResolutionTest against a server that repeats a name.
+    createIntegration("cli-twin").expect(ExitCode.CONFLICT);
     Run noAccount = run(env(), Optional.empty(), "catalog", "list", "--account", "nobody")
         .expect(ExitCode.NOT_FOUND);
     assertThat(noAccount.err()).contains("no account named 'nobody'");
@@ -305,7 +299,6 @@ class CliCommandsTest {
     Run help = run("--help").expect(0);
     assertThat(help.out()).contains("serve").contains("catalog").contains("integration")
         .contains("account");
-    assertThat(Arrays.asList("integration", "create", "--help")).isNotEmpty();
     Run createHelp = run("integration", "create", "--help").expect(0);
     assertThat(createHelp.out()).contains("--client-secret-file").contains("--client-secret-env")
         .doesNotContain("--client-secret ");
