@@ -1,0 +1,60 @@
+package io.icegate.cli.command;
+
+import java.util.List;
+
+/**
+ * A named admin resource type: its collection under the account, the member holding its display
+ * name, and the columns of its table. Overlays join here when the admin API serves them.
+ */
+public enum ResourceKind {
+  ACCOUNT("account", "accounts", "name",
+      List.of(Column.of("ID", "/id"), Column.of("NAME", "/name"),
+          Column.of("CREATED", "/createdAt"))),
+  CATALOG("catalog", "catalogs", "name",
+      List.of(Column.of("ID", "/id"), Column.of("NAME", "/name"),
+          Column.of("WAREHOUSE", "/warehouse"), Column.of("GENERATION", "/generation"))),
+  INTEGRATION("integration", "integrations", "displayName",
+      List.of(Column.of("ID", "/id"), Column.of("NAME", "/displayName"),
+          Column.of("TYPE", "/type"), Column.of("URI", "/uri"),
+          Column.of("AUTH", "/authentication/type"),
+          Column.of("CREDENTIALS", "/credentialsConfigured"),
+          Column.of("GENERATION", "/generation")));
+
+  /** A table column: header and the JSON pointer of its value in a resource body. */
+  public record Column(String header, String pointer) {
+    static Column of(String header, String pointer) {
+      return new Column(header, pointer);
+    }
+  }
+
+  private final String noun;
+  private final String collection;
+  private final String nameMember;
+  private final List<Column> columns;
+
+  ResourceKind(String noun, String collection, String nameMember, List<Column> columns) {
+    this.noun = noun;
+    this.collection = collection;
+    this.nameMember = nameMember;
+    this.columns = columns;
+  }
+
+  /** The word used in messages: {@code integration}. */
+  public String noun() {
+    return noun;
+  }
+
+  /** The path segment of the collection: {@code integrations}. */
+  public String collection() {
+    return collection;
+  }
+
+  /** The body member that names a resource: {@code name} or {@code displayName}. */
+  public String nameMember() {
+    return nameMember;
+  }
+
+  public List<Column> columns() {
+    return columns;
+  }
+}
