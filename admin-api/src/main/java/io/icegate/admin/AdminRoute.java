@@ -28,7 +28,12 @@ public enum AdminRoute {
   DELETE_INTEGRATION("DELETE", "/admin/v1/accounts/{account}/integrations/{integration}",
       Access.ADMIN),
   PUT_AUTHENTICATION("PUT",
-      "/admin/v1/accounts/{account}/integrations/{integration}/authentication", Access.ADMIN);
+      "/admin/v1/accounts/{account}/integrations/{integration}/authentication", Access.ADMIN),
+  CREATE_OVERLAY("POST", "/admin/v1/accounts/{account}/overlays", Access.ADMIN),
+  LIST_OVERLAYS("GET", "/admin/v1/accounts/{account}/overlays", Access.READ),
+  GET_OVERLAY("GET", "/admin/v1/accounts/{account}/overlays/{overlay}", Access.READ),
+  PATCH_OVERLAY("PATCH", "/admin/v1/accounts/{account}/overlays/{overlay}", Access.ADMIN),
+  DELETE_OVERLAY("DELETE", "/admin/v1/accounts/{account}/overlays/{overlay}", Access.ADMIN);
 
   /** Who may call a route. */
   public enum Access {
