@@ -9,8 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A {@link ContributionRetirement} that records which Overlays it was asked to retire and checks
- * the precondition the hook is promised: the Overlay's deletion fence is installed (or, for
- * account deletion, the account's). Reconciliation will retire real contributions; until then
+ * the precondition the hook is promised: the Overlay's deletion fence is installed unless the
+ * Overlay is already gone (or, for account deletion, the account's fence is installed). Reconciliation will retire real contributions; until then
  * this is what the lifecycle tests observe.
  */
 public final class RecordingRetirement implements ContributionRetirement {
@@ -25,7 +25,9 @@ public final class RecordingRetirement implements ContributionRetirement {
 
   @Override
   public void retire(Resource<CatalogOverlay> overlay) {
-    if (store.read(tx -> tx.get(KeyLayout.fence(overlay.ref()))) == null) {
+    // A concurrent delete of the same Overlay may have finished (record and fence gone): benign.
+    if (store.read(tx -> tx.get(KeyLayout.fence(overlay.ref())) == null
+        && tx.get(KeyLayout.resource(overlay.ref())) != null)) {
       unfenced.add(overlay.id());
     }
     retired.add(overlay.id());
