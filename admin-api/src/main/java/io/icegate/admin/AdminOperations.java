@@ -8,8 +8,11 @@ import io.icegate.core.durability.IdempotentResult;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.integration.IntegrationService;
+import io.icegate.core.overlay.IntegrationCascade;
+import io.icegate.core.overlay.OverlayService;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.CatalogStorage;
 import io.icegate.core.model.Etags;
 import io.icegate.core.model.Integration;
@@ -38,17 +41,22 @@ public final class AdminOperations {
   private final CatalogService catalogs;
   private final IntegrationService integrations;
   private final UpstreamOperations upstream;
+  private final OverlayService overlays;
+  private final IntegrationCascade cascade;
   private final byte[] openapi;
 
   /**
    * @param upstream validation, capabilities and discovery of integrations (overlay-engine)
    */
   public AdminOperations(AccountService accounts, CatalogService catalogs,
-      IntegrationService integrations, UpstreamOperations upstream) {
+      IntegrationService integrations, UpstreamOperations upstream, OverlayService overlays,
+      IntegrationCascade cascade) {
     this.accounts = Objects.requireNonNull(accounts);
     this.catalogs = Objects.requireNonNull(catalogs);
     this.integrations = Objects.requireNonNull(integrations);
     this.upstream = Objects.requireNonNull(upstream);
+    this.overlays = Objects.requireNonNull(overlays);
+    this.cascade = Objects.requireNonNull(cascade);
     try (InputStream in = AdminOperations.class.getResourceAsStream("/openapi.yaml")) {
       this.openapi = Objects.requireNonNull(in, "openapi.yaml is missing").readAllBytes();
     } catch (IOException e) {
@@ -94,7 +102,11 @@ public final class AdminOperations {
       }
       case DELETE_INTEGRATION -> {
         String id = call.var("integration");
-        integrations.delete(account, id, optionalIfMatch(call, id));
+        if (cascade(call)) {
+          cascade.delete(account, id, optionalIfMatch(call, id));
+        } else {
+          integrations.delete(account, id, optionalIfMatch(call, id));
+        }
         yield new AdminReply(204, null, null, Map.of());
       }
       case PUT_AUTHENTICATION -> {
@@ -107,6 +119,41 @@ public final class AdminOperations {
       }
       case VALIDATE_INTEGRATION, INTEGRATION_CAPABILITIES, DISCOVER_NAMESPACES, DISCOVER_OBJECTS ->
           upstream.handle(call, pageRequest(call));
+      case CREATE_OVERLAY -> {
+        AdminRequests.CreateOverlay body =
+            AdminJson.read(call.body(), AdminRequests.CreateOverlay.class);
+        CatalogOverlay spec = new CatalogOverlay(
+            AdminRequests.require(body.displayName(), "displayName"),
+            AdminRequests.require(body.integrationId(), "integrationId"),
+            AdminRequests.require(body.catalogId(), "catalogId"), body.includeNamespaces(),
+            body.excludeNamespaces());
+        yield created(overlays.create(account, spec, createRequest(call)));
+      }
+      case LIST_OVERLAYS -> page(overlays.list(account, pageRequest(call)));
+      case GET_OVERLAY -> resource(200, overlays.get(account, call.var("overlay")));
+      case PATCH_OVERLAY -> {
+        String id = call.var("overlay");
+        ExpectedGeneration expected = requiredIfMatch(call, id);
+        AdminRequests.PatchOverlay body =
+            AdminJson.read(call.body(), AdminRequests.PatchOverlay.class);
+        yield resource(200, overlays.update(account, id, expected, body.displayName(),
+            body.integrationId(), body.catalogId(), body.includeNamespaces(),
+            body.excludeNamespaces()));
+      }
+      case DELETE_OVERLAY -> {
+        String id = call.var("overlay");
+        overlays.delete(account, id, optionalIfMatch(call, id));
+        yield new AdminReply(204, null, null, Map.of());
+      }
+    };
+  }
+
+  private static boolean cascade(AdminCall call) {
+    String value = call.query().getOrDefault("cascade", "false");
+    return switch (value) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw IcegateException.invalidArgument("cascade must be true or false");
     };
   }
 

@@ -6,6 +6,7 @@ import io.icegate.core.credential.SecretValues;
 import io.icegate.core.model.IntegrationAuthentication;
 import io.icegate.core.model.IntegrationType;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -55,6 +56,14 @@ public final class AdminRequests {
   /** {@code PATCH /integrations/{id}}: absent members keep their value. */
   public record PatchIntegration(String displayName, IntegrationType type, String uri,
       Map<String, String> properties) {}
+
+  /** {@code POST /overlays}: paths are lists of segments. */
+  public record CreateOverlay(String displayName, String integrationId, String catalogId,
+      List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces) {}
+
+  /** {@code PATCH /overlays/{id}}: absent members keep their value; the bindings are immutable. */
+  public record PatchOverlay(String displayName, String integrationId, String catalogId,
+      List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces) {}
 
   /** An authentication body split into its stored configuration and its write-only members. */
   public record Authentication(IntegrationAuthentication config, SecretValues secrets) {}

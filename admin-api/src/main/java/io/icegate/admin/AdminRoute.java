@@ -36,7 +36,12 @@ public enum AdminRoute {
   DISCOVER_NAMESPACES("GET",
       "/admin/v1/accounts/{account}/integrations/{integration}/namespaces", Access.READ),
   DISCOVER_OBJECTS("GET",
-      "/admin/v1/accounts/{account}/integrations/{integration}/objects", Access.READ);
+      "/admin/v1/accounts/{account}/integrations/{integration}/objects", Access.READ),
+  CREATE_OVERLAY("POST", "/admin/v1/accounts/{account}/overlays", Access.ADMIN),
+  LIST_OVERLAYS("GET", "/admin/v1/accounts/{account}/overlays", Access.READ),
+  GET_OVERLAY("GET", "/admin/v1/accounts/{account}/overlays/{overlay}", Access.READ),
+  PATCH_OVERLAY("PATCH", "/admin/v1/accounts/{account}/overlays/{overlay}", Access.ADMIN),
+  DELETE_OVERLAY("DELETE", "/admin/v1/accounts/{account}/overlays/{overlay}", Access.ADMIN);
 
   /** Who may call a route. */
   public enum Access {

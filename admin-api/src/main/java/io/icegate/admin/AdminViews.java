@@ -2,6 +2,7 @@ package io.icegate.admin;
 
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.CatalogStorage;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Resource;
@@ -48,6 +49,13 @@ final class AdminViews {
       out.put("authentication", auth);
       out.put("credentialsConfigured", i.credentialsConfigured());
       out.put("credentialGeneration", i.credentialGeneration());
+    }
+    if (resource.spec() instanceof CatalogOverlay o) {
+      out.put("displayName", o.displayName());
+      out.put("integrationId", o.integrationId());
+      out.put("catalogId", o.catalogId());
+      out.put("includeNamespaces", o.includeNamespaces());
+      out.put("excludeNamespaces", o.excludeNamespaces());
     }
     out.put("accountId", resource.accountId());
     out.put("generation", resource.generation());

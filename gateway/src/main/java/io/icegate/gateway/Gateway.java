@@ -116,17 +116,24 @@ public final class Gateway implements AutoCloseable {
     io.icegate.core.credential.CredentialedWrites writes =
         new io.icegate.core.credential.CredentialedWrites(
             new io.icegate.core.credential.CredentialPublication(credentials), creates);
+    io.icegate.core.overlay.ContributionRetirement retirement =
+        io.icegate.core.overlay.ContributionRetirement.NONE;
+    io.icegate.core.overlay.OverlayService overlays =
+        new io.icegate.core.overlay.OverlayService(repositories, creates, retirement);
     io.icegate.core.durability.AccountDeletion deletion =
         new io.icegate.core.durability.AccountDeletion(repositories, clock,
             io.icegate.core.durability.AccountDeletion.DEFAULT_BATCH_KEYS,
-            java.util.List.of(credentials.accountCleanup()));
+            java.util.List.of(overlays.accountCleanup(), credentials.accountCleanup()));
     io.icegate.admin.AdminOperations operations = new io.icegate.admin.AdminOperations(
         new io.icegate.core.account.AccountService(repositories, creates, tokens, deletion),
         new io.icegate.core.catalog.CatalogService(repositories, writes, credentials),
         new io.icegate.core.integration.IntegrationService(
             repositories, writes, credentials, new OutboundAddressCheck(addressPolicy)),
         upstreamOperations(repositories.store(), repositories, credentials, clock,
-            addressPolicy));
+            addressPolicy),
+        overlays,
+        new io.icegate.core.overlay.IntegrationCascade(repositories, overlays, retirement,
+            credentials));
     return new io.icegate.admin.AdminServlet(operations, tokens::resolve, (int) maxBodyBytes);
   }
 

@@ -135,7 +135,10 @@ public final class IntegrationService {
 
   /**
    * Deletes integration {@code id} with every credential generation, in one transaction. Refused
-   * while overlays depend on it (DEPENDENCY_EXISTS; the overlay counters arrive with overlays).
+   * while Overlays depend on it (DEPENDENCY_EXISTS: their counters are read STRONG in this
+   * transaction, so an Overlay created concurrently conflicts). Clears a fence a failed cascade
+   * left (the cascade's work is done once no Overlay depends on it). For {@code ?cascade=true} see
+   * {@link io.icegate.core.overlay.IntegrationCascade}.
    *
    * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, DEPENDENCY_EXISTS
    */
@@ -144,6 +147,7 @@ public final class IntegrationService {
     return repositories.store().run(tx -> {
       Resource<Integration> was = integrations.delete(tx, id, expected);
       credentials.removeAll(tx, accountId, id);
+      repositories.fences().clear(tx, was.ref());
       return was;
     });
   }

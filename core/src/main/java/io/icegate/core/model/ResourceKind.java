@@ -10,7 +10,8 @@ public enum ResourceKind {
   NAMESPACE(3, "namespace"),
   TABLE(4, "table"),
   VIEW(5, "view"),
-  INTEGRATION(6, "integration");
+  INTEGRATION(6, "integration"),
+  OVERLAY(7, "overlay");
 
   private final int tag;
   private final String label;

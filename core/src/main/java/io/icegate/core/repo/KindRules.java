@@ -6,6 +6,7 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Namespace;
@@ -212,6 +213,80 @@ abstract class KindRules<S extends ResourceSpec> {
     @Override
     void onDeleted(Transaction tx, Resource<Integration> resource) {
       counters.clear(tx, resource.ref());
+    }
+  }
+
+  /**
+   * CatalogOverlays (seed 000, "Catalog overlay"): account-wide names of their own kind; the
+   * Integration and the target Catalog must exist in the account and carry no deletion fence, and
+   * the create counts the Overlay on both (in the create's transaction), so deleting either is
+   * refused (DEPENDENCY_EXISTS) while the Overlay exists. The bindings are immutable.
+   */
+  static final class OverlayRules extends KindRules<CatalogOverlay> {
+    OverlayRules(DeletionFences fences, DependencyCounters counters) {
+      super(fences, counters);
+    }
+
+    @Override
+    ResourceKind kind() {
+      return ResourceKind.OVERLAY;
+    }
+
+    @Override
+    Class<CatalogOverlay> specType() {
+      return CatalogOverlay.class;
+    }
+
+    @Override
+    boolean accepts(NameScope scope) {
+      return scope instanceof NameScope.AccountWide;
+    }
+
+    @Override
+    List<ResourceRef> guardingFences(ResourceRef self, CatalogOverlay spec) {
+      return List.of(ResourceRef.account(self.accountId()), self,
+          integrationOf(self.accountId(), spec.integrationId()),
+          catalogOf(self.accountId(), spec.catalogId()));
+    }
+
+    @Override
+    void assertParentsExist(Transaction tx, ResourceRef self, CatalogOverlay spec) {
+      assertExists(tx, ResourceRef.account(self.accountId()));
+      assertExists(tx, integrationOf(self.accountId(), spec.integrationId()));
+      assertExists(tx, catalogOf(self.accountId(), spec.catalogId()));
+    }
+
+    @Override
+    void assertSameHome(CatalogOverlay current, CatalogOverlay next) {
+      if (!current.integrationId().equals(next.integrationId())) {
+        throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY,
+            "integrationId");
+      }
+      if (!current.catalogId().equals(next.catalogId())) {
+        throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY, "catalogId");
+      }
+    }
+
+    @Override
+    void onCreated(Transaction tx, Resource<CatalogOverlay> resource) {
+      CatalogOverlay spec = resource.spec();
+      counters.increment(tx, integrationOf(resource.accountId(), spec.integrationId()),
+          ResourceKind.OVERLAY);
+      counters.increment(tx, catalogOf(resource.accountId(), spec.catalogId()),
+          ResourceKind.OVERLAY);
+    }
+
+    @Override
+    void onDeleted(Transaction tx, Resource<CatalogOverlay> resource) {
+      CatalogOverlay spec = resource.spec();
+      counters.decrement(tx, integrationOf(resource.accountId(), spec.integrationId()),
+          ResourceKind.OVERLAY);
+      counters.decrement(tx, catalogOf(resource.accountId(), spec.catalogId()),
+          ResourceKind.OVERLAY);
+    }
+
+    private static ResourceRef integrationOf(String accountId, String integrationId) {
+      return new ResourceRef(accountId, ResourceKind.INTEGRATION, integrationId);
     }
   }
 

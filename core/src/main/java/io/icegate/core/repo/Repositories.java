@@ -4,6 +4,7 @@ import io.icegate.core.durability.DeletionFences;
 import io.icegate.core.durability.DependencyCounters;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Namespace;
 import io.icegate.core.model.ResourceKind;
@@ -41,6 +42,8 @@ public final class Repositories {
   private final ResourceCodec<View> viewCodec = new ResourceCodec<>(View.class);
   private final ResourceCodec<Integration> integrationCodec =
       new ResourceCodec<>(Integration.class);
+  private final ResourceCodec<CatalogOverlay> overlayCodec =
+      new ResourceCodec<>(CatalogOverlay.class);
 
   /**
    * Repositories over {@code store}; {@code clock} stamps createdAt/updatedAt. Loads (on the first
@@ -129,6 +132,17 @@ public final class Repositories {
         clock,
         new KindRules.IntegrationRules(fences, counters),
         integrationCodec,
+        listings,
+        requireAccount(accountId));
+  }
+
+  /** CatalogOverlays of account {@code accountId} (names unique among the account's overlays). */
+  public ResourceRepository<CatalogOverlay> overlays(String accountId) {
+    return new ResourceRepository<>(
+        store,
+        clock,
+        new KindRules.OverlayRules(fences, counters),
+        overlayCodec,
         listings,
         requireAccount(accountId));
   }

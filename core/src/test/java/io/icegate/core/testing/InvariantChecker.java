@@ -6,6 +6,7 @@ import com.apple.foundationdb.tuple.Tuple;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.Namespace;
 import io.icegate.core.model.Resource;
@@ -40,8 +41,12 @@ import java.util.Set;
  *   <li>nothing lives in the partition of an account that is gone: each partition belongs to an
  *       existing, unfenced account (no resource behind a fence; a fenced account with a record
  *       means a delete did not finish);
- *   <li>every dependency counter equals the real count of its dependents (namespaces per catalog)
- *       and belongs to an existing owner;
+ *   <li>every dependency counter equals the real count of its dependents (namespaces per catalog,
+ *       overlays per catalog and per integration) and belongs to an existing owner;
+ *   <li>no Overlay whose Integration or target Catalog is gone;
+ *   <li>no resource behind a fence: nothing in a deleted catalog, no Overlay bound to a fenced
+ *       Integration or Catalog; no Integration or Overlay fence outlives its record, and none is
+ *       left on an existing record (a delete or cascade that did not finish);
  *   <li>receipt-in-batch: a pending reservation never has a published resource under its reserved
  *       id, a receipt of a created resource holds the resource it reserved, and a recorded
  *       rejection has nothing published under its reservation.
@@ -115,6 +120,7 @@ public final class InvariantChecker {
     Map<String, Resource<?>> byId = new HashMap<>();
     Set<String> partitions = new HashSet<>();
     Map<String, Long> namespacesPerCatalog = new HashMap<>();
+    Map<String, Long> overlaysPerOwner = new HashMap<>();
 
     for (KeyValue kv : all(tx, KeyLayout.RESOURCES.range())) {
       Tuple key = KeyLayout.RESOURCES.unpack(kv.key());
@@ -140,7 +146,12 @@ public final class InvariantChecker {
       if (resource.spec() instanceof Namespace ns) {
         namespacesPerCatalog.merge(ns.catalogId(), 1L, Long::sum);
       }
+      if (resource.spec() instanceof CatalogOverlay overlay) {
+        overlaysPerOwner.merge(overlay.integrationId(), 1L, Long::sum);
+        overlaysPerOwner.merge(overlay.catalogId(), 1L, Long::sum);
+      }
     }
+    checkOverlays(tx, byId, overlaysPerOwner, violations);
 
     for (KeyValue kv : all(tx, KeyLayout.NAME_INDEX.range())) {
       Tuple key = KeyLayout.NAME_INDEX.unpack(kv.key());
@@ -165,8 +176,11 @@ public final class InvariantChecker {
       if (!byId.containsKey(ownerId)) {
         violations.add("counter of " + dependent.label() + "s on missing owner " + ownerId);
       }
-      long actual = dependent == ResourceKind.NAMESPACE
-          ? namespacesPerCatalog.getOrDefault(ownerId, 0L) : -1;
+      long actual = switch (dependent) {
+        case NAMESPACE -> namespacesPerCatalog.getOrDefault(ownerId, 0L);
+        case OVERLAY -> overlaysPerOwner.getOrDefault(ownerId, 0L);
+        default -> -1;
+      };
       if (value != actual) {
         violations.add("counter of " + dependent.label() + "s on " + ownerId + " is " + value
             + ", real count " + actual);
@@ -235,6 +249,61 @@ public final class InvariantChecker {
       }
     }
     return violations;
+  }
+
+  /**
+   * Overlay invariants (seed 000, "Catalog overlay", "Fenced dependencies and cascades"): each
+   * Overlay's Integration and Catalog exist in its account and carry no fence, and each owner
+   * with Overlays has its counter; a Catalog fence (kept after a catalog delete) has no record or
+   * resource under it; an Integration or Overlay fence is removed with its record, so any such
+   * fence on a quiescent store is a delete that did not finish or a fence behind which nothing
+   * should remain.
+   */
+  private static void checkOverlays(ReadTransaction tx, Map<String, Resource<?>> byId,
+      Map<String, Long> overlaysPerOwner, List<String> violations) {
+    for (Resource<?> resource : byId.values()) {
+      if (!(resource.spec() instanceof CatalogOverlay overlay)) {
+        continue;
+      }
+      for (ResourceRef owner : List.of(
+          new ResourceRef(resource.accountId(), ResourceKind.INTEGRATION, overlay.integrationId()),
+          new ResourceRef(resource.accountId(), ResourceKind.CATALOG, overlay.catalogId()))) {
+        Resource<?> found = byId.get(owner.id());
+        if (found == null || !found.ref().equals(owner)) {
+          violations.add(resource.ref() + " is bound to missing " + owner);
+        } else if (tx.get(KeyLayout.counter(owner, ResourceKind.OVERLAY)) == null) {
+          violations.add(owner + " has overlays but no overlay counter");
+        }
+        if (tx.get(KeyLayout.fence(owner)) != null) {
+          violations.add(resource.ref() + " lives behind the deletion fence of " + owner);
+        }
+      }
+    }
+    for (KeyValue kv : all(tx, KeyLayout.FENCES.range())) {
+      Tuple key = KeyLayout.FENCES.unpack(kv.key());
+      ResourceKind kind = ResourceKind.ofTag((int) key.getLong(1));
+      if (kind == ResourceKind.ACCOUNT) {
+        continue;
+      }
+      String id = key.getString(2);
+      boolean exists = byId.containsKey(id);
+      if (kind == ResourceKind.CATALOG) {
+        if (exists) {
+          violations.add("catalog " + id + " is fenced but its record exists");
+        }
+        for (Resource<?> r : byId.values()) {
+          if (r.spec() instanceof Namespace ns && ns.catalogId().equals(id)
+              || r.spec() instanceof Table t && t.catalogId().equals(id)
+              || r.spec() instanceof View v && v.catalogId().equals(id)) {
+            violations.add(r.ref() + " was created behind the deletion fence of catalog " + id);
+          }
+        }
+      } else {
+        violations.add(kind.label() + " " + id + (exists
+            ? " is still fenced: its delete did not finish"
+            : " is deleted but its fence remains"));
+      }
+    }
   }
 
   /**
@@ -318,6 +387,7 @@ public final class InvariantChecker {
       case TABLE -> new ResourceCodec<>(Table.class);
       case VIEW -> new ResourceCodec<>(View.class);
       case INTEGRATION -> new ResourceCodec<>(io.icegate.core.model.Integration.class);
+      case OVERLAY -> new ResourceCodec<>(CatalogOverlay.class);
     };
   }
 }

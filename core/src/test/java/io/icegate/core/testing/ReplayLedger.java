@@ -111,6 +111,7 @@ public final class ReplayLedger {
       case TABLE -> repos.tables(accountId);
       case VIEW -> repos.views(accountId);
       case INTEGRATION -> repos.integrations(accountId);
+      case OVERLAY -> repos.overlays(accountId);
     };
   }
 }
