@@ -22,6 +22,11 @@ public final class ExitCode {
   public static final int SERVER_ERROR = 6;
   /** 401 and 403: no token, a wrong token, or a role that may not do this. */
   public static final int NOT_AUTHORIZED = 7;
+  /**
+   * {@code integration validate} ran and at least one check did not pass (the report is printed);
+   * the upstream is unusable as configured, which scripts must tell apart from a failed request.
+   */
+  public static final int VALIDATION_FAILED = 8;
 
   /** The exit code of an HTTP error status. */
   public static int ofStatus(int status) {

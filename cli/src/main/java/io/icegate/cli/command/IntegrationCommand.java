@@ -17,7 +17,9 @@ import picocli.CommandLine.Parameters;
     description = "Manage catalog integrations (upstream catalogs and their credentials).",
     subcommands = {IntegrationCommand.Create.class, IntegrationCommand.List.class,
         IntegrationCommand.Get.class, IntegrationCommand.Update.class,
-        IntegrationCommand.RotateCredentials.class, IntegrationCommand.Delete.class})
+        IntegrationCommand.RotateCredentials.class, IntegrationCommand.Delete.class,
+        UpstreamCommands.Validate.class, UpstreamCommands.Capabilities.class,
+        UpstreamCommands.Namespaces.class, UpstreamCommands.Objects.class})
 public final class IntegrationCommand {
   private static final ResourceKind KIND = ResourceKind.INTEGRATION;
 

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * A named admin resource type: its collection under the account, the member holding its display
- * name, and the columns of its table. Overlays join here when the admin API serves them.
+ * name, and the columns of its table.
  */
 public enum ResourceKind {
   ACCOUNT("account", "accounts", "name",
@@ -18,12 +18,25 @@ public enum ResourceKind {
           Column.of("TYPE", "/type"), Column.of("URI", "/uri"),
           Column.of("AUTH", "/authentication/type"),
           Column.of("CREDENTIALS", "/credentialsConfigured"),
+          Column.of("GENERATION", "/generation"))),
+  OVERLAY("overlay", "overlays", "displayName",
+      List.of(Column.of("ID", "/id"), Column.of("NAME", "/displayName"),
+          Column.of("INTEGRATION", "/integrationId"), Column.of("CATALOG", "/catalogId"),
+          Column.paths("INCLUDE", "/includeNamespaces"),
+          Column.paths("EXCLUDE", "/excludeNamespaces"),
           Column.of("GENERATION", "/generation")));
 
-  /** A table column: header and the JSON pointer of its value in a resource body. */
-  public record Column(String header, String pointer) {
+  /**
+   * A table column: header, the JSON pointer of its value in a resource body, and whether the
+   * value is a list of namespace paths (printed in the CLI's path syntax, comma-separated).
+   */
+  public record Column(String header, String pointer, boolean namespacePaths) {
     static Column of(String header, String pointer) {
-      return new Column(header, pointer);
+      return new Column(header, pointer, false);
+    }
+
+    static Column paths(String header, String pointer) {
+      return new Column(header, pointer, true);
     }
   }
 

@@ -62,6 +62,14 @@ public final class AdminClient {
    * One page of the list at {@code path} ({@code pageSize} null = the server's default).
    */
   public Page page(String path, Integer pageSize, String pageToken) {
+    return page(path, "items", pageSize, pageToken);
+  }
+
+  /**
+   * One page of a list whose items are the array member {@code member} ({@code namespaces},
+   * {@code objects} on the discovery routes); {@code path} may already carry a query string.
+   */
+  public Page page(String path, String member, Integer pageSize, String pageToken) {
     StringBuilder query = new StringBuilder();
     if (pageSize != null) {
       query.append("pageSize=").append(pageSize);
@@ -69,19 +77,25 @@ public final class AdminClient {
     if (pageToken != null) {
       query.append(query.length() > 0 ? "&" : "").append("pageToken=").append(encode(pageToken));
     }
-    JsonNode body = get(query.length() == 0 ? path : path + "?" + query).body();
+    String separator = path.indexOf('?') >= 0 ? "&" : "?";
+    JsonNode body = get(query.length() == 0 ? path : path + separator + query).body();
     List<JsonNode> items = new ArrayList<>();
-    body.path("items").forEach(items::add);
+    body.path(member).forEach(items::add);
     JsonNode next = body.get("nextPageToken");
     return new Page(items, next == null || next.isNull() ? null : next.asText());
   }
 
   /** Every item of the list at {@code path}, following page tokens to the end. */
   public List<JsonNode> all(String path) {
+    return all(path, "items");
+  }
+
+  /** Every item of the list at {@code path} whose items are the array member {@code member}. */
+  public List<JsonNode> all(String path, String member) {
     List<JsonNode> items = new ArrayList<>();
     String token = null;
     do {
-      Page page = page(path, 1000, token);
+      Page page = page(path, member, 1000, token);
       items.addAll(page.items());
       token = page.nextPageToken();
     } while (token != null);
@@ -90,8 +104,13 @@ public final class AdminClient {
 
   /** Items as the JSON a script reads: {@code {"items": [...], "nextPageToken": ...}}. */
   public static ObjectNode pageJson(List<JsonNode> items, String nextPageToken) {
+    return pageJson("items", items, nextPageToken);
+  }
+
+  /** As {@link #pageJson(List, String)} with the items under {@code member}. */
+  public static ObjectNode pageJson(String member, List<JsonNode> items, String nextPageToken) {
     ObjectNode out = JSON.createObjectNode();
-    ArrayNode array = out.putArray("items");
+    ArrayNode array = out.putArray(member);
     items.forEach(array::add);
     out.put("nextPageToken", nextPageToken);
     return out;

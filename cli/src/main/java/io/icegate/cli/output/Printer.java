@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.icegate.cli.command.ResourceKind;
+import io.icegate.cli.path.PathSyntax;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -55,11 +56,25 @@ public final class Printer {
       return;
     }
     List<String[]> rows = new ArrayList<>();
-    rows.add(kind.columns().stream().map(ResourceKind.Column::header).toArray(String[]::new));
     for (JsonNode item : items) {
-      rows.add(kind.columns().stream().map(c -> text(item.at(c.pointer())))
-          .toArray(String[]::new));
+      rows.add(kind.columns().stream().map(c -> c.namespacePaths()
+          ? paths(item.at(c.pointer())) : text(item.at(c.pointer()))).toArray(String[]::new));
     }
+    table(kind.columns().stream().map(ResourceKind.Column::header).toList(), rows, json);
+  }
+
+  /**
+   * Rows of cells under {@code headers} (cells already rendered by the caller, e.g. namespace
+   * paths in the CLI's path syntax), or {@code json} unchanged.
+   */
+  public void table(List<String> headers, List<String[]> cells, JsonNode json) {
+    if (format == OutputFormat.json) {
+      json(json);
+      return;
+    }
+    List<String[]> rows = new ArrayList<>();
+    rows.add(headers.toArray(String[]::new));
+    rows.addAll(cells);
     int[] widths = new int[rows.get(0).length];
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
@@ -106,6 +121,20 @@ public final class Printer {
       return "-";
     }
     return value.isValueNode() ? value.asText() : value.toString();
+  }
+
+  /** {@code [["a","b.c"],["d"]]} as {@code a."b.c", d}; an empty list as {@code -}. */
+  private static String paths(JsonNode lists) {
+    if (!lists.isArray() || lists.isEmpty()) {
+      return text(lists.isArray() ? null : lists);
+    }
+    List<String> out = new ArrayList<>();
+    for (JsonNode path : lists) {
+      List<String> segments = new ArrayList<>();
+      path.forEach(segment -> segments.add(segment.asText()));
+      out.add(PathSyntax.format(segments));
+    }
+    return String.join(", ", out);
   }
 
   private static String pad(String s, int width) {

@@ -1,0 +1,136 @@
+package io.icegate.cli.command;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.icegate.admin.AdminRequests;
+import io.icegate.cli.CliException;
+import io.icegate.cli.ExitCode;
+import io.icegate.cli.http.AdminClient;
+import io.icegate.cli.path.PathSyntax;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code icegate overlay ...}: CatalogOverlays of the account (seed 000), an Integration's
+ * namespace selection exposed in an existing Catalog. Selection paths are given in
+ * {@link PathSyntax} and sent as segment lists.
+ */
+@Command(name = "overlay", mixinStandardHelpOptions = true,
+    description = "Manage catalog overlays (an integration's namespaces shown in a catalog).",
+    subcommands = {OverlayCommand.Create.class, OverlayCommand.List.class,
+        OverlayCommand.Get.class, OverlayCommand.Update.class, OverlayCommand.Delete.class})
+public final class OverlayCommand {
+  private static final ResourceKind KIND = ResourceKind.OVERLAY;
+
+  /** Paths as the admin API takes them; null (member left out) when the flag was not given. */
+  static java.util.List<java.util.List<String>> paths(java.util.List<String> given) {
+    return given == null ? null : given.stream().map(PathSyntax::parse).toList();
+  }
+
+  @Command(name = "create", mixinStandardHelpOptions = true,
+      description = "Create an overlay of an integration's namespaces into a catalog.")
+  static final class Create extends AdminCommand {
+    @Parameters(index = "0", paramLabel = "DISPLAY_NAME")
+    String displayName;
+
+    @Option(names = "--integration", required = true, paramLabel = "NAME|ID")
+    String integration;
+
+    @Option(names = "--catalog", required = true, paramLabel = "NAME|ID")
+    String catalog;
+
+    @Option(names = "--include", paramLabel = "PATH",
+        description = "Upstream namespace to include with its descendants (repeatable); "
+            + "segments separated by dots, a segment with a dot in double quotes.")
+    java.util.List<String> include;
+
+    @Option(names = "--exclude", paramLabel = "PATH",
+        description = "Namespace to leave out with its descendants (repeatable).")
+    java.util.List<String> exclude;
+
+    @Mixin
+    CreateOptions create;
+
+    @Override
+    protected void run(Session session) {
+      // Paths are parsed before any request, so a typo changes nothing and reads nothing.
+      var includes = paths(include);
+      var excludes = paths(exclude);
+      String integrationId = session.resolve(ResourceKind.INTEGRATION, integration).get("id")
+          .asText();
+      String catalogId = session.resolve(ResourceKind.CATALOG, catalog).get("id").asText();
+      AdminRequests.CreateOverlay body = new AdminRequests.CreateOverlay(displayName,
+          integrationId, catalogId, includes, excludes);
+      AdminClient.Reply reply = session.client().send("POST",
+          session.collection(KIND) + create.query(), body, create.headers());
+      session.printer().resource(GetCommand.withEtag(reply));
+    }
+  }
+
+  @Command(name = "list", mixinStandardHelpOptions = true, description = "List overlays.")
+  static final class List extends ListCommand {
+    @Override
+    ResourceKind kind() {
+      return KIND;
+    }
+  }
+
+  @Command(name = "get", mixinStandardHelpOptions = true, description = "Show an overlay.")
+  static final class Get extends GetCommand {
+    @Override
+    ResourceKind kind() {
+      return KIND;
+    }
+  }
+
+  @Command(name = "update", mixinStandardHelpOptions = true,
+      description = "Rename an overlay or replace its namespace selection (the integration and "
+          + "catalog are immutable).")
+  static final class Update extends AdminCommand {
+    @Parameters(index = "0", paramLabel = "NAME|ID")
+    String ref;
+
+    @Option(names = "--name", paramLabel = "NEW_NAME")
+    String newName;
+
+    @Option(names = "--include", paramLabel = "PATH",
+        description = "Replaces the whole include list (repeatable).")
+    java.util.List<String> include;
+
+    @Option(names = "--exclude", paramLabel = "PATH",
+        description = "Replaces the whole exclude list (repeatable).")
+    java.util.List<String> exclude;
+
+    @Option(names = "--if-match", paramLabel = "ETAG",
+        description = "Update only this version (else the current ETag is read first).")
+    String ifMatch;
+
+    @Override
+    protected void run(Session session) {
+      if (newName == null && include == null && exclude == null) {
+        throw new CliException(ExitCode.USAGE,
+            "nothing to update: give --name, --include or --exclude");
+      }
+      var includes = paths(include);
+      var excludes = paths(exclude);
+      JsonNode current = session.resolve(KIND, ref);
+      String etag = session.ifMatch(KIND, current, ifMatch);
+      AdminClient.Reply reply = session.client().send("PATCH",
+          session.item(KIND, current.get("id").asText()),
+          new AdminRequests.PatchOverlay(newName, null, null, includes, excludes),
+          Map.of("If-Match", etag));
+      session.printer().resource(GetCommand.withEtag(reply));
+    }
+  }
+
+  @Command(name = "delete", mixinStandardHelpOptions = true,
+      description = "Delete an overlay (its contributions are retired; the catalog stays).")
+  static final class Delete extends DeleteCommand {
+    @Override
+    ResourceKind kind() {
+      return KIND;
+    }
+  }
+}
