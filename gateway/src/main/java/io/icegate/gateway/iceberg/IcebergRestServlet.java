@@ -103,11 +103,17 @@ public final class IcebergRestServlet extends HttpServlet {
     }
     Map<String, String> query = new HashMap<>();
     req.getParameterMap().forEach((k, v) -> query.put(k, v.length > 0 ? v[0] : ""));
-    if (isForm(req)) {
-      // The OAuth token route is form-encoded; its fields were consumed as parameters only when the
-      // container parsed the body, which we read ourselves above.
-      query.putAll(org.apache.iceberg.rest.RESTUtil.decodeFormData(
-          new String(body, java.nio.charset.StandardCharsets.UTF_8)));
+    if (route == Route.OAUTH_TOKENS && isForm(req)) {
+      // Only the OAuth token route is form-encoded (other routes read the body as JSON, whatever
+      // the declared type); its fields would be parameters only had the container parsed the
+      // body, which we read ourselves above.
+      try {
+        query.putAll(org.apache.iceberg.rest.RESTUtil.decodeFormData(
+            new String(body, java.nio.charset.StandardCharsets.UTF_8)));
+      } catch (IllegalArgumentException e) {
+        // RESTUtil's message quotes the bad field, which may be the client secret.
+        return ConfigRoute.oauthError(400, "invalid_request", "the form body is malformed");
+      }
     }
     IcebergRequest request = new IcebergRequest(route, match.variables(), query, body,
         req.getHeader("If-None-Match"), req.getHeader("Idempotency-Key"), principal);

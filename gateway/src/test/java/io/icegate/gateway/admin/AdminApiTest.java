@@ -413,4 +413,11 @@ class AdminApiTest {
       first.join(10_000);
     }
   }
+
+  @Test
+  void aLargeFormEncodedBodyIsAProblemNotA500() {
+    // What `curl -d @file` sends; Jetty used to throw on form bodies above 200,000 bytes.
+    assertProblem(gw.send("POST", "/admin/v1/accounts", "x".repeat(300_000),
+        "Content-Type", "application/x-www-form-urlencoded"), 400, "MALFORMED_REQUEST");
+  }
 }
