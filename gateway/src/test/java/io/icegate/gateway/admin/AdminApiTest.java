@@ -420,4 +420,19 @@ class AdminApiTest {
     assertProblem(gw.send("POST", "/admin/v1/accounts", "x".repeat(300_000),
         "Content-Type", "application/x-www-form-urlencoded"), 400, "MALFORMED_REQUEST");
   }
+
+  @Test
+  void aBadPercentEscapeInTheQueryIsAProblemNotA500() throws Exception {
+    // java.net.URI refuses a bad percent escape, so this one goes over a raw socket.
+    java.net.URI uri = java.net.URI.create(gw.baseUri());
+    try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+      socket.getOutputStream().write(("GET " + base() + "/catalogs?pageSize=%ZZ HTTP/1.1\r\n"
+          + "Host: localhost\r\nAuthorization: Bearer " + GatewayFixture.TOKEN
+          + "\r\nConnection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      String raw = new String(socket.getInputStream().readAllBytes(),
+          java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(raw).startsWith("HTTP/1.1 400");
+      assertThat(raw).contains("application/problem+json", "\"code\":\"MALFORMED_REQUEST\"");
+    }
+  }
 }

@@ -145,4 +145,12 @@ class BadInputTest {
     assertThat(response.body()).doesNotContain(secret);
     assertThat(JSON.readTree(response.body()).get("error").asText()).isEqualTo("invalid_request");
   }
+
+  @Test
+  void aBadPercentEscapeInTheQueryIs400() throws Exception {
+    // java.net.URI refuses a bad percent escape, so this one goes over a raw socket.
+    String raw = rawGet("/iceberg/v1/" + prefix + "/namespaces?pageSize=%ZZ");
+    assertThat(raw).startsWith("HTTP/1.1 400");
+    assertThat(raw).contains("\"code\":400", "BadRequestException");
+  }
 }
