@@ -435,4 +435,12 @@ class AdminApiTest {
       assertThat(raw).contains("application/problem+json", "\"code\":\"MALFORMED_REQUEST\"");
     }
   }
+
+  @Test
+  void listsUnderAnAccountThatDoesNotExistAre404() {
+    String missing = "/admin/v1/accounts/00000000-0000-0000-0000-00000000dead";
+    assertProblem(gw.send("GET", missing, null), 404, "NOT_FOUND");
+    assertProblem(gw.send("GET", missing + "/catalogs", null), 404, "NOT_FOUND");
+    assertProblem(gw.send("GET", missing + "/integrations", null), 404, "NOT_FOUND");
+  }
 }
