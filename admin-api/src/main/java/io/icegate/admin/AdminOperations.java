@@ -82,7 +82,7 @@ public final class AdminOperations {
       }
       case ISSUE_TOKEN -> issueToken(call, account);
       case CREATE_CATALOG -> createCatalog(call, account);
-      case LIST_CATALOGS -> page(catalogs.list(account, pageRequest(call)));
+      case LIST_CATALOGS -> page(catalogs.list(existing(account), pageRequest(call)));
       case GET_CATALOG -> resource(200, catalogs.get(account, call.var("catalog")));
       case PATCH_CATALOG -> patchCatalog(call, account);
       case DELETE_CATALOG -> {
@@ -90,7 +90,7 @@ public final class AdminOperations {
         yield new AdminReply(204, null, null, Map.of());
       }
       case CREATE_INTEGRATION -> createIntegration(call, account);
-      case LIST_INTEGRATIONS -> page(integrations.list(account, pageRequest(call)));
+      case LIST_INTEGRATIONS -> page(integrations.list(existing(account), pageRequest(call)));
       case GET_INTEGRATION -> resource(200, integrations.get(account, call.var("integration")));
       case PATCH_INTEGRATION -> {
         String id = call.var("integration");
@@ -155,6 +155,15 @@ public final class AdminOperations {
       case "false" -> false;
       default -> throw IcegateException.invalidArgument("cascade must be true or false");
     };
+  }
+
+  /**
+   * The account id, after checking that the account exists: an empty page would read as "an
+   * account with nothing in it" (a server admin may name any id). Throws NOT_FOUND otherwise.
+   */
+  private String existing(String account) {
+    accounts.get(account);
+    return account;
   }
 
   private AdminReply issueToken(AdminCall call, String account) {

@@ -87,8 +87,7 @@ public final class AdminServlet extends HttpServlet {
       }
       TokenGrant caller = authorize(route, req, vars.get());
       byte[] body = readBody(req);
-      Map<String, String> query = new LinkedHashMap<>();
-      req.getParameterMap().forEach((k, v) -> query.put(k, v.length > 0 ? v[0] : ""));
+      Map<String, String> query = queryParameters(req);
       AdminCall call = new AdminCall(route, vars.get(), query, body,
           req.getHeader("If-Match"), req.getHeader("Idempotency-Key"), caller);
       return operations.handle(call);
@@ -99,6 +98,21 @@ public final class AdminServlet extends HttpServlet {
       return reply.withHeader("Allow", String.join(", ", allowed));
     }
     return problem(ErrorCode.ROUTE_NOT_FOUND, ErrorCode.ROUTE_NOT_FOUND.format("the path"));
+  }
+
+  /**
+   * The query parameters, first value of each. The container refuses a malformed query string (a
+   * bad percent escape such as {@code %ZZ}) with its own unchecked exception: the client's error,
+   * so 400 {@code MALFORMED_REQUEST}, not a 500.
+   */
+  private static Map<String, String> queryParameters(HttpServletRequest req) {
+    Map<String, String> query = new LinkedHashMap<>();
+    try {
+      req.getParameterMap().forEach((k, v) -> query.put(k, v.length > 0 ? v[0] : ""));
+    } catch (RuntimeException e) {
+      throw new IcegateException(ErrorCode.MALFORMED_REQUEST, null, "the query string is not valid");
+    }
+    return query;
   }
 
   /** Authentication and roles; a token of another account sees 404, as if nothing were there. */

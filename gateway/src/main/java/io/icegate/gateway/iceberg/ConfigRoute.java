@@ -92,7 +92,7 @@ public final class ConfigRoute {
         .build());
   }
 
-  private static IcebergReply oauthError(int status, String error, String description) {
+  static IcebergReply oauthError(int status, String error, String description) {
     Map<String, String> body = new LinkedHashMap<>();
     body.put("error", error);
     body.put("error_description", description);

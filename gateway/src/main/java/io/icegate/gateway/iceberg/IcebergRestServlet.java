@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NotAuthorizedException;
 import org.apache.iceberg.rest.responses.ErrorResponse;
@@ -102,12 +103,24 @@ public final class IcebergRestServlet extends HttpServlet {
           "request body larger than " + maxBodyBytes + " bytes"));
     }
     Map<String, String> query = new HashMap<>();
-    req.getParameterMap().forEach((k, v) -> query.put(k, v.length > 0 ? v[0] : ""));
-    if (isForm(req)) {
-      // The OAuth token route is form-encoded; its fields were consumed as parameters only when the
-      // container parsed the body, which we read ourselves above.
-      query.putAll(org.apache.iceberg.rest.RESTUtil.decodeFormData(
-          new String(body, java.nio.charset.StandardCharsets.UTF_8)));
+    try {
+      req.getParameterMap().forEach((k, v) -> query.put(k, v.length > 0 ? v[0] : ""));
+    } catch (RuntimeException e) {
+      // Jetty refuses a malformed query string (a bad percent escape such as %ZZ) with its own
+      // unchecked exception: the client's error, not a 500.
+      throw new BadRequestException("the query string is not valid");
+    }
+    if (route == Route.OAUTH_TOKENS && isForm(req)) {
+      // Only the OAuth token route is form-encoded (other routes read the body as JSON, whatever
+      // the declared type); its fields would be parameters only had the container parsed the
+      // body, which we read ourselves above.
+      try {
+        query.putAll(org.apache.iceberg.rest.RESTUtil.decodeFormData(
+            new String(body, java.nio.charset.StandardCharsets.UTF_8)));
+      } catch (IllegalArgumentException e) {
+        // RESTUtil's message quotes the bad field, which may be the client secret.
+        return ConfigRoute.oauthError(400, "invalid_request", "the form body is malformed");
+      }
     }
     IcebergRequest request = new IcebergRequest(route, match.variables(), query, body,
         req.getHeader("If-None-Match"), req.getHeader("Idempotency-Key"), principal);

@@ -60,6 +60,10 @@ public final class HttpServer implements AutoCloseable {
     ServletContextHandler context = new ServletContextHandler();
     context.setContextPath("/");
     context.getServletHandler().setDecodeAmbiguousURIs(true);
+    // The servlets read every body themselves under maxRequestBytes, but asking for query
+    // parameters makes Jetty check a form-encoded body's length against its own 200,000-byte
+    // default and throw (a 500), e.g. for `curl -d` without a Content-Type. One limit for both.
+    context.setMaxFormContentSize((int) Math.min(settings.maxRequestBytes(), Integer.MAX_VALUE));
     add(context, iceberg, "/iceberg/*");
     add(context, admin, "/admin/*");
     add(context, new HealthServlet(null), "/healthz");

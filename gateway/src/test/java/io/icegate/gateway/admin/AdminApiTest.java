@@ -413,4 +413,34 @@ class AdminApiTest {
       first.join(10_000);
     }
   }
+
+  @Test
+  void aLargeFormEncodedBodyIsAProblemNotA500() {
+    // What `curl -d @file` sends; Jetty used to throw on form bodies above 200,000 bytes.
+    assertProblem(gw.send("POST", "/admin/v1/accounts", "x".repeat(300_000),
+        "Content-Type", "application/x-www-form-urlencoded"), 400, "MALFORMED_REQUEST");
+  }
+
+  @Test
+  void aBadPercentEscapeInTheQueryIsAProblemNotA500() throws Exception {
+    // java.net.URI refuses a bad percent escape, so this one goes over a raw socket.
+    java.net.URI uri = java.net.URI.create(gw.baseUri());
+    try (java.net.Socket socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+      socket.getOutputStream().write(("GET " + base() + "/catalogs?pageSize=%ZZ HTTP/1.1\r\n"
+          + "Host: localhost\r\nAuthorization: Bearer " + GatewayFixture.TOKEN
+          + "\r\nConnection: close\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      String raw = new String(socket.getInputStream().readAllBytes(),
+          java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(raw).startsWith("HTTP/1.1 400");
+      assertThat(raw).contains("application/problem+json", "\"code\":\"MALFORMED_REQUEST\"");
+    }
+  }
+
+  @Test
+  void listsUnderAnAccountThatDoesNotExistAre404() {
+    String missing = "/admin/v1/accounts/00000000-0000-0000-0000-00000000dead";
+    assertProblem(gw.send("GET", missing, null), 404, "NOT_FOUND");
+    assertProblem(gw.send("GET", missing + "/catalogs", null), 404, "NOT_FOUND");
+    assertProblem(gw.send("GET", missing + "/integrations", null), 404, "NOT_FOUND");
+  }
 }

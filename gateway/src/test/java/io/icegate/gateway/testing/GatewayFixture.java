@@ -86,7 +86,8 @@ public final class GatewayFixture implements AutoCloseable {
 
   /**
    * Sends a raw request; {@code body} may be null. The bootstrap token is added unless {@code
-   * headers} (name, value, name, value...) carry an Authorization of their own.
+   * headers} (name, value, name, value...) carry an Authorization of their own, and a body is sent
+   * as {@code application/json} unless they carry a Content-Type.
    */
   public HttpResponse<String> send(String method, String path, String body, String... headers) {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUri() + path))
@@ -94,13 +95,15 @@ public final class GatewayFixture implements AutoCloseable {
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(body));
     boolean ownAuthorization = false;
+    boolean ownContentType = false;
     for (int i = 0; i + 1 < headers.length; i += 2) {
       ownAuthorization |= headers[i].equalsIgnoreCase("Authorization");
+      ownContentType |= headers[i].equalsIgnoreCase("Content-Type");
     }
     if (!ownAuthorization) {
       request.header("Authorization", "Bearer " + TOKEN);
     }
-    if (body != null) {
+    if (body != null && !ownContentType) {
       request.header("Content-Type", "application/json");
     }
     for (int i = 0; i + 1 < headers.length; i += 2) {
