@@ -1,15 +1,14 @@
 package io.icegate.access.deltasharing;
 
+import io.icegate.access.client.BaseCatalogClientProvider;
 import io.icegate.access.client.CatalogCapabilities;
 import io.icegate.access.client.CatalogCapability;
 import io.icegate.access.client.CatalogClient;
-import io.icegate.access.client.CatalogClientProvider;
 import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.connection.CatalogProtocol;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
 import io.icegate.access.network.OutboundAddressPolicy;
 import java.time.Clock;
-import java.util.Objects;
 
 /**
  * The Delta Sharing provider, registered for {@link CatalogProtocol#DELTA_SHARING} through {@code
@@ -17,7 +16,7 @@ import java.util.Objects;
  * not served by any registry here); settings are described on {@link SharingSettings}, the mapping
  * on {@link DeltaSharingClient}.
  */
-public final class DeltaSharingProvider implements CatalogClientProvider {
+public final class DeltaSharingProvider extends BaseCatalogClientProvider {
 
   private static final CatalogCapabilities CAPABILITIES =
       CatalogCapabilities.of(
@@ -26,28 +25,16 @@ public final class DeltaSharingProvider implements CatalogClientProvider {
           CatalogCapability.STORAGE_VALIDATION,
           CatalogCapability.STABLE_TABLE_IDENTITY);
 
-  @Override
-  public CatalogProtocol protocol() {
-    return CatalogProtocol.DELTA_SHARING;
+  public DeltaSharingProvider() {
+    super(CatalogProtocol.DELTA_SHARING, CAPABILITIES);
   }
 
   @Override
-  public CatalogCapabilities capabilities() {
-    return CAPABILITIES;
-  }
-
-  @Override
-  public CatalogClient open(
+  protected CatalogClient openChecked(
       CatalogConnectionConfig config,
       ResolvedCatalogCredentials credentials,
       OutboundAddressPolicy policy) {
-    Objects.requireNonNull(config, "config");
     return new DeltaSharingClient(
-        config,
-        SharingSettings.of(
-            config, credentials == null ? ResolvedCatalogCredentials.none() : credentials),
-        Objects.requireNonNull(policy, "policy"),
-        CAPABILITIES,
-        Clock.systemUTC());
+        config, SharingSettings.of(config, credentials), policy, CAPABILITIES, Clock.systemUTC());
   }
 }

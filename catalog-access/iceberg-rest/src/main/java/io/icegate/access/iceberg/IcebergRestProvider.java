@@ -1,22 +1,21 @@
 package io.icegate.access.iceberg;
 
+import io.icegate.access.client.BaseCatalogClientProvider;
 import io.icegate.access.client.CatalogCapabilities;
 import io.icegate.access.client.CatalogCapability;
 import io.icegate.access.client.CatalogClient;
-import io.icegate.access.client.CatalogClientProvider;
 import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.connection.CatalogProtocol;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
 import io.icegate.access.network.OutboundAddressPolicy;
 import java.time.Clock;
-import java.util.Objects;
 
 /**
  * The Iceberg REST catalog provider, registered for {@link CatalogProtocol#ICEBERG_REST} through
  * {@code META-INF/services}. Clients run on iceberg-core's REST client (see {@link
  * IcebergRestClient}); properties and credentials are described on {@link SessionProperties}.
  */
-public final class IcebergRestProvider implements CatalogClientProvider {
+public final class IcebergRestProvider extends BaseCatalogClientProvider {
 
   private static final CatalogCapabilities CAPABILITIES =
       CatalogCapabilities.of(
@@ -28,27 +27,15 @@ public final class IcebergRestProvider implements CatalogClientProvider {
           CatalogCapability.STORAGE_VALIDATION,
           CatalogCapability.STABLE_TABLE_IDENTITY);
 
-  @Override
-  public CatalogProtocol protocol() {
-    return CatalogProtocol.ICEBERG_REST;
+  public IcebergRestProvider() {
+    super(CatalogProtocol.ICEBERG_REST, CAPABILITIES);
   }
 
   @Override
-  public CatalogCapabilities capabilities() {
-    return CAPABILITIES;
-  }
-
-  @Override
-  public CatalogClient open(
+  protected CatalogClient openChecked(
       CatalogConnectionConfig config,
       ResolvedCatalogCredentials credentials,
       OutboundAddressPolicy policy) {
-    Objects.requireNonNull(config, "config");
-    return new IcebergRestClient(
-        config,
-        credentials == null ? ResolvedCatalogCredentials.none() : credentials,
-        Objects.requireNonNull(policy, "policy"),
-        CAPABILITIES,
-        Clock.systemUTC());
+    return new IcebergRestClient(config, credentials, policy, CAPABILITIES, Clock.systemUTC());
   }
 }

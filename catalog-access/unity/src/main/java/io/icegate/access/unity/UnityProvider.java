@@ -1,15 +1,14 @@
 package io.icegate.access.unity;
 
+import io.icegate.access.client.BaseCatalogClientProvider;
 import io.icegate.access.client.CatalogCapabilities;
 import io.icegate.access.client.CatalogCapability;
 import io.icegate.access.client.CatalogClient;
-import io.icegate.access.client.CatalogClientProvider;
 import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.connection.CatalogProtocol;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
 import io.icegate.access.network.OutboundAddressPolicy;
 import java.time.Clock;
-import java.util.Objects;
 
 /**
  * The Unity Catalog provider, registered for {@link CatalogProtocol#UNITY} through {@code
@@ -17,7 +16,7 @@ import java.util.Objects;
  * not advertise hierarchical namespaces. Properties are described on {@link UnitySettings},
  * credentials on {@link io.icegate.access.unity.auth.CatalogTokens#forConnection}.
  */
-public final class UnityProvider implements CatalogClientProvider {
+public final class UnityProvider extends BaseCatalogClientProvider {
 
   static final CatalogCapabilities CAPABILITIES =
       CatalogCapabilities.of(
@@ -28,25 +27,15 @@ public final class UnityProvider implements CatalogClientProvider {
           CatalogCapability.STORAGE_VALIDATION,
           CatalogCapability.STABLE_TABLE_IDENTITY);
 
-  @Override
-  public CatalogProtocol protocol() {
-    return CatalogProtocol.UNITY;
+  public UnityProvider() {
+    super(CatalogProtocol.UNITY, CAPABILITIES);
   }
 
   @Override
-  public CatalogCapabilities capabilities() {
-    return CAPABILITIES;
-  }
-
-  @Override
-  public CatalogClient open(
+  protected CatalogClient openChecked(
       CatalogConnectionConfig config,
       ResolvedCatalogCredentials credentials,
       OutboundAddressPolicy policy) {
-    return new UnityClient(
-        Objects.requireNonNull(config, "config"),
-        credentials == null ? ResolvedCatalogCredentials.none() : credentials,
-        Objects.requireNonNull(policy, "policy"),
-        Clock.systemUTC());
+    return new UnityClient(config, credentials, policy, Clock.systemUTC());
   }
 }
