@@ -220,7 +220,7 @@ final class IcebergRestClient implements CatalogClient {
       URI base = config.endpoint();
       Function<Map<String, String>, RESTClient> clients =
           properties ->
-              new PolicyEnforcingRestClient(
+              PolicyEnforcingRestClient.wrap(
                   HTTPClient.builder(properties)
                       .uri(properties.get("uri"))
                       .withHeaders(RESTUtil.configHeaders(properties))

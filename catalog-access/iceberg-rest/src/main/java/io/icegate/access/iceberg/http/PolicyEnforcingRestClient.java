@@ -2,18 +2,15 @@ package io.icegate.access.iceberg.http;
 
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.access.paging.PageTokenGuard;
-import java.io.IOException;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Consumer;
-import java.util.function.Supplier;
-import org.apache.iceberg.rest.ParserContext;
 import org.apache.iceberg.rest.RESTClient;
-import org.apache.iceberg.rest.RESTRequest;
-import org.apache.iceberg.rest.RESTResponse;
 import org.apache.iceberg.rest.auth.AuthSession;
-import org.apache.iceberg.rest.responses.ErrorResponse;
 
 /**
  * Wraps iceberg-core's {@code HTTPClient}: before every request it resolves the target host (the
@@ -21,23 +18,24 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * every address against the caller's {@link OutboundAddressPolicy}, and it runs {@link
  * PageTokenGuard} on listings.
  *
+ * <p>{@link RESTClient} has one overload per verb and header/parser variant (18 in iceberg-core
+ * 1.10); they differ only in what they pass through, so one {@link #invoke} serves them all: every
+ * method whose first parameter is the request path is checked, a {@code get} with query parameters
+ * also goes through the page guard, and then the same method runs on the delegate with the same
+ * arguments (so the delegate's own overrides of default methods still apply).
+ *
  * <p>Limit: iceberg-core's HTTP client offers no DNS-resolver hook, so the connection itself
  * resolves the name again; the JVM's resolver cache ({@code networkaddress.cache.ttl}, 30 s by
  * default) normally returns the checked answer, but a rebinding DNS server with a zero TTL could
  * still race the check. Storage access (S3) does not have this gap: its client resolves through the
  * policy itself.
  */
-public final class PolicyEnforcingRestClient implements RESTClient {
+public final class PolicyEnforcingRestClient implements InvocationHandler {
 
   private final RESTClient delegate;
   private final URI base;
   private final OutboundAddressPolicy policy;
   private final PageTokenGuard pages;
-
-  public PolicyEnforcingRestClient(
-      RESTClient delegate, URI base, OutboundAddressPolicy policy, int maxPages) {
-    this(delegate, base, policy, new PageTokenGuard(maxPages));
-  }
 
   private PolicyEnforcingRestClient(
       RESTClient delegate, URI base, OutboundAddressPolicy policy, PageTokenGuard pages) {
@@ -45,6 +43,52 @@ public final class PolicyEnforcingRestClient implements RESTClient {
     this.base = base;
     this.policy = policy;
     this.pages = pages;
+  }
+
+  /**
+   * Returns {@code delegate} behind the checks above.
+   *
+   * @param base the catalog endpoint; its host is checked for relative request paths
+   * @param maxPages listing pages allowed per {@link PageTokenGuard}
+   */
+  public static RESTClient wrap(
+      RESTClient delegate, URI base, OutboundAddressPolicy policy, int maxPages) {
+    return wrap(delegate, base, policy, new PageTokenGuard(maxPages));
+  }
+
+  private static RESTClient wrap(
+      RESTClient delegate, URI base, OutboundAddressPolicy policy, PageTokenGuard pages) {
+    return (RESTClient)
+        Proxy.newProxyInstance(
+            RESTClient.class.getClassLoader(),
+            new Class<?>[] {RESTClient.class},
+            new PolicyEnforcingRestClient(delegate, base, policy, pages));
+  }
+
+  @Override
+  public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+    if (method.getDeclaringClass() == Object.class) {
+      return objectMethod(proxy, method, args);
+    }
+    if (method.getName().equals("withAuthSession")) {
+      // Iceberg derives per-session clients this way; they keep the same checks and page budget.
+      return wrap(delegate.withAuthSession((AuthSession) args[0]), base, policy, pages);
+    }
+    Class<?>[] parameters = method.getParameterTypes();
+    if (parameters.length > 0 && parameters[0] == String.class) {
+      String path = (String) args[0];
+      check(path);
+      if (method.getName().equals("get") && parameters.length > 1 && parameters[1] == Map.class) {
+        @SuppressWarnings("unchecked")
+        Map<String, String> queryParams = (Map<String, String>) args[1];
+        pages.beforeGet(path, queryParams);
+      }
+    }
+    try {
+      return method.invoke(delegate, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause(); // the delegate's own exception, unchanged
+    }
   }
 
   private void check(String path) {
@@ -56,208 +100,13 @@ public final class PolicyEnforcingRestClient implements RESTClient {
     policy.resolve(host);
   }
 
-  @Override
-  public void head(String path, Map<String, String> headers, Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    delegate.head(path, headers, errorHandler);
-  }
-
-  @Override
-  public void head(
-      String path, Supplier<Map<String, String>> headers, Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    delegate.head(path, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T delete(
-      String path,
-      Class<T> responseType,
-      Map<String, String> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    return delegate.delete(path, responseType, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T delete(
-      String path,
-      Map<String, String> queryParams,
-      Class<T> responseType,
-      Map<String, String> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    return delegate.delete(path, queryParams, responseType, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T delete(
-      String path,
-      Map<String, String> queryParams,
-      Class<T> responseType,
-      Supplier<Map<String, String>> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    return delegate.delete(path, queryParams, responseType, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T delete(
-      String path,
-      Class<T> responseType,
-      Supplier<Map<String, String>> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    return delegate.delete(path, responseType, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T get(
-      String path,
-      Map<String, String> queryParams,
-      Class<T> responseType,
-      Map<String, String> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    pages.beforeGet(path, queryParams);
-    return delegate.get(path, queryParams, responseType, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T get(
-      String path,
-      Map<String, String> queryParams,
-      Class<T> responseType,
-      Map<String, String> headers,
-      Consumer<ErrorResponse> errorHandler,
-      ParserContext parserContext) {
-    check(path);
-    pages.beforeGet(path, queryParams);
-    return delegate.get(path, queryParams, responseType, headers, errorHandler, parserContext);
-  }
-
-  @Override
-  public <T extends RESTResponse> T get(
-      String path,
-      Map<String, String> queryParams,
-      Class<T> responseType,
-      Supplier<Map<String, String>> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    pages.beforeGet(path, queryParams);
-    return delegate.get(path, queryParams, responseType, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T get(
-      String path,
-      Class<T> responseType,
-      Map<String, String> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    return delegate.get(path, responseType, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T get(
-      String path,
-      Class<T> responseType,
-      Supplier<Map<String, String>> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    return delegate.get(path, responseType, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T post(
-      String path,
-      RESTRequest body,
-      Class<T> responseType,
-      Map<String, String> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    return delegate.post(path, body, responseType, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T post(
-      String path,
-      RESTRequest body,
-      Class<T> responseType,
-      Map<String, String> headers,
-      Consumer<ErrorResponse> errorHandler,
-      Consumer<Map<String, String>> responseHeaders) {
-    check(path);
-    return delegate.post(path, body, responseType, headers, errorHandler, responseHeaders);
-  }
-
-  @Override
-  public <T extends RESTResponse> T post(
-      String path,
-      RESTRequest body,
-      Class<T> responseType,
-      Map<String, String> headers,
-      Consumer<ErrorResponse> errorHandler,
-      Consumer<Map<String, String>> responseHeaders,
-      ParserContext parserContext) {
-    check(path);
-    return delegate.post(
-        path, body, responseType, headers, errorHandler, responseHeaders, parserContext);
-  }
-
-  @Override
-  public <T extends RESTResponse> T post(
-      String path,
-      RESTRequest body,
-      Class<T> responseType,
-      Supplier<Map<String, String>> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    return delegate.post(path, body, responseType, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T post(
-      String path,
-      RESTRequest body,
-      Class<T> responseType,
-      Supplier<Map<String, String>> headers,
-      Consumer<ErrorResponse> errorHandler,
-      Consumer<Map<String, String>> responseHeaders) {
-    check(path);
-    return delegate.post(path, body, responseType, headers, errorHandler, responseHeaders);
-  }
-
-  @Override
-  public <T extends RESTResponse> T postForm(
-      String path,
-      Map<String, String> formData,
-      Class<T> responseType,
-      Map<String, String> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    return delegate.postForm(path, formData, responseType, headers, errorHandler);
-  }
-
-  @Override
-  public <T extends RESTResponse> T postForm(
-      String path,
-      Map<String, String> formData,
-      Class<T> responseType,
-      Supplier<Map<String, String>> headers,
-      Consumer<ErrorResponse> errorHandler) {
-    check(path);
-    return delegate.postForm(path, formData, responseType, headers, errorHandler);
-  }
-
-  /** Iceberg derives per-session clients this way; they keep the same checks. */
-  @Override
-  public RESTClient withAuthSession(AuthSession session) {
-    return new PolicyEnforcingRestClient(delegate.withAuthSession(session), base, policy, pages);
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
+  /** Identity semantics, as the hand-written wrapper had; never shows the delegate's state. */
+  private static Object objectMethod(Object proxy, Method method, Object[] args) {
+    return switch (method.getName()) {
+      case "equals" -> proxy == args[0];
+      case "hashCode" -> System.identityHashCode(proxy);
+      default ->
+          "PolicyEnforcingRestClient@" + Integer.toHexString(System.identityHashCode(proxy));
+    };
   }
 }
