@@ -4,7 +4,6 @@ import io.icegate.core.auth.ApiTokens;
 import io.icegate.core.durability.IdempotencySettings;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
-import io.icegate.gateway.auth.Authenticator;
 import io.icegate.gateway.auth.CachingAuthenticator;
 import io.icegate.gateway.catalog.CatalogDirectory;
 import io.icegate.gateway.catalog.MetadataCache;
@@ -73,14 +72,15 @@ public final class Gateway implements AutoCloseable {
           new TableLoads(256L * 1024 * 1024),
           new IdempotentReplies(store, idempotency, clock));
       RouteMetrics metrics = new RouteMetrics();
-      Authenticator authenticator =
+      CachingAuthenticator authenticator =
           new CachingAuthenticator(tokens, Duration.ofSeconds(10), 100_000);
       HttpSettings http = new HttpSettings(
           settings.bind(), settings.port(), HttpSettings.DEFAULT_MAX_REQUEST_BYTES);
       IcebergRestServlet servlet = new IcebergRestServlet(
           operations, authenticator, metrics, http.maxRequestBytes());
       io.icegate.admin.AdminServlet admin = adminServlet(credentials, repositories, tokens,
-          clock, idempotency, http.maxRequestBytes(), settings.outboundPolicy());
+          clock, idempotency, http.maxRequestBytes(), settings.outboundPolicy(),
+          authenticator.accountCleanup());
       HttpServer server = HttpServer.start(http, store, servlet, admin, metrics);
       LOG.info("gateway started: {}", settings);
       return new Gateway(store, server);
@@ -110,7 +110,8 @@ public final class Gateway implements AutoCloseable {
   private static io.icegate.admin.AdminServlet adminServlet(
       io.icegate.core.credential.CredentialStore credentials, Repositories repositories,
       ApiTokens tokens, Clock clock, IdempotencySettings idempotency, long maxBodyBytes,
-      io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
+      io.icegate.access.network.OutboundAddressPolicy addressPolicy,
+      io.icegate.core.durability.CleanupStep forgetTokens) {
     io.icegate.core.durability.IdempotentCreates creates =
         new io.icegate.core.durability.IdempotentCreates(repositories, clock, idempotency);
     io.icegate.core.credential.CredentialedWrites writes =
@@ -123,7 +124,8 @@ public final class Gateway implements AutoCloseable {
     io.icegate.core.durability.AccountDeletion deletion =
         new io.icegate.core.durability.AccountDeletion(repositories, clock,
             io.icegate.core.durability.AccountDeletion.DEFAULT_BATCH_KEYS,
-            java.util.List.of(overlays.accountCleanup(), credentials.accountCleanup()));
+            java.util.List.of(overlays.accountCleanup(), credentials.accountCleanup(),
+                forgetTokens));
     io.icegate.admin.AdminOperations operations = new io.icegate.admin.AdminOperations(
         new io.icegate.core.account.AccountService(repositories, creates, tokens, deletion),
         new io.icegate.core.catalog.CatalogService(repositories, writes, credentials),

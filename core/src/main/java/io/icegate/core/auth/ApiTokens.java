@@ -1,6 +1,7 @@
 package io.icegate.core.auth;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.icegate.core.model.ResourceRef;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.Transaction;
@@ -55,15 +56,35 @@ public final class ApiTokens {
     }
   }
 
-  /** The grant of {@code token}, or empty when it was never issued or was revoked. */
+  /**
+   * The grant of {@code token}, or empty when it was never issued, was revoked, or its account is
+   * gone or carries a deletion fence (seed 000: a deleted account's tokens stop working with the
+   * fence, since account cleanup does not reach the digest-keyed token records). Server-admin
+   * grants act in every account and so survive the deletion of their home account. One read
+   * transaction: up to three point reads.
+   */
   public Optional<TokenGrant> resolve(String token) {
     byte[] key = KeyLayout.token(digest(token));
-    byte[] value = store.read(tx -> tx.get(key));
-    if (value == null) {
-      return Optional.empty();
-    }
+    return store.read(tx -> {
+      byte[] value = tx.get(key);
+      if (value == null) {
+        return Optional.empty();
+      }
+      TokenGrant grant = parse(value);
+      if (!grant.serverAdmin()) {
+        ResourceRef account = ResourceRef.account(grant.accountId());
+        if (tx.get(KeyLayout.fence(account)) != null
+            || tx.get(KeyLayout.resource(account)) == null) {
+          return Optional.empty();
+        }
+      }
+      return Optional.of(grant);
+    });
+  }
+
+  private static TokenGrant parse(byte[] value) {
     try {
-      return Optional.of(JSON.readValue(value, TokenGrant.class));
+      return JSON.readValue(value, TokenGrant.class);
     } catch (IOException e) {
       throw new UncheckedIOException("unreadable token grant", e);
     }

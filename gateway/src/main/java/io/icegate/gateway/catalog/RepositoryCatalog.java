@@ -52,7 +52,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   private final Repositories repositories;
   private final String accountId;
   private final String catalogId;
-  private final String warehouse;
+  private final WarehouseLocations locations;
   private final FileIO io;
   private final MetadataCache cache;
   private final String name;
@@ -70,7 +70,8 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     this.accountId = catalog.accountId();
     this.catalogId = catalog.id();
     String location = catalog.spec().warehouse();
-    this.warehouse = location == null ? null : location.replaceAll("/+$", "");
+    this.locations =
+        new WarehouseLocations(location == null ? null : location.replaceAll("/+$", ""));
     this.io = io;
     this.cache = cache;
     this.name = catalog.spec().name();
@@ -94,6 +95,10 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   MetadataCache cache() {
     return cache;
+  }
+
+  WarehouseLocations locations() {
+    return locations;
   }
 
   // ---- namespaces ---------------------------------------------------------------------------
@@ -306,11 +311,20 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   @Override
   protected String defaultWarehouseLocation(TableIdentifier ident) {
-    if (warehouse == null) {
-      throw new IllegalArgumentException(
-          "Catalog " + name() + " has no warehouse: a table location is required");
-    }
-    return warehouse + "/" + String.join("/", ident.namespace().levels()) + "/" + ident.name();
+    return locations.defaultLocation(name(), ident);
+  }
+
+  /**
+   * Registers the table whose metadata file is {@code metadataFileLocation}, which must lie inside
+   * the Catalog's warehouse (checked before the file is read).
+   *
+   * @throws org.apache.iceberg.exceptions.BadRequestException when it lies outside
+   */
+  @Override
+  public org.apache.iceberg.Table registerTable(
+      TableIdentifier ident, String metadataFileLocation) {
+    locations.requireInside("metadata location", metadataFileLocation);
+    return super.registerTable(ident, metadataFileLocation);
   }
 
   @Override

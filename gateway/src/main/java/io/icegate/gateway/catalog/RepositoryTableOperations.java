@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.BaseMetastoreTableOperations;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -82,8 +83,22 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
     requestRefresh();
   }
 
-  /** Writes {@code metadata}'s file (unless it has one, e.g. a registered table); its location. */
+  /**
+   * Writes {@code metadata}'s file (unless it has one, e.g. a registered table); its location. A
+   * new or moved table location, and a metadata path set by property, must lie inside the
+   * Catalog's warehouse; nothing is written otherwise.
+   *
+   * @throws org.apache.iceberg.exceptions.BadRequestException for a location outside it
+   */
   String stage(TableMetadata base, TableMetadata metadata) {
+    if (base == null || !metadata.location().equals(base.location())) {
+      catalog.locations().requireInside("table location", metadata.location());
+    }
+    String metadataPath = metadata.properties().get(TableProperties.WRITE_METADATA_LOCATION);
+    if (metadataPath != null && (base == null || !metadataPath.equals(
+        base.properties().get(TableProperties.WRITE_METADATA_LOCATION)))) {
+      catalog.locations().requireInside(TableProperties.WRITE_METADATA_LOCATION, metadataPath);
+    }
     return writeNewMetadataIfRequired(base == null, metadata);
   }
 

@@ -19,6 +19,7 @@ import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.view.BaseViewOperations;
 import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewProperties;
 
 /**
  * View operations: the same compare-and-set of the metadata location as {@link
@@ -60,6 +61,14 @@ final class RepositoryViewOperations extends BaseViewOperations {
 
   @Override
   protected void doCommit(ViewMetadata base, ViewMetadata metadata) {
+    // A new or moved view location must stay inside the warehouse; checked before any write.
+    if (base == null || !metadata.location().equals(base.location())) {
+      catalog.locations().requireInside("view location", metadata.location());
+    }
+    String metadataPath = metadata.properties().get(ViewProperties.WRITE_METADATA_LOCATION);
+    if (metadataPath != null) {
+      catalog.locations().requireInside(ViewProperties.WRITE_METADATA_LOCATION, metadataPath);
+    }
     String newLocation = writeNewMetadataIfRequired(metadata);
     String expected = base == null ? null : currentMetadataLocation();
     try {

@@ -272,6 +272,50 @@ class AdminApiTest {
   }
 
   @Test
+  void deletedAccountsTokensStopAuthenticating() {
+    String gone = json(gw.send("POST", "/admin/v1/accounts", "{\"name\":\"gone\"}"))
+        .get("id").asText();
+    String path = "/admin/v1/accounts/" + gone;
+    String token = json(gw.send("POST", path + "/tokens",
+        "{\"name\":\"t\",\"role\":\"admin\"}")).get("token").asText();
+    String catalog = json(gw.send("POST", path + "/catalogs",
+        "{\"name\":\"c\",\"warehouse\":\"file:/tmp/gone\"}")).get("id").asText();
+    String auth = "Bearer " + token;
+    String iceberg = "/iceberg/v1/" + catalog + "/namespaces";
+    // Both surfaces answer first, so the Iceberg side's token cache holds the principal.
+    assertThat(gw.send("GET", path + "/catalogs", null, "Authorization", auth).statusCode())
+        .isEqualTo(200);
+    assertThat(gw.send("GET", iceberg, null, "Authorization", auth).statusCode()).isEqualTo(200);
+
+    assertThat(gw.send("DELETE", path, null).statusCode()).isEqualTo(204);
+
+    assertProblem(gw.send("GET", path + "/catalogs", null, "Authorization", auth), 401,
+        "UNAUTHENTICATED");
+    assertThat(gw.send("GET", iceberg, null, "Authorization", auth).statusCode()).isEqualTo(401);
+    assertThat(gw.send("GET", "/iceberg/v1/config", null, "Authorization", auth).statusCode())
+        .isEqualTo(401);
+    // The bootstrap token (a server admin of another account) is unaffected.
+    assertThat(gw.send("GET", base() + "/catalogs", null).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void fencedAccountsTokensAreRefused() {
+    String fenced = json(gw.send("POST", "/admin/v1/accounts", "{\"name\":\"fenced\"}"))
+        .get("id").asText();
+    String token = json(gw.send("POST", "/admin/v1/accounts/" + fenced + "/tokens",
+        "{\"name\":\"t\",\"role\":\"reader\"}")).get("token").asText();
+    // A deleter that died after installing the fence: the record stays, the fence too.
+    io.icegate.core.model.ResourceRef ref = io.icegate.core.model.ResourceRef.account(fenced);
+    gw.gateway().store().run(tx -> {
+      new io.icegate.core.durability.DeletionFences().install(tx,
+          new io.icegate.core.durability.Fence(ref, "op", java.time.Instant.now(), null));
+      return null;
+    });
+    assertProblem(gw.send("GET", "/admin/v1/accounts/" + fenced, null, "Authorization",
+        "Bearer " + token), 401, "UNAUTHENTICATED");
+  }
+
+  @Test
   void accountDeletionRemovesIntegrationsAndTheirCredentials() {
     String doomed = json(gw.send("POST", "/admin/v1/accounts", "{\"name\":\"doomed\"}"))
         .get("id").asText();

@@ -1,6 +1,7 @@
 package io.icegate.gateway.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,6 +21,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
@@ -235,5 +237,100 @@ class ProblemInputsTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  // ---- locations stay inside the Catalog's warehouse ----------------------------------------
+
+  private static Path warehouse() {
+    return gateway.dataDir().resolve("warehouse");
+  }
+
+  private static String inWarehouse(String location) {
+    return location.substring(("file:" + warehouse()).length());
+  }
+
+  @Test
+  void dotDotNamespaceAndTableNamesStayOneSegmentInsideTheWarehouse() {
+    Namespace up = Namespace.of("..", "x");
+    catalog.createNamespace(Namespace.of(".."));
+    catalog.createNamespace(up);
+    Table t1 = catalog.createTable(TableIdentifier.of(up, "t1"), SCHEMA);
+    assertThat(t1.location()).startsWith("file:" + warehouse() + "/");
+    assertThat(inWarehouse(t1.location())).isEqualTo("/%2E%2E/x/t1");
+    assertThat(gateway.dataDir().resolve("x")).doesNotExist();
+
+    catalog.createNamespace(Namespace.of("dots"));
+    Table dotDot = catalog.createTable(TableIdentifier.of(Namespace.of("dots"), ".."), SCHEMA);
+    Table dot = catalog.createTable(TableIdentifier.of(Namespace.of("dots"), "."), SCHEMA);
+    assertThat(inWarehouse(dotDot.location())).isEqualTo("/dots/%2E%2E");
+    assertThat(inWarehouse(dot.location())).isEqualTo("/dots/%2E");
+  }
+
+  @Test
+  void slashInANameIsNotANamespaceBoundary() {
+    catalog.createNamespace(Namespace.of("a/b"));
+    catalog.createNamespace(Namespace.of("a"));
+    catalog.createNamespace(Namespace.of("a", "b"));
+    Table slashed = catalog.createTable(TableIdentifier.of(Namespace.of("a/b"), "t1"), SCHEMA);
+    Table nested = catalog.createTable(TableIdentifier.of(Namespace.of("a", "b"), "t1"), SCHEMA);
+    Table percent = catalog.createTable(TableIdentifier.of(Namespace.of("a", "b"), "t%2F1"),
+        SCHEMA);
+    assertThat(inWarehouse(slashed.location())).isEqualTo("/a%2Fb/t1");
+    assertThat(inWarehouse(nested.location())).isEqualTo("/a/b/t1");
+    assertThat(inWarehouse(percent.location())).isEqualTo("/a/b/t%252F1");
+  }
+
+  @Test
+  void explicitLocationsOutsideTheWarehouseAreRefused() throws Exception {
+    Namespace ns = Namespace.of("placed");
+    catalog.createNamespace(ns);
+    String root = "file:" + warehouse();
+    Path outside = gateway.dataDir().resolve("outside");
+    String[] refused = {
+      "file:" + outside, root + "/../outside", root + "-evil/t", root, "file:///etc/t",
+      "s3://bucket/t", root + "/placed/../../outside",
+    };
+    for (String location : refused) {
+      assertThatThrownBy(() -> catalog.buildTable(TableIdentifier.of(ns, "t"), SCHEMA)
+          .withLocation(location).create())
+          .as(location)
+          .isInstanceOf(BadRequestException.class)
+          .hasMessageContaining("inside the catalog's warehouse");
+      assertThatThrownBy(() -> catalog.buildView(TableIdentifier.of(ns, "v"))
+          .withSchema(SCHEMA).withDefaultNamespace(ns).withQuery("spark", "select 1")
+          .withLocation(location).create())
+          .as(location)
+          .isInstanceOf(BadRequestException.class)
+          .hasMessageContaining("inside the catalog's warehouse");
+    }
+    assertThat(outside).doesNotExist();
+    assertThat(catalog.listTables(ns)).isEmpty();
+    assertThat(catalog.listViews(ns)).isEmpty();
+
+    // Inside, in any spelling of the same directory, is accepted.
+    Table placed = catalog.buildTable(TableIdentifier.of(ns, "t"), SCHEMA)
+        .withLocation("file://" + warehouse() + "/./custom/t").create();
+    assertThat(placed.location()).isEqualTo("file://" + warehouse() + "/./custom/t");
+
+    // A table may not be moved out later either.
+    assertThatThrownBy(() -> placed.updateLocation().setLocation("file:" + outside).commit())
+        .isInstanceOf(BadRequestException.class);
+  }
+
+  @Test
+  void registerRefusesMetadataOutsideTheWarehouse() throws Exception {
+    Namespace ns = Namespace.of("registered");
+    catalog.createNamespace(ns);
+    Table source = catalog.createTable(TableIdentifier.of(ns, "src"), SCHEMA);
+    String metadata = ((org.apache.iceberg.HasTableOperations) source).operations().current()
+        .metadataFileLocation();
+    Path copy = gateway.dataDir().resolve("elsewhere.metadata.json");
+    Files.copy(Path.of(metadata.substring("file:".length())), copy);
+    assertThatThrownBy(() -> catalog.registerTable(TableIdentifier.of(ns, "stolen"),
+        "file:" + copy))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("metadata location");
+    assertThat(catalog.tableExists(TableIdentifier.of(ns, "stolen"))).isFalse();
+    assertThat(catalog.registerTable(TableIdentifier.of(ns, "again"), metadata)).isNotNull();
   }
 }
