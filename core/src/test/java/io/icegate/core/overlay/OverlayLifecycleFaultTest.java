@@ -24,9 +24,9 @@ import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
 import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.store.testing.FaultInjectingEngine.Fault;
+import io.icegate.core.testing.FaultSweep;
 import io.icegate.core.testing.FaultWorld;
 import io.icegate.core.testing.InvariantChecker;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -147,37 +147,12 @@ class OverlayLifecycleFaultTest {
 
   @Test
   void everyCommitPointWithEveryFault() {
-    int commits;
-    try (FaultWorld clean = FaultWorld.open(InMemoryEngine.create())) {
-      scenario(clean);
-      commits = clean.faults.commitsSeen();
-    }
-    assertThat(commits).isGreaterThanOrEqualTo(20);
-    int fired = 0;
-    for (int commit = 1; commit <= commits; commit++) {
-      for (Fault fault : Fault.values()) {
-        try (FaultWorld world = FaultWorld.open(InMemoryEngine.create())) {
-          world.faults.failAt(commit, fault);
-          scenario(world);
-          fired += world.faults.injected().size();
-        } catch (AssertionError | RuntimeException e) {
-          throw new AssertionError("commit " + commit + " fault " + fault, e);
-        }
-      }
-    }
-    assertThat(fired).isGreaterThanOrEqualTo(commits * Fault.values().length / 2);
+    FaultSweep.everyCommitPointWithEveryFault(world -> scenario(world), 20);
   }
 
   @Test
   void thousandSeededRandomRuns() {
-    for (long seed = 1; seed <= 1000; seed++) {
-      try (FaultWorld world = FaultWorld.open(InMemoryEngine.create())) {
-        world.faults.failRandomly(seed, 0.2, EnumSet.allOf(Fault.class));
-        scenario(world);
-      } catch (AssertionError | RuntimeException e) {
-        throw new AssertionError("seed " + seed, e);
-      }
-    }
+    FaultSweep.seededRandomRuns(world -> scenario(world), 1000, 0.2);
   }
 
   @Test
