@@ -95,6 +95,28 @@ public enum ErrorCode {
    * Args: the reason.
    */
   UPSTREAM_UNAVAILABLE(503, "the upstream catalog is unavailable; retry: %s"),
+  /**
+   * Seed 000: a claimed Namespace cannot be dropped or moved while an Overlay uses it. Args:
+   * namespace, overlay id.
+   */
+  NAMESPACE_CLAIMED(409, "namespace %s is claimed by overlay %s"),
+  /**
+   * Seed 000: a materialized Table or View is read-only while its Overlay manages it. Args: kind,
+   * name, overlay id.
+   */
+  MANAGED_BY_OVERLAY(403, "%s %s is managed by overlay %s and cannot be changed directly"),
+  /**
+   * Reconciliation preflight found destination conflicts; nothing was published. Args: count (the
+   * problem body lists each conflict).
+   */
+  RECONCILE_CONFLICT(409, "reconciliation found %d conflict(s); nothing was published"),
+  /** A reconcile of the Overlay is already running. Args: overlay id. */
+  RECONCILE_IN_PROGRESS(409, "overlay %s is already being reconciled"),
+  /**
+   * A newer run, a configuration or credential change, or a deletion fence superseded this
+   * reconcile before it published; nothing more was published. Args: what changed.
+   */
+  RECONCILE_SUPERSEDED(409, "the reconcile was superseded: %s"),
   /** An unexpected server failure; details are in the server log. */
   INTERNAL(500, "internal error");
 

@@ -16,6 +16,8 @@ import io.icegate.core.model.ResourceRef;
 import io.icegate.core.model.ResourceSpec;
 import io.icegate.core.model.Table;
 import io.icegate.core.model.View;
+import io.icegate.core.overlay.ManagedRelations;
+import io.icegate.core.overlay.NamespaceClaims;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
@@ -30,6 +32,9 @@ import java.util.List;
  * load-bearing) and goes to the store.
  */
 abstract class KindRules<S extends ResourceSpec> {
+  private static final NamespaceClaims CLAIMS = new NamespaceClaims();
+  private static final ManagedRelations MANAGED = new ManagedRelations();
+
   final DeletionFences fences;
   final DependencyCounters counters;
 
@@ -331,14 +336,29 @@ abstract class KindRules<S extends ResourceSpec> {
 
     @Override
     void assertDeletable(Transaction tx, Resource<Namespace> resource) {
+      assertUnclaimed(tx, resource);
       assertEmpty(tx, resource);
     }
 
     @Override
     void assertMovable(Transaction tx, Resource<Namespace> resource) {
+      assertUnclaimed(tx, resource);
       // Children name their namespace by path (its name is the last segment), so renaming or
       // moving a non-empty namespace would orphan them.
       assertEmpty(tx, resource);
+    }
+
+    /** Seed 000: a claimed Namespace cannot be dropped or moved while an Overlay uses it. */
+    private static void assertUnclaimed(Transaction tx, Resource<Namespace> resource) {
+      CLAIMS
+          .anyClaimOn(tx, resource.accountId(), resource.id())
+          .ifPresent(claim -> {
+            throw new IcegateException(
+                ErrorCode.NAMESPACE_CLAIMED,
+                ResourceKind.NAMESPACE,
+                String.join(".", resource.spec().path()),
+                claim.overlayId());
+          });
     }
 
     @Override
@@ -419,6 +439,11 @@ abstract class KindRules<S extends ResourceSpec> {
             ResourceKind.NAMESPACE.label(),
             String.join(".", namespace));
       }
+    }
+
+    @Override
+    void onDeleted(Transaction tx, Resource<S> resource) {
+      MANAGED.forget(tx, resource);
     }
 
     @Override

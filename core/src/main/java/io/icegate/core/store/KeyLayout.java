@@ -74,10 +74,29 @@ public final class KeyLayout {
   public static final Subspace COUNTERS = subspace(5);
 
   /**
-   * Namespace claims: {@code (catalog id, namespace id, overlay id) -> claim}. Written by
-   * reconciliation.
+   * Namespace claims (seed 000, "Catalog overlay"), two entries per claim written together:
+   * {@code (account id, "namespace", namespace id, overlay id) -> claim} (JSON) answers "who claims
+   * this namespace" for drop and move checks; {@code (account id, "overlay", overlay id, namespace
+   * id) -> empty} answers "what does this Overlay claim" for retirement. Written by reconciliation
+   * ({@link io.icegate.core.overlay.NamespaceClaims}).
    */
   public static final Subspace CLAIMS = subspace(6);
+
+  /**
+   * The managed-relation index: {@code (account id, overlay id, kind, external id) -> relation id}.
+   * One entry per Table or View an Overlay materialized, keyed by the provider's identity, so a
+   * reconcile finds the resource of an upstream object after an upstream rename, and retirement
+   * lists an Overlay's relations with one range read. Written with the relation's record ({@link
+   * io.icegate.core.overlay.ManagedRelations}).
+   */
+  public static final Subspace MANAGED = subspace(11);
+
+  /**
+   * Definitions of managed relations: {@code (account id, kind, relation id, chunk index) ->
+   * bytes}, the Iceberg table or view metadata (without snapshots) the gateway serves, split into
+   * chunks below the value limit. Written and cleared in the relation record's transaction.
+   */
+  public static final Subspace DEFINITIONS = subspace(12);
 
   /**
    * Encrypted secrets: {@code (owner resource id, credential generation) -> AES-GCM ciphertext}.
@@ -204,6 +223,42 @@ public final class KeyLayout {
     return NAME_INDEX.get(Tuple.from(partition, kind.tag()));
   }
 
+  /** The claim of {@code overlayId} on namespace {@code namespaceId}. */
+  public static byte[] claim(String accountId, String namespaceId, String overlayId) {
+    return CLAIMS.pack(Tuple.from(accountId, "namespace", namespaceId, overlayId));
+  }
+
+  /** Every claim on namespace {@code namespaceId}, in overlay-id order. */
+  public static Subspace claimsOnNamespace(String accountId, String namespaceId) {
+    return CLAIMS.get(Tuple.from(accountId, "namespace", namespaceId));
+  }
+
+  /** The reverse entry of {@code overlayId}'s claim on {@code namespaceId}. */
+  public static byte[] claimOfOverlay(String accountId, String overlayId, String namespaceId) {
+    return CLAIMS.pack(Tuple.from(accountId, "overlay", overlayId, namespaceId));
+  }
+
+  /** Every namespace {@code overlayId} claims (reverse entries), in namespace-id order. */
+  public static Subspace claimsOfOverlay(String accountId, String overlayId) {
+    return CLAIMS.get(Tuple.from(accountId, "overlay", overlayId));
+  }
+
+  /** The managed-relation index entry of {@code externalId} for {@code overlayId}. */
+  public static byte[] managed(
+      String accountId, String overlayId, ResourceKind kind, String externalId) {
+    return MANAGED.pack(Tuple.from(accountId, overlayId, kind.tag(), externalId));
+  }
+
+  /** Every managed-relation index entry of {@code overlayId}. */
+  public static Subspace managedBy(String accountId, String overlayId) {
+    return MANAGED.get(Tuple.from(accountId, overlayId));
+  }
+
+  /** Every definition chunk of relation {@code relationId}, in chunk order. */
+  public static Subspace definition(String accountId, ResourceKind kind, String relationId) {
+    return DEFINITIONS.get(Tuple.from(accountId, kind.tag(), relationId));
+  }
+
   /** The idempotency record of {@code key} for {@code operation} in {@code partition}. */
   public static byte[] receipt(String partition, String operation, String key) {
     return RECEIPTS.pack(Tuple.from(partition, operation, key));
@@ -238,7 +293,7 @@ public final class KeyLayout {
    * Every prefix that holds keys of account {@code accountId}'s descendants, in the order account
    * cleanup clears them. The order does not matter for safety (the account fence stops every
    * mutation in the partition first); fences and counters go last so a half-done cleanup still
-   * shows what it guarded. Subspaces keyed otherwise (claims, credentials, blobs) are cleaned by
+   * shows what it guarded. Subspaces keyed otherwise (credentials, blobs) are cleaned by
    * cleanup steps of their own.
    */
   public static List<Subspace> accountPartitions(String accountId) {
@@ -247,6 +302,9 @@ public final class KeyLayout {
         RESOURCES.get(partition),
         NAME_INDEX.get(partition),
         RECEIPTS.get(partition),
+        CLAIMS.get(partition),
+        MANAGED.get(partition),
+        DEFINITIONS.get(partition),
         FENCES.get(partition),
         COUNTERS.get(partition));
   }

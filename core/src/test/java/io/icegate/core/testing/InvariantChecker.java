@@ -52,8 +52,8 @@ import java.util.Set;
  *       rejection has nothing published under its reservation.
  * </ul>
  *
- * <p>Replays of receipts are checked by {@link ReplayLedger}. Later issues add their invariants
- * (claims) here. Credentials: every stored generation is referenced by its owner (integration,
+ * <p>Replays of receipts are checked by {@link ReplayLedger}. Overlay contributions (managed
+ * relations, their index and definitions, namespace claims) by {@link ContributionInvariants}. Credentials: every stored generation is referenced by its owner (integration,
  * catalog) or noted as an orphan candidate; every referenced generation is stored and readable.
  */
 public final class InvariantChecker {
@@ -152,6 +152,7 @@ public final class InvariantChecker {
       }
     }
     checkOverlays(tx, byId, overlaysPerOwner, violations);
+    ContributionInvariants.check(tx, byId, violations);
 
     for (KeyValue kv : all(tx, KeyLayout.NAME_INDEX.range())) {
       Tuple key = KeyLayout.NAME_INDEX.unpack(kv.key());

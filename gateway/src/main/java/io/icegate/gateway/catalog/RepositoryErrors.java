@@ -45,7 +45,8 @@ public final class RepositoryErrors {
       case NOT_FOUND -> notFound(subject, message);
       case ALREADY_EXISTS -> new AlreadyExistsException("%s", message);
       case NAMESPACE_NOT_EMPTY -> new NamespaceNotEmptyException("%s", message);
-      case GENERATION_MISMATCH, FENCED, DEPENDENCY_EXISTS, IDEMPOTENCY_IN_PROGRESS ->
+      case GENERATION_MISMATCH, FENCED, DEPENDENCY_EXISTS, IDEMPOTENCY_IN_PROGRESS,
+          NAMESPACE_CLAIMED, RECONCILE_CONFLICT, RECONCILE_IN_PROGRESS, RECONCILE_SUPERSEDED ->
           new CommitFailedException("%s", message);
       case INVALID_ARGUMENT, INVALID_PAGE_TOKEN -> new BadRequestException("%s", message);
       case IDEMPOTENCY_KEY_REUSED ->
@@ -61,7 +62,7 @@ public final class RepositoryErrors {
       case PRECONDITION_REQUIRED, PRECONDITION_FAILED -> new CommitFailedException("%s", message);
       case UNAUTHENTICATED ->
           new org.apache.iceberg.exceptions.NotAuthorizedException("%s", message);
-      case PERMISSION_DENIED -> new org.apache.iceberg.exceptions.ForbiddenException("%s", message);
+      case PERMISSION_DENIED, MANAGED_BY_OVERLAY -> new org.apache.iceberg.exceptions.ForbiddenException("%s", message);
       case ROUTE_NOT_FOUND -> new NotFoundException("%s", message);
       case METHOD_NOT_ALLOWED, INTERNAL, UPSTREAM_FAILED ->
           new org.apache.iceberg.exceptions.ServiceFailureException("%s", message);

@@ -1,0 +1,127 @@
+package io.icegate.core.testing;
+
+import com.apple.foundationdb.Range;
+import com.apple.foundationdb.tuple.Tuple;
+import io.icegate.core.model.CatalogOverlay;
+import io.icegate.core.model.Namespace;
+import io.icegate.core.model.Provenance;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
+import io.icegate.core.model.View;
+import io.icegate.core.overlay.ManagedRelations;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeyValue;
+import io.icegate.core.store.ReadTransaction;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Invariants of Overlay contributions (seed 000, "Catalog overlay"), checked by {@link
+ * InvariantChecker} on a quiescent store:
+ *
+ * <ul>
+ *   <li>every managed Table or View belongs to an existing Overlay of its Catalog, is the target of
+ *       that Overlay's index entry for its external identity, has a stored definition whose digest
+ *       matches its provenance, and lives in a Namespace its Overlay claims;
+ *   <li>every index entry points at an existing managed relation with that Overlay and identity;
+ *   <li>every definition chunk belongs to an existing managed relation;
+ *   <li>every claim has both index directions, names an existing Namespace and an existing Overlay
+ *       targeting that Namespace's Catalog.
+ * </ul>
+ */
+final class ContributionInvariants {
+  private static final ManagedRelations MANAGED = new ManagedRelations();
+
+  private ContributionInvariants() {}
+
+  static void check(ReadTransaction tx, Map<String, Resource<?>> byId, List<String> violations) {
+    for (Resource<?> resource : byId.values()) {
+      Provenance provenance = ManagedRelations.provenanceOf(resource);
+      if (provenance != null) {
+        checkManaged(tx, byId, resource, provenance, violations);
+      }
+    }
+    for (KeyValue kv : all(tx, KeyLayout.MANAGED.range())) {
+      Tuple key = KeyLayout.MANAGED.unpack(kv.key());
+      String relationId = new String(kv.value(), StandardCharsets.UTF_8);
+      Provenance provenance = Optional.ofNullable(byId.get(relationId))
+          .map(ManagedRelations::provenanceOf).orElse(null);
+      if (provenance == null
+          || !provenance.overlayId().equals(key.getString(1))
+          || !provenance.externalId().equals(key.getString(3))) {
+        violations.add("managed index entry " + key + " points at " + relationId
+            + ", which is not that overlay's relation for that identity");
+      }
+    }
+    for (KeyValue kv : all(tx, KeyLayout.DEFINITIONS.range())) {
+      Tuple key = KeyLayout.DEFINITIONS.unpack(kv.key());
+      Resource<?> owner = byId.get(key.getString(2));
+      if (owner == null || ManagedRelations.provenanceOf(owner) == null) {
+        violations.add("definition chunk " + key + " has no managed relation");
+      }
+    }
+    for (KeyValue kv : all(tx, KeyLayout.CLAIMS.range())) {
+      checkClaim(tx, byId, KeyLayout.CLAIMS.unpack(kv.key()), violations);
+    }
+  }
+
+  private static void checkManaged(ReadTransaction tx, Map<String, Resource<?>> byId,
+      Resource<?> relation, Provenance provenance, List<String> violations) {
+    String catalogId = relation.spec() instanceof Table t ? t.catalogId()
+        : ((View) relation.spec()).catalogId();
+    List<String> namespace = relation.spec() instanceof Table t ? t.namespace()
+        : ((View) relation.spec()).namespace();
+    Resource<?> overlay = byId.get(provenance.overlayId());
+    if (overlay == null || !(overlay.spec() instanceof CatalogOverlay o)
+        || !o.catalogId().equals(catalogId)) {
+      violations.add(relation.ref() + " is managed by missing overlay " + provenance.overlayId());
+    }
+    Optional<String> indexed = MANAGED.find(tx, relation.accountId(), provenance.overlayId(),
+        relation.kind(), provenance.externalId());
+    if (!indexed.equals(Optional.of(relation.id()))) {
+      violations.add(relation.ref() + " is not the index target of its identity (index: "
+          + indexed.orElse("none") + ")");
+    }
+    Optional<String> digest = MANAGED.definition(tx, relation.accountId(), relation.kind(),
+        relation.id()).map(ManagedRelations::digest);
+    if (!digest.equals(Optional.of(provenance.definitionDigest()))) {
+      violations.add(relation.ref() + " has no definition matching its digest");
+    }
+    boolean claimed = byId.values().stream().anyMatch(r -> r.spec() instanceof Namespace ns
+        && ns.catalogId().equals(catalogId) && ns.path().equals(namespace)
+        && tx.get(KeyLayout.claim(r.accountId(), r.id(), provenance.overlayId())) != null);
+    if (!claimed) {
+      violations.add(relation.ref() + " lives in namespace " + namespace
+          + " that its overlay does not claim");
+    }
+  }
+
+  private static void checkClaim(ReadTransaction tx, Map<String, Resource<?>> byId, Tuple key,
+      List<String> violations) {
+    String accountId = key.getString(0);
+    boolean byNamespace = key.getString(1).equals("namespace");
+    String namespaceId = byNamespace ? key.getString(2) : key.getString(3);
+    String overlayId = byNamespace ? key.getString(3) : key.getString(2);
+    byte[] mirror = byNamespace
+        ? tx.get(KeyLayout.claimOfOverlay(accountId, overlayId, namespaceId))
+        : tx.get(KeyLayout.claim(accountId, namespaceId, overlayId));
+    if (mirror == null) {
+      violations.add("claim of overlay " + overlayId + " on namespace " + namespaceId
+          + " lacks its other index direction");
+    }
+    Resource<?> namespace = byId.get(namespaceId);
+    Resource<?> overlay = byId.get(overlayId);
+    if (!(namespace != null && namespace.spec() instanceof Namespace ns)
+        || !(overlay != null && overlay.spec() instanceof CatalogOverlay o)
+        || !o.catalogId().equals(ns.catalogId())) {
+      violations.add("claim of overlay " + overlayId + " on namespace " + namespaceId
+          + " names a missing namespace or overlay, or another catalog");
+    }
+  }
+
+  private static List<KeyValue> all(ReadTransaction tx, Range range) {
+    return tx.getRange(range.begin, range.end);
+  }
+}
