@@ -181,7 +181,11 @@ public final class FixtureProcess implements AutoCloseable {
     return settings;
   }
 
-  /** One setting. @throws IllegalStateException when the fixture did not print it */
+  /**
+   * One of {@link #settings()}.
+   *
+   * @throws IllegalStateException when the fixture did not print {@code key}
+   */
   public String setting(String key) {
     String value = settings.get(key);
     if (value == null) {
@@ -190,7 +194,11 @@ public final class FixtureProcess implements AutoCloseable {
     return value;
   }
 
-  /** @throws IllegalStateException when the process has exited */
+  /**
+   * Fails fast, naming the exit code and the log, when the child is gone.
+   *
+   * @throws IllegalStateException when the process has exited
+   */
   public void requireAlive() {
     if (!process.isAlive()) {
       throw new IllegalStateException("the fixture process exited with code "
