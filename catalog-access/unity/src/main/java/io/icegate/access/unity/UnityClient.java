@@ -62,8 +62,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>A table's schema comes from its Delta log, read with credentials vended for that table, and
  * falls back to Unity's column list only when the log cannot be read; the table's {@link
  * #SCHEMA_SOURCE} property records which (and {@link #SCHEMA_FALLBACK_REASON} why), because for an
- * externally written table Unity's columns can lag the log. The partition columns come from the same
- * source (the log's {@code partitionColumns}, else Unity's {@code partition_index}) and become
+ * externally written table Unity's columns can lag the log. The partition columns come from the
+ * same source (the log's {@code partitionColumns}, else Unity's {@code partition_index}) and become
  * identity partition fields; Delta tables are unsorted and get format version {@value
  * UpstreamTable#DEFAULT_FORMAT_VERSION}.
  */
