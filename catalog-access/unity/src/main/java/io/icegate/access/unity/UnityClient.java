@@ -193,7 +193,7 @@ final class UnityClient implements CatalogClient {
       } else {
         try {
           DeltaLog.Head head = readLog(info);
-          schemaJson = DeltaSchemas.toIcebergJson(head.schemaString(), head.columnMapping());
+          schemaJson = DeltaSchemas.toIcebergJson(head.schemaString(), head.configuration());
           partitionColumns = head.partitionColumns();
           metadataLocation = head.commitLocation();
           properties.put(SCHEMA_SOURCE, "delta-log");
@@ -207,7 +207,7 @@ final class UnityClient implements CatalogClient {
       if (schemaJson == null) {
         schemaJson =
             DeltaSchemas.toIcebergJson(
-                unitySchema(info), DeltaSchemas.usesColumnMapping(info.properties()));
+                unitySchema(info), info.properties() == null ? Map.of() : info.properties());
         partitionColumns = unityPartitionColumns(info);
         properties.put(SCHEMA_SOURCE, "unity-columns");
         properties.put(SCHEMA_FALLBACK_REASON, fallbackReason);

@@ -66,11 +66,6 @@ public final class DeltaLog {
       partitionColumns = List.copyOf(partitionColumns);
       configuration = Map.copyOf(configuration);
     }
-
-    /** Whether the schema's Delta field ids are the table's column ids. */
-    public boolean columnMapping() {
-      return DeltaSchemas.usesColumnMapping(configuration);
-    }
   }
 
   private final S3FileIO files;

@@ -63,6 +63,9 @@ public final class DeltaSchemas {
   /** Field metadata key of the ids of a column's nested list elements and map keys/values. */
   public static final String NESTED_IDS = "delta.columnMapping.nested.ids";
 
+  /** Table property: the highest column-mapping id ever assigned, dropped columns included. */
+  public static final String MAX_COLUMN_ID = "delta.columnMapping.maxColumnId";
+
   /**
    * Whether a table with these properties carries Delta field ids.
    *
@@ -73,20 +76,22 @@ public final class DeltaSchemas {
     return mode != null && !mode.equalsIgnoreCase("none");
   }
 
-  /** As {@link #toIcebergJson(String, boolean)} with fresh field ids. */
+  /** As {@link #toIcebergJson(String, Map)} for a table without column mapping: fresh ids. */
   public static String toIcebergJson(String deltaSchemaJson) {
-    return toIcebergJson(deltaSchemaJson, false);
+    return toIcebergJson(deltaSchemaJson, Map.of());
   }
 
   /**
    * @param deltaSchemaJson a Delta {@code schemaString}
-   * @param columnMapping keep Delta's column-mapping field ids (see the class comment)
+   * @param tableProperties the table's properties: with {@value #COLUMN_MAPPING_MODE} {@code id} or
+   *     {@code name}, Delta's field ids are kept, and fresh ones start above {@value
+   *     #MAX_COLUMN_ID} so that a dropped column's id (still in old data files) is never reused
    * @return Iceberg schema JSON with {@code schema-id} 0
    * @throws UnsupportedTypeException for a type Iceberg cannot represent
    * @throws IllegalArgumentException when the text is not a Delta struct, or two fields share a
    *     Delta field id
    */
-  public static String toIcebergJson(String deltaSchemaJson, boolean columnMapping) {
+  public static String toIcebergJson(String deltaSchemaJson, Map<String, String> tableProperties) {
     JsonNode struct;
     try {
       struct = JSON.readTree(deltaSchemaJson);
@@ -96,7 +101,16 @@ public final class DeltaSchemas {
     if (!"struct".equals(struct.path("type").asText())) {
       throw new IllegalArgumentException("the Delta schema is not a struct");
     }
-    Ids ids = columnMapping ? Ids.fromDelta(struct) : Ids.fresh();
+    Ids ids = Ids.fresh();
+    if (usesColumnMapping(tableProperties)) {
+      int maxColumnId;
+      try {
+        maxColumnId = Integer.parseInt(tableProperties.getOrDefault(MAX_COLUMN_ID, "0"));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(MAX_COLUMN_ID + " is not a number");
+      }
+      ids = Ids.fromDelta(struct, maxColumnId);
+    }
     ObjectNode schema = (ObjectNode) convert(struct, ids, null);
     ObjectNode out = JSON.createObjectNode();
     out.put("type", "struct");
@@ -120,10 +134,11 @@ public final class DeltaSchemas {
     }
 
     /** Collects every Delta id so that fresh ones start above them, and refuses duplicates. */
-    static Ids fromDelta(JsonNode struct) {
+    static Ids fromDelta(JsonNode struct, int maxColumnId) {
       Set<Integer> seen = new HashSet<>();
       collect(struct, seen);
-      return new Ids(true, seen.stream().mapToInt(Integer::intValue).max().orElse(0));
+      int max = seen.stream().mapToInt(Integer::intValue).max().orElse(0);
+      return new Ids(true, Math.max(max, maxColumnId));
     }
 
     private static void collect(JsonNode type, Set<Integer> seen) {
