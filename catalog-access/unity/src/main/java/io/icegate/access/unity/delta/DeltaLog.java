@@ -98,6 +98,10 @@ public final class DeltaLog {
       throw new UnreadableLogException("no Delta commits under " + logLocation, e);
     } catch (RuntimeException e) {
       throw unreadable(e);
+    } catch (LinkageError e) {
+      // a packaging fault, not the table's: Kernel's Parquet reader needs Hadoop's client jars
+      throw new UnreadableLogException(
+          "Delta Kernel is missing a class to read the log: " + e.getMessage(), e);
     }
     return new Head(
         snapshot.getVersion(),
