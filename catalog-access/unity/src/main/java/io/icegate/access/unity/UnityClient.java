@@ -19,6 +19,7 @@ import io.icegate.access.storage.StorageLocations;
 import io.icegate.access.storage.VendedStorageCredentials;
 import io.icegate.access.storage.s3.VendedS3Client;
 import io.icegate.access.unity.api.UnityApi.CatalogInfo;
+import io.icegate.access.unity.api.UnityApi.ColumnInfo;
 import io.icegate.access.unity.api.UnityApi.GenerateTemporaryTableCredential;
 import io.icegate.access.unity.api.UnityApi.ListCatalogsResponse;
 import io.icegate.access.unity.api.UnityApi.ListSchemasResponse;
@@ -33,13 +34,18 @@ import io.icegate.access.unity.http.UnityHttp;
 import io.icegate.access.unity.vending.TemporaryTableCredentials;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import software.amazon.awssdk.core.exception.SdkException;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.SortOrderParser;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -52,10 +58,16 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Only Delta tables (managed or external, data source format {@code DELTA}) and views are
  * exposed; other Unity tables are invisible here. Table identity is Unity's {@code table_id}.
  *
- * <p>A table's schema comes from its Delta log, read with credentials vended for that table, and
- * falls back to Unity's column list only when the log cannot be read; the table's {@link
+ * <p>A table's schema comes from its Delta log, read by Delta Kernel (the latest snapshot, from
+ * JSON commits and Parquet checkpoints alike) through {@link io.icegate.access.unity.delta.S3FileIO}
+ * with credentials vended for that table, and falls back to Unity's column list only when the log
+ * cannot be read. Under Delta column mapping the Delta field ids become the Iceberg field ids. The
+ * table's {@link
  * #SCHEMA_SOURCE} property records which (and {@link #SCHEMA_FALLBACK_REASON} why), because for an
- * externally written table Unity's columns can lag the log.
+ * externally written table Unity's columns can lag the log. The partition columns come from the
+ * same source (the log's {@code partitionColumns}, else Unity's {@code partition_index}) and become
+ * identity partition fields; Delta tables are unsorted and get format version {@value
+ * UpstreamTable#DEFAULT_FORMAT_VERSION}.
  */
 final class UnityClient implements CatalogClient {
 
@@ -171,37 +183,40 @@ final class UnityClient implements CatalogClient {
       properties.putAll(info.properties());
     }
     properties.put(UNITY_TABLE_TYPE, info.tableType());
-    String schemaJson;
+    String schemaJson = null;
+    List<String> partitionColumns = List.of();
     String metadataLocation = null;
-    DeltaLog.Head head = null;
-    String fallbackReason;
-    if (info.storageLocation() == null) {
-      fallbackReason = "the table has no storage location";
-    } else {
-      try {
-        head = readLog(info);
-        fallbackReason = null;
-      } catch (CatalogAccessException e) {
-        fallbackReason = e.code() + " " + e.getMessage();
-      } catch (DeltaLog.UnreadableLogException | IllegalArgumentException e) {
-        fallbackReason = e.getMessage();
-      } catch (SdkException e) {
-        fallbackReason = "reading the Delta log failed: " + VendedS3Client.describe(e);
-      }
-    }
+    String fallbackReason = null;
     try {
-      if (head != null) {
-        schemaJson = DeltaSchemas.toIcebergJson(head.schemaString());
-        metadataLocation = head.commitLocation();
-        properties.put(SCHEMA_SOURCE, "delta-log");
-        properties.put(DELTA_LOG_VERSION, Long.toString(head.version()));
+      if (info.storageLocation() == null) {
+        fallbackReason = "the table has no storage location";
       } else {
-        schemaJson = unitySchema(info);
+        try {
+          DeltaLog.Head head = readLog(info);
+          schemaJson = DeltaSchemas.toIcebergJson(head.schemaString(), head.configuration());
+          partitionColumns = head.partitionColumns();
+          metadataLocation = head.commitLocation();
+          properties.put(SCHEMA_SOURCE, "delta-log");
+          properties.put(DELTA_LOG_VERSION, Long.toString(head.version()));
+        } catch (CatalogAccessException e) {
+          fallbackReason = e.code() + " " + e.getMessage();
+        } catch (DeltaLog.UnreadableLogException | IllegalArgumentException e) {
+          fallbackReason = e.getMessage();
+        }
+      }
+      if (schemaJson == null) {
+        schemaJson =
+            DeltaSchemas.toIcebergJson(
+                unitySchema(info), info.properties() == null ? Map.of() : info.properties());
+        partitionColumns = unityPartitionColumns(info);
         properties.put(SCHEMA_SOURCE, "unity-columns");
         properties.put(SCHEMA_FALLBACK_REASON, fallbackReason);
       }
     } catch (DeltaSchemas.UnsupportedTypeException e) {
       schemaJson = null;
+      partitionColumns = List.of();
+      metadataLocation = null;
+      properties.remove(DELTA_LOG_VERSION);
       properties.put(SCHEMA_SOURCE, "none");
       properties.put(SCHEMA_FALLBACK_REASON, e.getMessage());
     }
@@ -213,7 +228,10 @@ final class UnityClient implements CatalogClient {
         metadataLocation,
         info.storageLocation(),
         schemaJson,
-        properties);
+        properties,
+        schemaJson == null ? null : partitionSpec(schemaJson, partitionColumns, namespace, name),
+        SortOrderParser.toJson(SortOrder.unsorted()), // Delta declares no sort order
+        UpstreamTable.DEFAULT_FORMAT_VERSION);
   }
 
   @Override
@@ -314,6 +332,37 @@ final class UnityClient implements CatalogClient {
   private static String unitySchema(TableInfo info) {
     return DeltaSchemas.structFromColumns(
         info.columns() == null ? List.of() : info.columns());
+  }
+
+  /** Unity's partition columns: those with a {@code partition_index}, in that order. */
+  private static List<String> unityPartitionColumns(TableInfo info) {
+    List<ColumnInfo> columns = info.columns() == null ? List.of() : info.columns();
+    return columns.stream()
+        .filter(c -> c.partitionIndex() != null)
+        .sorted(Comparator.comparing(ColumnInfo::partitionIndex))
+        .map(ColumnInfo::name)
+        .toList();
+  }
+
+  /**
+   * Delta partitions by plain column values, so each partition column (a top-level column named as
+   * in the schema) becomes an identity field of a spec bound to the converted schema.
+   *
+   * @throws CatalogAccessException {@code UPSTREAM_PROTOCOL_ERROR} when a partition column is not
+   *     a primitive top-level column of the schema
+   */
+  private static String partitionSpec(
+      String schemaJson, List<String> columns, NamespacePath namespace, String name) {
+    PartitionSpec.Builder spec = PartitionSpec.builderFor(SchemaParser.fromJson(schemaJson));
+    try {
+      columns.forEach(spec::identity);
+      return PartitionSpecParser.toJson(spec.build());
+    } catch (IllegalArgumentException e) { // Iceberg's ValidationException included
+      throw new CatalogAccessException(
+          Code.UPSTREAM_PROTOCOL_ERROR,
+          "the partition columns of " + name + " in " + namespace + " do not fit its schema: "
+              + e.getMessage());
+    }
   }
 
   private static ExternalIdentity identity(TableInfo info, NamespacePath namespace, String name) {
