@@ -2,7 +2,9 @@ package io.icegate.gateway.catalog;
 
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.Table;
 import io.icegate.core.repo.ChangeKind;
 import io.icegate.core.repo.ExpectedGeneration;
@@ -28,10 +30,15 @@ import org.apache.iceberg.io.FileIO;
  * CommitFailedException} (409, the client retries on fresh metadata); a store commit with unknown
  * result is a {@link CommitStateUnknownException} (500), and the new file is kept because it may be
  * the table's current metadata.
+ *
+ * <p>A managed table ({@link ManagedRelationAccess}) refreshes from its stored definition and
+ * refuses every commit with 403.
  */
 final class RepositoryTableOperations extends BaseMetastoreTableOperations {
   private final RepositoryCatalog catalog;
   private final TableIdentifier ident;
+  /** The Overlay managing the table as last refreshed, or null for a local (or absent) table. */
+  private Provenance managed;
 
   RepositoryTableOperations(RepositoryCatalog catalog, TableIdentifier ident) {
     this.catalog = catalog;
@@ -50,8 +57,11 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
 
   @Override
   protected void doRefresh() {
-    Optional<Resource<Table>> found = RepositoryCatalog.call(
-        () -> catalog.repositories().store().read(tx -> catalog.findTable(tx, ident)));
+    record Found(Resource<Table> table, TableMetadata definition) {}
+    Optional<Found> found = RepositoryCatalog.call(() -> catalog.repositories().store().read(
+        tx -> catalog.findTable(tx, ident).map(table -> new Found(table, table.spec().managed()
+            ? ManagedRelationAccess.tableMetadata(tx, table, ident.toString())
+            : null))));
     if (found.isEmpty()) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchTableException("Table does not exist: %s", ident);
@@ -59,12 +69,36 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
       disableRefresh();
       return;
     }
-    refreshFromMetadataLocation(found.get().spec().metadataLocation(), null, 2,
+    Resource<Table> table = found.get().table();
+    managed = table.spec().provenance();
+    if (managed != null) {
+      // The served location stands for the definition (it changes with its digest); the
+      // definition was read in the same transaction as the record.
+      refreshFromMetadataLocation(TableSource.of(table).key(), null, 1,
+          location -> found.get().definition());
+      return;
+    }
+    refreshFromMetadataLocation(table.spec().metadataLocation(), null, 2,
         location -> catalog.cache().table(io(), location));
+  }
+
+  /**
+   * Fails with 403 when the table was managed when last refreshed, before any metadata file is
+   * written (a managed table's location may be upstream storage). {@link #swap} checks again in
+   * the writing transaction.
+   */
+  void requireLocal() {
+    if (managed != null) {
+      throw RepositoryErrors.toIceberg(
+          ManagedRelationAccess.refusal(ResourceKind.TABLE, ident.toString(), managed));
+    }
   }
 
   @Override
   protected void doCommit(TableMetadata base, TableMetadata metadata) {
+    if (base != null) {
+      requireLocal();
+    }
     String newLocation = stage(base, metadata);
     try {
       catalog.repositories().store().run(tx -> {
@@ -107,7 +141,9 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
    * else moves its pointer from {@code expected} to {@code newLocation}.
    *
    * @throws CommitFailedException the pointer is not at {@code expected} (or the table is gone)
-   * @throws AlreadyExistsException a table or view with the identifier exists (create)
+   * @throws AlreadyExistsException a table or view with the identifier exists (create), managed
+   *     or not
+   * @throws IcegateException {@code MANAGED_BY_OVERLAY} when the table to move is managed
    */
   void swap(Transaction tx, String expected, String newLocation) {
     Optional<Resource<Table>> current = catalog.findTable(tx, ident);
@@ -137,6 +173,7 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
       throw new CommitFailedException("Cannot commit %s: the table was dropped", ident);
     }
     Resource<Table> table = current.get();
+    ManagedRelationAccess.requireLocal(table, ident.toString());
     if (!table.spec().metadataLocation().equals(expected)) {
       throw new CommitFailedException(
           "Cannot commit %s: metadata location %s has changed from %s",
