@@ -7,13 +7,12 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
 /**
  * Translates a Delta schema (the {@code schemaString} of the protocol's metadata, the Delta
- * protocol's struct/array/map/primitive JSON) into Iceberg schema JSON, the shape {@code
+ * protocol's struct/array/map/primitive JSON) into an Iceberg schema, whose JSON is what {@code
  * UpstreamTable.schemaJson} carries.
  *
  * <p>Field ids: a column's {@code delta.columnMapping.id} when the table uses column mapping (ids
@@ -40,14 +39,14 @@ final class DeltaSchemas {
 
   /**
    * @param deltaSchema the parsed {@code schemaString}: {@code {"type":"struct","fields":[...]}}
-   * @return Iceberg schema JSON
+   * @return the Iceberg schema ({@code SchemaParser.toJson} gives the JSON)
    * @throws UnsupportedTypeException for a type Iceberg cannot represent
    */
-  static String toIcebergJson(JsonNode deltaSchema) throws UnsupportedTypeException {
+  static Schema toIceberg(JsonNode deltaSchema) throws UnsupportedTypeException {
     boolean mapped = deltaSchema.path("fields").findValue("delta.columnMapping.id") != null;
     DeltaSchemas converter = new DeltaSchemas(mapped);
     Types.StructType struct = converter.struct(deltaSchema);
-    return SchemaParser.toJson(new Schema(struct.fields()));
+    return new Schema(struct.fields());
   }
 
   private Types.StructType struct(JsonNode node) throws UnsupportedTypeException {

@@ -29,6 +29,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.SortOrderParser;
 
 /**
  * A {@link CatalogClient} over the Delta Sharing REST protocol.
@@ -45,7 +51,9 @@ import java.util.Set;
  * shareId-or-share U+001F id}, path-derived and unstable only when the server sends no {@code id}).
  * The table's {@code metadataLocation} is its current commit file, {@code
  * <location>/_delta_log/<version, 20 digits>.json}, which is what {@link #validateStorageAccess}
- * reads with exactly the vended keys.
+ * reads with exactly the vended keys. The partition spec has one identity field per Delta
+ * partition column; Delta has no sort order and no format version, so the table is unsorted and
+ * version {@value UpstreamTable#DEFAULT_FORMAT_VERSION}.
  */
 final class DeltaSharingClient implements CatalogClient {
 
@@ -157,6 +165,7 @@ final class DeltaSharingClient implements CatalogClient {
       properties.put(PARTITION_COLUMNS, String.join(",", metadata.partitionColumns()));
     }
     properties.put(SCHEMA_STRING, metadata.schemaString());
+    Schema schema = icebergSchema(metadata.schemaString());
     return new UpstreamTable(
         namespace,
         name,
@@ -164,8 +173,13 @@ final class DeltaSharingClient implements CatalogClient {
         identity(namespace, name, entry),
         location == null ? null : commitFile(location, loaded.version()),
         location,
-        icebergSchema(metadata.schemaString()),
-        properties);
+        schema == null ? null : SchemaParser.toJson(schema),
+        properties,
+        schema == null
+            ? null
+            : partitionSpec(schema, metadata.partitionColumns(), display(namespace, name)),
+        SortOrderParser.toJson(SortOrder.unsorted()), // Delta declares no sort order
+        UpstreamTable.DEFAULT_FORMAT_VERSION);
   }
 
   @Override
@@ -395,11 +409,32 @@ final class DeltaSharingClient implements CatalogClient {
     return root + "_delta_log/" + String.format("%020d", version) + ".json";
   }
 
-  private static String icebergSchema(String schemaString) {
+  private static Schema icebergSchema(String schemaString) {
     try {
-      return DeltaSchemas.toIcebergJson(SharingTransport.json("table metadata", schemaString));
+      return DeltaSchemas.toIceberg(SharingTransport.json("table metadata", schemaString));
     } catch (DeltaSchemas.UnsupportedTypeException e) {
       return null; // the Delta schema is still in the properties; capture decides what to do
+    }
+  }
+
+  /**
+   * Delta partitions by plain column values, so each partition column (a top-level column, named
+   * as in the schema) becomes an identity field, in the order the metadata lists them.
+   *
+   * @throws CatalogAccessException {@code UPSTREAM_PROTOCOL_ERROR} when a partition column is not
+   *     a primitive top-level column of the schema
+   */
+  private static String partitionSpec(Schema schema, List<String> columns, String display) {
+    PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
+    try {
+      for (String column : columns == null ? List.<String>of() : columns) {
+        spec.identity(column);
+      }
+      return PartitionSpecParser.toJson(spec.build());
+    } catch (IllegalArgumentException e) { // Iceberg's ValidationException included
+      throw new CatalogAccessException(
+          Code.UPSTREAM_PROTOCOL_ERROR,
+          "the partition columns of " + display + " do not fit its schema: " + e.getMessage());
     }
   }
 

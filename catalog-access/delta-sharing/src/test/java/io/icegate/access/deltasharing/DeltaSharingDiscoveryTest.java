@@ -2,6 +2,7 @@ package io.icegate.access.deltasharing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.icegate.access.client.CatalogAccessException;
@@ -23,6 +24,11 @@ import io.icegate.access.network.OutboundAddressPolicy;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrderParser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,6 +41,12 @@ class DeltaSharingDiscoveryTest {
           + "{\"name\":\"id\",\"type\":\"long\",\"nullable\":false,\"metadata\":{}},"
           + "{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"elementType\":\"string\",\"containsNull\":true},\"nullable\":true,\"metadata\":{}},"
           + "{\"name\":\"amount\",\"type\":\"decimal(10,2)\",\"nullable\":true,\"metadata\":{}}]}";
+
+  static final String PARTITIONED_SCHEMA =
+      "{\"type\":\"struct\",\"fields\":["
+          + "{\"name\":\"id\",\"type\":\"long\",\"nullable\":false,\"metadata\":{}},"
+          + "{\"name\":\"region\",\"type\":\"string\",\"nullable\":true,\"metadata\":{}},"
+          + "{\"name\":\"day\",\"type\":\"date\",\"nullable\":true,\"metadata\":{}}]}";
 
   private static DeltaSharingFixture server;
   private static String token;
@@ -60,6 +72,20 @@ class DeltaSharingDiscoveryTest {
         "ledger",
         "anonymous",
         new DeltaSharingFixture.Table(null, "s3://bucket/fin/anon", null, 0, SCHEMA, true));
+    server.put(
+        "finance",
+        "ledger",
+        "by_day",
+        new DeltaSharingFixture.Table(
+            "id-day", "s3://bucket/fin/day", List.of("dir"), 1, PARTITIONED_SCHEMA, true,
+            List.of("day", "region")));
+    server.put(
+        "finance",
+        "ledger",
+        "misfit",
+        new DeltaSharingFixture.Table(
+            "id-misfit", "s3://bucket/fin/misfit", List.of("dir"), 1, PARTITIONED_SCHEMA, true,
+            List.of("country")));
   }
 
   @AfterAll
@@ -152,6 +178,41 @@ class DeltaSharingDiscoveryTest {
       assertThatThrownBy(() -> client.loadTable(NamespacePath.of("sales", "emea"), "missing"))
           .isInstanceOfSatisfying(
               CatalogAccessException.class, e -> assertThat(e.code()).isEqualTo(Code.NOT_FOUND));
+    }
+  }
+
+  @Test
+  void partitionColumnsBecomeIdentityFieldsInTheirOrderAndTheTableIsUnsortedVersionTwo() {
+    try (CatalogClient client = open(token, Map.of())) {
+      UpstreamTable table = client.loadTable(NamespacePath.of("finance", "ledger"), "by_day");
+      Schema schema = SchemaParser.fromJson(table.schemaJson());
+      PartitionSpec spec = PartitionSpecParser.fromJson(schema, table.partitionSpecJson());
+      assertThat(spec.fields())
+          .extracting(f -> schema.findColumnName(f.sourceId()), f -> f.transform().toString())
+          .containsExactly(tuple("day", "identity"), tuple("region", "identity"));
+      assertThat(SortOrderParser.fromJson(schema, table.sortOrderJson()).isUnsorted()).isTrue();
+      assertThat(table.formatVersion()).isEqualTo(2);
+      assertThat(table.icebergTableUuid()).isEmpty();
+
+      UpstreamTable plain = client.loadTable(NamespacePath.of("sales", "emea"), "t1");
+      assertThat(
+              PartitionSpecParser.fromJson(
+                      SchemaParser.fromJson(plain.schemaJson()), plain.partitionSpecJson())
+                  .isUnpartitioned())
+          .isTrue();
+    }
+  }
+
+  @Test
+  void aPartitionColumnMissingFromTheSchemaIsAProtocolError() {
+    try (CatalogClient client = open(token, Map.of())) {
+      assertThatThrownBy(() -> client.loadTable(NamespacePath.of("finance", "ledger"), "misfit"))
+          .isInstanceOfSatisfying(
+              CatalogAccessException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(Code.UPSTREAM_PROTOCOL_ERROR);
+                assertThat(e.getMessage()).contains("finance.ledger.misfit").contains("country");
+              });
     }
   }
 

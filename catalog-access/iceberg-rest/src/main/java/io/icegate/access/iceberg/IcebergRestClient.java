@@ -29,9 +29,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Function;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrderParser;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
@@ -128,20 +131,34 @@ final class IcebergRestClient implements CatalogClient {
     Table table =
         call("table load", catalog -> catalog.loadTable(context, identifier(namespace, name)));
     TableMetadata metadata = ((HasTableOperations) table).operations().current();
-    String uuid = metadata.uuid();
-    ExternalIdentity identity =
-        uuid == null || uuid.isEmpty()
-            ? ExternalIdentity.fromPath(namespace, name)
-            : ExternalIdentity.stable(uuid);
     return new UpstreamTable(
         namespace,
         name,
         TableFormat.ICEBERG,
-        identity,
+        identity(metadata.uuid(), namespace, name),
         metadata.metadataFileLocation(),
         metadata.location(),
         SchemaParser.toJson(metadata.schema()),
-        metadata.properties());
+        metadata.properties(),
+        PartitionSpecParser.toJson(metadata.spec()),
+        SortOrderParser.toJson(metadata.sortOrder()),
+        metadata.formatVersion());
+  }
+
+  /**
+   * The table UUID as stable identity; a missing one (format v1 allows that) or one that is not a
+   * UUID, which the spec does not allow but a lax catalog might write, falls back to the path.
+   */
+  private static ExternalIdentity identity(String uuid, NamespacePath namespace, String name) {
+    if (uuid != null && !uuid.isEmpty()) {
+      try {
+        UUID.fromString(uuid);
+        return ExternalIdentity.stable(uuid); // as written: the identity must not change form
+      } catch (IllegalArgumentException e) {
+        // not a UUID: the path is the only identity left
+      }
+    }
+    return ExternalIdentity.fromPath(namespace, name);
   }
 
   @Override

@@ -19,6 +19,7 @@ import io.icegate.access.storage.StorageLocations;
 import io.icegate.access.storage.VendedStorageCredentials;
 import io.icegate.access.storage.s3.VendedS3Client;
 import io.icegate.access.unity.api.UnityApi.CatalogInfo;
+import io.icegate.access.unity.api.UnityApi.ColumnInfo;
 import io.icegate.access.unity.api.UnityApi.GenerateTemporaryTableCredential;
 import io.icegate.access.unity.api.UnityApi.ListCatalogsResponse;
 import io.icegate.access.unity.api.UnityApi.ListSchemasResponse;
@@ -33,12 +34,18 @@ import io.icegate.access.unity.http.UnityHttp;
 import io.icegate.access.unity.vending.TemporaryTableCredentials;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.SortOrderParser;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -55,7 +62,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>A table's schema comes from its Delta log, read with credentials vended for that table, and
  * falls back to Unity's column list only when the log cannot be read; the table's {@link
  * #SCHEMA_SOURCE} property records which (and {@link #SCHEMA_FALLBACK_REASON} why), because for an
- * externally written table Unity's columns can lag the log.
+ * externally written table Unity's columns can lag the log. The partition columns come from the
+ * same source (the log's {@code partitionColumns}, else Unity's {@code partition_index}) and become
+ * identity partition fields; Delta tables are unsorted and get format version {@value
+ * UpstreamTable#DEFAULT_FORMAT_VERSION}.
  */
 final class UnityClient implements CatalogClient {
 
@@ -172,6 +182,7 @@ final class UnityClient implements CatalogClient {
     }
     properties.put(UNITY_TABLE_TYPE, info.tableType());
     String schemaJson;
+    List<String> partitionColumns;
     String metadataLocation = null;
     DeltaLog.Head head = null;
     String fallbackReason;
@@ -192,16 +203,19 @@ final class UnityClient implements CatalogClient {
     try {
       if (head != null) {
         schemaJson = DeltaSchemas.toIcebergJson(head.schemaString());
+        partitionColumns = head.partitionColumns();
         metadataLocation = head.commitLocation();
         properties.put(SCHEMA_SOURCE, "delta-log");
         properties.put(DELTA_LOG_VERSION, Long.toString(head.version()));
       } else {
-        schemaJson = unitySchema(info);
+        schemaJson = DeltaSchemas.toIcebergJson(unitySchema(info));
+        partitionColumns = unityPartitionColumns(info);
         properties.put(SCHEMA_SOURCE, "unity-columns");
         properties.put(SCHEMA_FALLBACK_REASON, fallbackReason);
       }
     } catch (DeltaSchemas.UnsupportedTypeException e) {
       schemaJson = null;
+      partitionColumns = List.of();
       properties.put(SCHEMA_SOURCE, "none");
       properties.put(SCHEMA_FALLBACK_REASON, e.getMessage());
     }
@@ -213,7 +227,10 @@ final class UnityClient implements CatalogClient {
         metadataLocation,
         info.storageLocation(),
         schemaJson,
-        properties);
+        properties,
+        schemaJson == null ? null : partitionSpec(schemaJson, partitionColumns, namespace, name),
+        SortOrderParser.toJson(SortOrder.unsorted()), // Delta declares no sort order
+        UpstreamTable.DEFAULT_FORMAT_VERSION);
   }
 
   @Override
@@ -314,6 +331,37 @@ final class UnityClient implements CatalogClient {
   private static String unitySchema(TableInfo info) {
     return DeltaSchemas.structFromColumns(
         info.columns() == null ? List.of() : info.columns());
+  }
+
+  /** Unity's partition columns: those with a {@code partition_index}, in that order. */
+  private static List<String> unityPartitionColumns(TableInfo info) {
+    List<ColumnInfo> columns = info.columns() == null ? List.of() : info.columns();
+    return columns.stream()
+        .filter(c -> c.partitionIndex() != null)
+        .sorted(Comparator.comparing(ColumnInfo::partitionIndex))
+        .map(ColumnInfo::name)
+        .toList();
+  }
+
+  /**
+   * Delta partitions by plain column values, so each partition column (a top-level column named as
+   * in the schema) becomes an identity field of a spec bound to the converted schema.
+   *
+   * @throws CatalogAccessException {@code UPSTREAM_PROTOCOL_ERROR} when a partition column is not
+   *     a primitive top-level column of the schema
+   */
+  private static String partitionSpec(
+      String schemaJson, List<String> columns, NamespacePath namespace, String name) {
+    PartitionSpec.Builder spec = PartitionSpec.builderFor(SchemaParser.fromJson(schemaJson));
+    try {
+      columns.forEach(spec::identity);
+      return PartitionSpecParser.toJson(spec.build());
+    } catch (IllegalArgumentException e) { // Iceberg's ValidationException included
+      throw new CatalogAccessException(
+          Code.UPSTREAM_PROTOCOL_ERROR,
+          "the partition columns of " + name + " in " + namespace + " do not fit its schema: "
+              + e.getMessage());
+    }
   }
 
   private static ExternalIdentity identity(TableInfo info, NamespacePath namespace, String name) {

@@ -2,6 +2,7 @@ package io.icegate.access.unity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogAccessException.Code;
@@ -11,7 +12,14 @@ import io.icegate.access.model.UpstreamTable;
 import io.icegate.access.storage.VendedStorageCredentials;
 import io.icegate.access.unity.fixture.UnityCatalogFixture.Vending;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrderParser;
+import org.apache.iceberg.types.Types;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +34,7 @@ class UnityStorageTest {
   static final NamespacePath SALES = NamespacePath.of("sales");
   static final Map<String, String> OLD = Map.of("id", "long");
   static final Map<String, String> NEW = new LinkedHashMap<>();
+  static final Map<String, String> PARTITIONED = new LinkedHashMap<>();
 
   @BeforeAll
   static void setUp() throws Exception {
@@ -40,6 +49,21 @@ class UnityStorageTest {
     env.log.commitSchema("t/evolved", 2, NEW);
     env.log.commitAppend("t/evolved", 3);
     env.unity.addTable("main", "sales", "nolog", "EXTERNAL", "DELTA", env.location("t/nolog"), OLD);
+    PARTITIONED.put("id", "long");
+    PARTITIONED.put("region", "string");
+    PARTITIONED.put("day", "date");
+    // the log and Unity disagree on purpose, to show which one the spec comes from
+    env.unity.addTable(
+        "main", "sales", "by_day", "EXTERNAL", "DELTA", env.location("t/by_day"), PARTITIONED);
+    env.unity.partitionBy("main", "sales", "by_day", List.of("region"));
+    env.log.commitSchema("t/by_day", 0, PARTITIONED, List.of("day", "region"));
+    env.unity.addTable(
+        "main", "sales", "by_region_nolog", "EXTERNAL", "DELTA", env.location("t/by_region"),
+        PARTITIONED);
+    env.unity.partitionBy("main", "sales", "by_region_nolog", List.of("region"));
+    env.unity.addTable(
+        "main", "sales", "misfit", "EXTERNAL", "DELTA", env.location("t/misfit"), PARTITIONED);
+    env.log.commitSchema("t/misfit", 0, PARTITIONED, List.of("country"));
     for (Vending mode : Vending.values()) {
       String name = mode.name().toLowerCase();
       String id = env.unity.addTable("main", "sales", name, "MANAGED", "DELTA", env.location("t/" + name), OLD);
@@ -81,12 +105,64 @@ class UnityStorageTest {
       UpstreamTable table = client.loadTable(SALES, "nolog");
       assertThat(table.properties()).containsEntry(UnityClient.SCHEMA_SOURCE, "unity-columns");
       assertThat(table.properties().get(UnityClient.SCHEMA_FALLBACK_REASON)).contains("no Delta commits");
-      assertThat(table.schemaJson()).contains("\"name\":\"id\"").doesNotContain("amount");
+      assertThat(SchemaParser.fromJson(table.schemaJson()).columns())
+          .extracting(Types.NestedField::name)
+          .containsExactly("id"); // Iceberg schema JSON, like the log's conversion
       // wrong vended keys: the log is unreadable, never read with ambient keys instead
       UpstreamTable wrong = client.loadTable(SALES, "wrong_keys");
       assertThat(wrong.properties()).containsEntry(UnityClient.SCHEMA_SOURCE, "unity-columns");
       assertThat(wrong.properties().get(UnityClient.SCHEMA_FALLBACK_REASON)).contains("403");
     }
+  }
+
+  @Test
+  void theLogsPartitionColumnsBecomeIdentityFieldsAndTheTableIsUnsortedVersionTwo() {
+    try (CatalogClient client = client()) {
+      UpstreamTable table = client.loadTable(SALES, "by_day");
+      assertThat(table.properties()).containsEntry(UnityClient.SCHEMA_SOURCE, "delta-log");
+      assertThat(partitionFields(table))
+          .containsExactly(tuple("day", "identity"), tuple("region", "identity"));
+      Schema schema = SchemaParser.fromJson(table.schemaJson());
+      assertThat(SortOrderParser.fromJson(schema, table.sortOrderJson()).isUnsorted()).isTrue();
+      assertThat(table.formatVersion()).isEqualTo(2);
+
+      UpstreamTable plain = client.loadTable(SALES, "evolved");
+      assertThat(
+              PartitionSpecParser.fromJson(
+                      SchemaParser.fromJson(plain.schemaJson()), plain.partitionSpecJson())
+                  .isUnpartitioned())
+          .isTrue();
+    }
+  }
+
+  @Test
+  void withoutALogUnitysPartitionIndexGivesThePartitionColumns() {
+    try (CatalogClient client = client()) {
+      UpstreamTable table = client.loadTable(SALES, "by_region_nolog");
+      assertThat(table.properties()).containsEntry(UnityClient.SCHEMA_SOURCE, "unity-columns");
+      assertThat(partitionFields(table)).containsExactly(tuple("region", "identity"));
+    }
+  }
+
+  @Test
+  void aPartitionColumnMissingFromTheSchemaIsAProtocolError() {
+    try (CatalogClient client = client()) {
+      assertThatThrownBy(() -> client.loadTable(SALES, "misfit"))
+          .isInstanceOfSatisfying(
+              CatalogAccessException.class,
+              e -> {
+                assertThat(e.code()).isEqualTo(Code.UPSTREAM_PROTOCOL_ERROR);
+                assertThat(e.getMessage()).contains("misfit").contains("country");
+              });
+    }
+  }
+
+  /** The spec's fields as (source column name, transform) after parsing it back. */
+  static List<Tuple> partitionFields(UpstreamTable table) {
+    Schema schema = SchemaParser.fromJson(table.schemaJson());
+    return PartitionSpecParser.fromJson(schema, table.partitionSpecJson()).fields().stream()
+        .map(f -> tuple(schema.findColumnName(f.sourceId()), f.transform().toString()))
+        .toList();
   }
 
   @Test

@@ -39,7 +39,9 @@ public final class UnityApi {
       List<SchemaInfo> schemas, @JsonProperty("next_page_token") String nextPageToken) {}
 
   /**
-   * One column as Unity holds it; {@code type_json} is the Spark/Delta {@code StructField} JSON.
+   * One column as Unity holds it; {@code type_json} is the Spark/Delta {@code StructField} JSON,
+   * {@code partition_index} the column's place among the partition columns ({@code null} for a
+   * column that does not partition the table).
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record ColumnInfo(
@@ -50,7 +52,8 @@ public final class UnityApi {
       @JsonProperty("type_precision") Integer typePrecision,
       @JsonProperty("type_scale") Integer typeScale,
       Integer position,
-      Boolean nullable) {}
+      Boolean nullable,
+      @JsonProperty("partition_index") Integer partitionIndex) {}
 
   /** {@code GET /tables} items and {@code GET /tables/{full_name}}. */
   @JsonIgnoreProperties(ignoreUnknown = true)

@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -22,7 +24,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Reads the current schema of a Delta table straight from its transaction log on S3 ({@code
  * <location>/_delta_log/}), following the Delta transaction log protocol: commits are {@code
  * NNNNNNNNNNNNNNNNNNNN.json} files of one JSON action per line, and the newest {@code metaData}
- * action carries the table's {@code schemaString}.
+ * action carries the table's {@code schemaString} and {@code partitionColumns}.
  *
  * <p>Not Delta Kernel: Kernel's default engine reads through Hadoop's FileSystem (S3A would bring
  * hadoop-aws and a second AWS SDK), and a Kernel engine of our own would mean implementing its
@@ -55,8 +57,19 @@ public final class DeltaLog {
    * @param version the newest commit version
    * @param commitLocation the newest commit file, e.g. {@code s3://b/t/_delta_log/000...3.json}
    * @param schemaString the newest {@code metaData.schemaString}
+   * @param partitionColumns that action's {@code partitionColumns}, in order; empty when
+   *     unpartitioned
    */
-  public record Head(long version, String commitLocation, String schemaString) {}
+  public record Head(
+      long version, String commitLocation, String schemaString, List<String> partitionColumns) {
+
+    public Head {
+      partitionColumns = List.copyOf(partitionColumns);
+    }
+  }
+
+  /** The parts of a {@code metaData} action this class reads. */
+  private record Metadata(String schemaString, List<String> partitionColumns) {}
 
   private final S3Client s3;
   private final String bucket;
@@ -103,9 +116,11 @@ public final class DeltaLog {
       if (++read > MAX_COMMITS) {
         throw new UnreadableLogException("no metaData action in the newest " + MAX_COMMITS + " commits");
       }
-      String schema = metadataSchema(commits.get(version));
-      if (schema != null) {
-        return new Head(newest, location(commits.get(newest)), schema);
+      Metadata metadata = metadata(commits.get(version));
+      if (metadata != null) {
+        return new Head(
+            newest, location(commits.get(newest)), metadata.schemaString(),
+            metadata.partitionColumns());
       }
       expected--;
     }
@@ -146,8 +161,8 @@ public final class DeltaLog {
     return commits;
   }
 
-  private String metadataSchema(String key) {
-    String schema = null;
+  private Metadata metadata(String key) {
+    Metadata metadata = null;
     try (BufferedReader lines =
         new BufferedReader(new InputStreamReader(open(key), StandardCharsets.UTF_8))) {
       for (String line; (line = lines.readLine()) != null; ) {
@@ -156,13 +171,16 @@ public final class DeltaLog {
         }
         JsonNode action = JSON.readTree(line).path("metaData");
         if (action.path("schemaString").isTextual()) {
-          schema = action.path("schemaString").asText(); // the last one in a commit wins
+          List<String> partitionColumns = new ArrayList<>();
+          action.path("partitionColumns").forEach(c -> partitionColumns.add(c.asText()));
+          // the last one in a commit wins
+          metadata = new Metadata(action.path("schemaString").asText(), partitionColumns);
         }
       }
     } catch (IOException e) {
       throw new UnreadableLogException("commit " + location(key) + " is not readable JSON lines");
     }
-    return schema;
+    return metadata;
   }
 
   private ResponseInputStream<GetObjectResponse> open(String key) {
