@@ -16,6 +16,7 @@ import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.testing.InvariantChecker;
+import io.icegate.gateway.fileio.LocalFileIO;
 import io.icegate.gateway.testing.GatewayFixture;
 import io.icegate.overlay.definition.TableDefinition;
 import io.icegate.overlay.definition.ViewDefinition;
@@ -298,6 +299,46 @@ class ManagedRelationsGatewayTest {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
     assertThat(catalog.loadTable(local).properties()).containsEntry("k", "v");
     assertThat(catalog.dropTable(local)).isTrue();
+  }
+
+  /**
+   * The refusal is made in the writing transaction, not only from what the writer loaded: a table
+   * that becomes managed between a writer's load and its commit is refused (403) and the writer's
+   * staged metadata file is removed. Driven in-process on the adapter, since over HTTP every
+   * request loads afresh and is refused before staging.
+   */
+  @Test
+  void aTableBecomingManagedAfterTheWritersLoadIsRefusedInTheWritingTransaction() {
+    TableIdentifier ident = TableIdentifier.of(FED, "adopted");
+    Table local = catalog.createTable(ident, SCHEMA);
+    File metadataDir = new File(URI.create(local.location() + "/metadata"));
+    int filesBefore = Objects.requireNonNull(metadataDir.list()).length;
+    RepositoryCatalog adapter = new RepositoryCatalog(repos,
+        repos.catalogs(account).get(prefix).orElseThrow(), new LocalFileIO(),
+        new MetadataCache(10));
+    org.apache.iceberg.TableOperations ops = adapter.newTableOps(ident);
+    org.apache.iceberg.TableMetadata base = ops.current();
+    org.apache.iceberg.TableMetadata updated = org.apache.iceberg.TableMetadata.buildFrom(base)
+        .setProperties(new HashMap<>(Map.of("k", "v"))).build();
+
+    byte[] definition = tableDefinition(SCHEMA, PartitionSpec.unpartitioned(),
+        SortOrder.unsorted()).toBytes();
+    store().run(tx -> {
+      Resource<io.icegate.core.model.Table> current = repos.tables(account)
+          .getByName(tx, NameScope.inCatalog(prefix, List.of("fed")), "adopted").orElseThrow();
+      repos.tables(account).update(tx, current.id(), ExpectedGeneration.of(current.generation()),
+          new io.icegate.core.model.Table(prefix, List.of("fed"), "adopted", null, Map.of(),
+              provenance("adopted-uuid", "adopted", "ICEBERG", null, definition)),
+          ChangeKind.METADATA);
+      MANAGED.writeDefinition(tx, account, ResourceKind.TABLE, current.id(), definition);
+      MANAGED.index(tx, account, overlayId, ResourceKind.TABLE, "adopted-uuid", current.id());
+      return null;
+    });
+    long before = writes();
+    assertForbidden(() -> ops.commit(base, updated));
+    assertThat(writes()).isEqualTo(before);
+    assertThat(metadataDir.list()).hasSize(filesBefore);
+    assertThat(catalog.loadTable(ident).properties()).doesNotContainKey("k");
   }
 
   // ---- local content and the claimed namespace ----------------------------------------------
