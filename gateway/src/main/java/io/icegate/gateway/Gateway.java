@@ -118,7 +118,8 @@ public final class Gateway implements AutoCloseable {
         new io.icegate.core.credential.CredentialedWrites(
             new io.icegate.core.credential.CredentialPublication(credentials), creates);
     io.icegate.core.overlay.ContributionRetirement retirement =
-        io.icegate.core.overlay.ContributionRetirement.NONE;
+        new io.icegate.overlay.reconcile.OverlayContributions(repositories,
+            io.icegate.overlay.reconcile.ReconcileSettings.DEFAULT.batch());
     io.icegate.core.overlay.OverlayService overlays =
         new io.icegate.core.overlay.OverlayService(repositories, creates, retirement);
     io.icegate.core.durability.AccountDeletion deletion =
@@ -135,7 +136,8 @@ public final class Gateway implements AutoCloseable {
             addressPolicy),
         overlays,
         new io.icegate.core.overlay.IntegrationCascade(repositories, overlays, retirement,
-            credentials));
+            credentials),
+        reconcileRoutes(repositories, credentials, clock, addressPolicy));
     return new io.icegate.admin.AdminServlet(operations, tokens::resolve, (int) maxBodyBytes);
   }
 
@@ -157,6 +159,26 @@ public final class Gateway implements AutoCloseable {
         new io.icegate.overlay.validation.IntegrationValidator(adapter, clients, clock, 100),
         new io.icegate.overlay.discovery.IntegrationDiscovery(adapter, clients,
             io.icegate.core.paging.PageTokens.load(store)));
+  }
+
+  /**
+   * Overlay reconciliation (overlay-engine) with the default settings, its asynchronous
+   * operations on two daemon threads.
+   */
+  private static io.icegate.admin.ReconcileRoutes reconcileRoutes(Repositories repositories,
+      io.icegate.core.credential.CredentialStore credentials, Clock clock,
+      io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
+    io.icegate.overlay.reconcile.Reconciler reconciler =
+        new io.icegate.overlay.reconcile.Reconciler(repositories,
+            new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials),
+            new io.icegate.overlay.adapter.IntegrationClients(
+                io.icegate.access.client.CatalogClientFactory.load(
+                    Gateway.class.getClassLoader()), addressPolicy),
+            io.icegate.overlay.reconcile.ReconcileSettings.DEFAULT,
+            io.icegate.overlay.reconcile.ReconcileHook.NONE);
+    return new io.icegate.admin.ReconcileRoutes(
+        new io.icegate.overlay.reconcile.ReconcileOperations(reconciler,
+            new io.icegate.core.overlay.OperationRecords(repositories.store()), clock, 2));
   }
 
   /** The store the gateway runs on, for embedding (admin tooling, tests). */
