@@ -77,8 +77,15 @@ public final class Reconciler {
     if (start instanceof ReconcileRuns.Busy) {
       throw new IcegateException(ErrorCode.RECONCILE_IN_PROGRESS, ResourceKind.OVERLAY, overlayId);
     }
-    return execute(handle(accountId, overlayId, ((ReconcileRuns.Started) start).run()),
-        new ReconcileProgress());
+    ReconcileRuns.Run run = ((ReconcileRuns.Started) start).run();
+    Handle handle;
+    try {
+      handle = handle(accountId, overlayId, run);
+    } catch (RuntimeException e) {
+      runs.finish(accountId, overlayId, run, false); // do not hold the Overlay until the lease lapses
+      throw e;
+    }
+    return execute(handle, new ReconcileProgress());
   }
 
   /**

@@ -80,11 +80,11 @@ class ReconcileFaultTest {
       commits = clean.faults.commitsSeen() - before;
       assertConverged(s, clean);
     }
-    // run start, namespace claims, relations (2 batches of 2... at least one), retirement of
-    // relations, release of claims, run end
+    // The run's first commit takes the run generation and its last records the end: bookkeeping,
+    // not phases 3 and 4. Between them: one relations batch, one retirement batch, one release.
     assertThat(commits).isGreaterThanOrEqualTo(5);
     int fired = 0;
-    for (int commit = 1; commit <= commits; commit++) {
+    for (int commit = 2; commit < commits; commit++) {
       for (Fault fault : Fault.values()) {
         try (FaultWorld world = FaultWorld.open(InMemoryEngine.create())) {
           Setup s = setUp(world);
@@ -102,6 +102,6 @@ class ReconcileFaultTest {
         }
       }
     }
-    assertThat(fired).isEqualTo(commits * Fault.values().length);
+    assertThat(fired).isEqualTo((commits - 2) * Fault.values().length);
   }
 }

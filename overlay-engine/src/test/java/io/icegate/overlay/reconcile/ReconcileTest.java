@@ -276,6 +276,77 @@ class ReconcileTest {
     assertThat(InvariantChecker.of(store).keysOfAccount(h.account)).isZero();
   }
 
+  @Test
+  void twoUpstreamPathsSharingAStableIdBothUsePathIdentityWithAWarning() {
+    upstreamTable(upstreamB, "dup", "one");
+    JdbcCatalog upstream = upstreamB.backingCatalog();
+    String metadata = ((org.apache.iceberg.BaseTable) upstream.loadTable(
+        TableIdentifier.of("dup", "one"))).operations().current().metadataFileLocation();
+    upstream.registerTable(TableIdentifier.of("dup", "two"), metadata); // same table UUID
+    String b = h.integration("b", upstreamB);
+    String catalog = h.catalog("analytics");
+    String overlay = h.overlay("dup", b, catalog, List.of(List.of("dup")));
+    ReconcileReport report = h.reconcile(overlay);
+
+    assertThat(report.created()).isEqualTo(2);
+    assertThat(report.warnings()).singleElement().asString().contains("dup.one", "dup.two");
+    for (Resource<?> r : h.relations(catalog).values()) {
+      assertThat(io.icegate.core.overlay.ManagedRelations.provenanceOf(r).identityStable())
+          .isFalse();
+    }
+    assertThat(h.reconcile(overlay).unchanged()).isEqualTo(2);
+  }
+
+  @Test
+  void aSecondAsynchronousRequestJoinsTheRunningOperation() throws Exception {
+    String a = h.integration("a", upstreamA);
+    String catalog = h.catalog("analytics");
+    String overlay = h.overlay("sales", a, catalog, List.of(List.of("sales")));
+    java.util.concurrent.CountDownLatch discovered = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch proceed = new java.util.concurrent.CountDownLatch(1);
+    Reconciler held = h.reconciler(new ReconcileHook() {
+      @Override
+      public void afterDiscovery(Inventory inventory) {
+        discovered.countDown();
+        try {
+          proceed.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    });
+    String id;
+    try (ReconcileOperations operations = new ReconcileOperations(held,
+        new io.icegate.core.overlay.OperationRecords(store), Clock.systemUTC(), 2)) {
+      ReconcileOperation first = operations.submit(h.account, overlay);
+      id = first.id();
+      assertThat(first.state()).isEqualTo(ReconcileOperation.State.RUNNING);
+      assertThat(discovered.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(operations.get(h.account, first.id()).orElseThrow().phase())
+          .isEqualTo("DISCOVERY");
+      assertThat(operations.submit(h.account, overlay).id()).isEqualTo(first.id());
+      assertThatThrownBy(() -> operations.reconcile(h.account, overlay))
+          .isInstanceOfSatisfying(IcegateException.class,
+              e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_IN_PROGRESS));
+      proceed.countDown();
+      ReconcileOperation done = first;
+      for (int i = 0; i < 400 && done.state() == ReconcileOperation.State.RUNNING; i++) {
+        Thread.sleep(25);
+        done = operations.get(h.account, first.id()).orElseThrow();
+      }
+      assertThat(done.state()).isEqualTo(ReconcileOperation.State.SUCCEEDED);
+      assertThat(done.report().created()).isEqualTo(3);
+      assertThat(done.counts()).containsEntry("created", 3L);
+    }
+    // The end is stored: another process (a fresh service on the same store) reads it.
+    try (ReconcileOperations fresh = new ReconcileOperations(h.reconciler(ReconcileHook.NONE),
+        new io.icegate.core.overlay.OperationRecords(store), Clock.systemUTC(), 1)) {
+      ReconcileOperation stored = fresh.get(h.account, id).orElseThrow();
+      assertThat(stored.state()).isEqualTo(ReconcileOperation.State.SUCCEEDED);
+      assertThat(stored.report().created()).isEqualTo(3);
+    }
+  }
+
   /** What a hook between discovery and publication changes; the stale run then publishes nothing. */
   private void assertFenced(Consumer<Ctx> change) {
     Ctx ctx = new Ctx();
