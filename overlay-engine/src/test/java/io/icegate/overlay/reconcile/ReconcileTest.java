@@ -150,6 +150,31 @@ class ReconcileTest {
   }
 
   @Test
+  void aPathHeldByAnotherOverlayIsAConflictButNamespacesAreShared() {
+    String a = h.integration("a", upstreamA);
+    String catalog = h.catalog("analytics");
+    String first = h.overlay("first", a, catalog, List.of(List.of("sales", "emea")));
+    String second = h.overlay("second", a, catalog, List.of(List.of("sales")));
+    h.reconcile(first);
+    Map<String, String> before = contentOutsideRuns();
+
+    assertThatThrownBy(() -> h.reconcile(second))
+        .isInstanceOfSatisfying(IcegateException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_CONFLICT);
+          assertThat(e.details()).containsExactly("sales.emea.customers: table managed by overlay "
+              + first + " holds the path");
+        });
+    assertThat(contentOutsideRuns()).isEqualTo(before);
+
+    // Narrowed to what the first does not hold, the second shares the sales namespace with it.
+    h.overlays.update(h.account, second, ExpectedGeneration.any(), null, null, null,
+        List.of(List.of("sales")), List.of(List.of("sales", "emea")));
+    assertThat(h.reconcile(second).created()).isEqualTo(2);
+    assertThat(h.relations(catalog)).containsOnlyKeys("sales.orders", "sales.order_summary",
+        "sales.emea.customers");
+  }
+
+  @Test
   void betweenRunsNewNamespacesAppearDroppedTablesRetireRenamesKeepTheResource() {
     upstreamTable(upstreamB, "evolve", "t1");
     upstreamTable(upstreamB, "evolve", "t2");
