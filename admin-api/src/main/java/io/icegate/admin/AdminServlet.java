@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class AdminServlet extends HttpServlet {
   private static final Logger LOG = LoggerFactory.getLogger(AdminServlet.class);
-  private static final String PROBLEM = "application/problem+json";
+  /** The media type of admin errors. */
+  public static final String PROBLEM = "application/problem+json";
 
   private final transient AdminOperations operations;
   private final transient Function<String, Optional<TokenGrant>> tokens;
@@ -169,15 +170,30 @@ public final class AdminServlet extends HttpServlet {
 
   /** A problem+json reply with itemized {@code details} (listed when not empty). */
   static AdminReply problem(ErrorCode code, String detail, List<String> details) {
+    return new AdminReply(code.httpStatus(), PROBLEM,
+        problemBody(code, code.httpStatus(), detail, details), Map.of());
+  }
+
+  /**
+   * The problem+json body (RFC 9457, media type {@link #PROBLEM}) of every admin error, for the
+   * server's own rejections too (a URI Jetty refuses before this servlet runs), whose HTTP
+   * {@code status} may differ from {@code code}'s.
+   */
+  public static byte[] problemBody(ErrorCode code, int status, String detail) {
+    return problemBody(code, status, detail, List.of());
+  }
+
+  private static byte[] problemBody(ErrorCode code, int status, String detail,
+      List<String> details) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("type", "urn:icegate:problem:" + code.name().toLowerCase(java.util.Locale.ROOT));
     body.put("title", code.name());
-    body.put("status", code.httpStatus());
+    body.put("status", status);
     body.put("code", code.name());
     body.put("detail", detail);
     if (!details.isEmpty()) {
       body.put("details", details);
     }
-    return new AdminReply(code.httpStatus(), PROBLEM, AdminJson.write(body), Map.of());
+    return AdminJson.write(body);
   }
 }

@@ -50,7 +50,8 @@ final class Bootstrap {
       return;
     }
     String token = configuredToken != null ? configuredToken : ApiTokens.newToken();
-    Path warehouse = dataDir.resolve("warehouse");
+    // Absolute: a relative file: warehouse would follow the server's working directory.
+    Path warehouse = dataDir.toAbsolutePath().normalize().resolve("warehouse");
     Files.createDirectories(warehouse);
     repositories.store().run(tx -> {
       Resource<Account> account = repositories.accounts().create(tx, new Account(DEFAULT_NAME));

@@ -14,6 +14,7 @@ import io.icegate.gateway.iceberg.IdempotentReplies;
 import io.icegate.gateway.iceberg.TableLoads;
 import io.icegate.gateway.network.OutboundAddressCheck;
 import io.icegate.gateway.ops.RouteMetrics;
+import io.icegate.gateway.server.DataDirLock;
 import io.icegate.gateway.server.HttpServer;
 import io.icegate.gateway.server.HttpSettings;
 import io.icegate.gateway.server.StoreLocation;
@@ -30,10 +31,12 @@ import org.slf4j.LoggerFactory;
 public final class Gateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
 
+  private final DataDirLock lock;
   private final KvStore store;
   private final HttpServer server;
 
-  private Gateway(KvStore store, HttpServer server) {
+  private Gateway(DataDirLock lock, KvStore store, HttpServer server) {
+    this.lock = lock;
     this.store = store;
     this.server = server;
   }
@@ -42,19 +45,41 @@ public final class Gateway implements AutoCloseable {
    * Opens the store, bootstraps it when empty, and starts serving.
    *
    * @param out where the generated bootstrap token is printed (once)
+   * @throws DataDirLock.InUseException when another server holds the data dir
    * @throws Exception when the store cannot be opened or the port cannot be bound
    */
   public static Gateway start(GatewaySettings settings, PrintStream out) throws Exception {
-    return start(settings, StoreLocation.open(settings.store(), settings.dataDir()), out);
+    DataDirLock lock = DataDirLock.acquire(settings.dataDir());
+    KvStore store;
+    try {
+      store = StoreLocation.open(settings.store(), settings.dataDir());
+    } catch (Exception | Error e) {
+      lock.close();
+      throw e;
+    }
+    return start(settings, StoreLocation.resolve(settings.store(), settings.dataDir()), lock,
+        store, out);
   }
 
   /**
    * As {@link #start(GatewaySettings, PrintStream)} on an already open store (embedding, tests
    * with a fault-injecting store); {@code settings.store()} is ignored. The gateway owns the store
-   * from then on and closes it.
+   * from then on and closes it. The data dir is locked all the same.
    */
   public static Gateway start(GatewaySettings settings, KvStore store, PrintStream out)
       throws Exception {
+    DataDirLock lock;
+    try {
+      lock = DataDirLock.acquire(settings.dataDir());
+    } catch (Exception | Error e) {
+      store.close();
+      throw e;
+    }
+    return start(settings, "embedded " + store.getClass().getSimpleName(), lock, store, out);
+  }
+
+  private static Gateway start(GatewaySettings settings, String storeName, DataDirLock lock,
+      KvStore store, PrintStream out) throws Exception {
     try {
       Clock clock = Clock.systemUTC();
       Repositories repositories = new Repositories(store, clock);
@@ -82,10 +107,15 @@ public final class Gateway implements AutoCloseable {
           clock, idempotency, http.maxRequestBytes(), settings.outboundPolicy(),
           authenticator.accountCleanup());
       HttpServer server = HttpServer.start(http, store, servlet, admin, metrics);
-      LOG.info("gateway started: {}", settings);
-      return new Gateway(store, server);
+      // The resolved values (bound port, store path), not the flags: port 0 and a default store
+      // say nothing. Neither the token nor any credential is part of the line.
+      LOG.info("gateway started: bind={}, port={}, store={}, dataDir={}, allowLocalFiles={}, "
+          + "outboundPolicy={}", settings.bind(), server.port(), storeName, settings.dataDir(),
+          settings.allowLocalFiles(), settings.outboundPolicy());
+      return new Gateway(lock, store, server);
     } catch (Exception | Error e) {
       store.close();
+      lock.close();
       throw e;
     }
   }
@@ -205,6 +235,7 @@ public final class Gateway implements AutoCloseable {
       LOG.warn("stopping the HTTP server failed", e);
     } finally {
       store.close();
+      lock.close();
     }
   }
 

@@ -3,8 +3,11 @@ package io.icegate.gateway;
 import io.icegate.access.network.OutboundAddressPolicy;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import io.icegate.gateway.server.DataDirLock;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code icegate serve}: runs the gateway until interrupted. Every flag has an environment variable
@@ -13,6 +16,9 @@ import picocli.CommandLine.Option;
 @Command(name = "serve", mixinStandardHelpOptions = true,
     description = "Run the gateway (Iceberg REST under /iceberg, /healthz, /readyz, /metrics).")
 public final class ServeCommand implements Callable<Integer> {
+
+  @Spec
+  CommandSpec spec;
 
   @Option(names = "--port", defaultValue = "${env:ICEGATE_PORT:-8181}",
       description = "TCP port; 0 picks a free one (env ICEGATE_PORT, default ${DEFAULT-VALUE}).")
@@ -62,7 +68,15 @@ public final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     GatewaySettings settings = settings(System.getenv("ICEGATE_BOOTSTRAP_TOKEN"));
-    Gateway gateway = Gateway.start(settings, System.out);
+    Gateway gateway;
+    try {
+      gateway = Gateway.start(settings, System.out);
+    } catch (DataDirLock.InUseException e) {
+      // An operator's mistake, not a defect: one line, no stack trace.
+      spec.commandLine().getErr().println("icegate: " + e.getMessage());
+      spec.commandLine().getErr().flush();
+      return 1;
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "icegate-shutdown"));
     System.out.println("icegate listening on http://" + bind + ":" + gateway.port());
     System.out.flush();

@@ -122,6 +122,10 @@ public final class CatalogService {
     if (warehouse == null || !(warehouse.startsWith("file:") || warehouse.startsWith("s3://"))) {
       throw IcegateException.invalidArgument("warehouse must be a file: or s3:// location");
     }
+    // A relative file: path would resolve against whatever directory the server runs in.
+    if (warehouse.startsWith("file:") && !warehouse.startsWith("file:/")) {
+      throw IcegateException.invalidArgument("a file: warehouse must be an absolute path");
+    }
   }
 
   private static SecretValues secret(Catalog spec, String secretAccessKey) {

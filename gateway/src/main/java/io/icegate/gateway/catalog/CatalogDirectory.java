@@ -18,9 +18,10 @@ import org.apache.iceberg.exceptions.NotFoundException;
  * Catalog of another account is answered exactly like a missing one (404), so ids do not leak.
  *
  * <p>Catalog records found by prefix are reused for a few seconds: every request names one, and
- * they change rarely. Writes stay safe meanwhile (the repositories assert the catalog in each
- * mutation's own transaction); reads of a just-deleted or just-changed catalog may lag by at most
- * the cache's lifetime.
+ * they change rarely. The copy is never trusted for existence: every store transaction a {@link
+ * RepositoryCatalog} runs first reads the Catalog's record in that same transaction, answers 404
+ * when it is gone and drops the cached copy when it is gone or changed (so a deletion in any
+ * gateway process on the store takes effect at once, a change from the next request on).
  */
 public final class CatalogDirectory {
   private final Repositories repositories;
@@ -55,8 +56,9 @@ public final class CatalogDirectory {
     if (prefix == null || prefix.isEmpty()) {
       throw new NotFoundException("Catalog prefix is required");
     }
-    Resource<Catalog> catalog = byPrefix.get(principal.accountId() + '/' + prefix,
-        key -> RepositoryCatalog.call(() -> {
+    String key = principal.accountId() + '/' + prefix;
+    Resource<Catalog> catalog = byPrefix.get(key,
+        k -> RepositoryCatalog.call(() -> {
           try {
             return repositories.catalogs(principal.accountId()).get(prefix);
           } catch (io.icegate.core.error.IcegateException e) {
@@ -64,6 +66,7 @@ public final class CatalogDirectory {
             return Optional.<Resource<Catalog>>empty();
           }
         })).orElseThrow(() -> new NotFoundException("Catalog does not exist: %s", prefix));
-    return new RepositoryCatalog(repositories, catalog, files.forCatalog(catalog), cache);
+    return new RepositoryCatalog(repositories, catalog, files.forCatalog(catalog), cache,
+        () -> byPrefix.invalidate(key));
   }
 }

@@ -9,8 +9,11 @@ import io.icegate.core.paging.PageRequest;
 import io.icegate.core.repo.ChangeKind;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Listing;
+import io.icegate.core.repo.OnConflict;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.store.CommitUnknownResultException;
+import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
@@ -32,6 +35,7 @@ import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
@@ -56,6 +60,8 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   private final FileIO io;
   private final MetadataCache cache;
   private final String name;
+  private final long generation;
+  private final Runnable stale;
 
   /**
    * @param catalog the icegate Catalog resource this adapter serves
@@ -66,7 +72,25 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
       Resource<io.icegate.core.model.Catalog> catalog,
       FileIO io,
       MetadataCache cache) {
+    this(repositories, catalog, io, cache, () -> { });
+  }
+
+  /**
+   * As {@link #RepositoryCatalog(Repositories, Resource, FileIO, MetadataCache)}, for a {@code
+   * catalog} record that may be a cached copy.
+   *
+   * @param stale called when a store read finds the Catalog changed or deleted since {@code
+   *     catalog} was read (the owner of the copy forgets it)
+   */
+  RepositoryCatalog(
+      Repositories repositories,
+      Resource<io.icegate.core.model.Catalog> catalog,
+      FileIO io,
+      MetadataCache cache,
+      Runnable stale) {
     this.repositories = repositories;
+    this.generation = catalog.generation();
+    this.stale = stale;
     this.accountId = catalog.accountId();
     this.catalogId = catalog.id();
     String location = catalog.spec().warehouse();
@@ -126,6 +150,13 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
         .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", ns));
   }
 
+  /**
+   * Creates namespace {@code ns}; in the same store transaction, its parent must exist.
+   *
+   * @throws NoSuchNamespaceException when {@code ns} has more than one level and its parent does
+   *     not exist
+   * @throws AlreadyExistsException when {@code ns} exists
+   */
   @Override
   public void createNamespace(Namespace ns, Map<String, String> metadata) {
     if (ns.isEmpty()) {
@@ -133,9 +164,20 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     }
     io.icegate.core.model.Namespace spec =
         new io.icegate.core.model.Namespace(catalogId, List.of(ns.levels()), metadata);
+    String id = ResourceRepository.newId();
     call(() -> {
       try {
-        return namespaces().create(spec);
+        return write(tx -> {
+          if (ns.length() > 1) {
+            // Iceberg's hierarchy (Polaris and Lakekeeper enforce it too): a child needs its
+            // parent, checked in the create's own transaction.
+            requireNamespace(tx, Namespace.of(parentPath(ns).toArray(String[]::new)));
+          }
+          return namespaces().create(tx, id, spec, OnConflict.ERROR);
+        });
+      } catch (CommitUnknownResultException e) {
+        // Resolved like the repositories' own creates: the id present means it committed.
+        return namespaces().get(id).map(r -> (Object) r).orElseThrow(() -> e);
       } catch (IcegateException e) {
         if (e.code() == ErrorCode.ALREADY_EXISTS) {
           throw new AlreadyExistsException("Namespace already exists: %s", ns);
@@ -160,7 +202,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     if (page == null) {
       return new Page<>(listNamespaces(parent), null);
     }
-    return call(() -> repositories.store().read(tx -> {
+    return call(() -> read(tx -> {
       if (!parent.isEmpty()) {
         requireNamespace(tx, parent);
       }
@@ -178,13 +220,13 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   /** A mutable copy: Iceberg's response builders NPE on immutable maps. */
   @Override
   public Map<String, String> loadNamespaceMetadata(Namespace ns) {
-    return new HashMap<>(call(() -> repositories.store().read(tx -> requireNamespace(tx, ns)))
+    return new HashMap<>(call(() -> read(tx -> requireNamespace(tx, ns)))
         .spec().properties());
   }
 
   @Override
   public boolean dropNamespace(Namespace ns) {
-    return call(() -> repositories.store().run(tx -> {
+    return call(() -> write(tx -> {
       Optional<Resource<io.icegate.core.model.Namespace>> found = findNamespace(tx, ns);
       if (found.isEmpty()) {
         return false;
@@ -228,7 +270,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
           "Invalid namespace properties update: cannot simultaneously set and remove keys: %s",
           overlap);
     }
-    return call(() -> repositories.store().run(tx -> {
+    return call(() -> write(tx -> {
       Resource<io.icegate.core.model.Namespace> current = requireNamespace(tx, ns);
       Map<String, String> properties = new HashMap<>(current.spec().properties());
       UpdateNamespacePropertiesResponse.Builder response =
@@ -289,7 +331,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
    * @throws NoSuchTableException when the table does not exist
    */
   public String metadataLocation(TableIdentifier ident) {
-    return call(() -> repositories.store().read(tx -> findTable(tx, ident)))
+    return call(() -> read(tx -> findTable(tx, ident)))
         .map(r -> r.spec().metadataLocation())
         .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
   }
@@ -352,7 +394,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     if (page == null) {
       return new Page<>(all(p -> listRelations(ns, p, repository)), null);
     }
-    return call(() -> repositories.store().read(tx -> {
+    return call(() -> read(tx -> {
       requireNamespace(tx, ns);
       Page<Resource<S>> found = repository.list(tx,
           Listing.of(NameScope.inCatalog(catalogId, List.of(ns.levels()))), page,
@@ -375,7 +417,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
         return false;
       }
     }
-    boolean dropped = call(() -> repositories.store().run(tx -> {
+    boolean dropped = call(() -> write(tx -> {
       Optional<Resource<io.icegate.core.model.Table>> found = findTable(tx, ident);
       found.ifPresent(r -> tables().delete(tx, r.id(), ExpectedGeneration.any()));
       return found.isPresent();
@@ -389,7 +431,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   @Override
   public void renameTable(TableIdentifier from, TableIdentifier to) {
-    call(() -> repositories.store().run(tx -> {
+    call(() -> write(tx -> {
       Resource<io.icegate.core.model.Table> source = findTable(tx, from)
           .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", from));
       rename(tx, tables(), source.id(), from, to);
@@ -399,7 +441,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   @Override
   public boolean dropView(TableIdentifier ident) {
-    return call(() -> repositories.store().run(tx -> {
+    return call(() -> write(tx -> {
       Optional<Resource<io.icegate.core.model.View>> found = findView(tx, ident);
       found.ifPresent(r -> views().delete(tx, r.id(), ExpectedGeneration.any()));
       return found.isPresent();
@@ -408,7 +450,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   @Override
   public void renameView(TableIdentifier from, TableIdentifier to) {
-    call(() -> repositories.store().run(tx -> {
+    call(() -> write(tx -> {
       Resource<io.icegate.core.model.View> source = findView(tx, from)
           .orElseThrow(() -> new NoSuchViewException("View does not exist: %s", from));
       rename(tx, views(), source.id(), from, to);
@@ -437,6 +479,41 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   }
 
   // ---- plumbing -----------------------------------------------------------------------------
+
+  /**
+   * Runs {@code body} in a read transaction that first checks, in that same transaction, that
+   * this Catalog still exists: the record this adapter was built from may be a cached copy, and a
+   * deleted Catalog must answer 404 at once, whichever process deleted it.
+   *
+   * @throws NotFoundException when the Catalog has been deleted
+   */
+  <T> T read(KvStore.ReadBody<T> body) {
+    return repositories.store().read(tx -> {
+      requireCatalog(tx);
+      return body.apply(tx);
+    });
+  }
+
+  /** As {@link #read}, in a read-write transaction. */
+  <T> T write(KvStore.TransactionBody<T> body) {
+    return repositories.store().run(tx -> {
+      requireCatalog(tx);
+      return body.apply(tx);
+    });
+  }
+
+  private void requireCatalog(ReadTransaction tx) {
+    Optional<Resource<io.icegate.core.model.Catalog>> current =
+        repositories.catalogs(accountId).get(tx, catalogId);
+    if (current.isEmpty() || current.get().generation() != generation) {
+      // This request still runs on the copy it started with (a changed Catalog keeps its
+      // warehouse, which is immutable); the next one reads the record afresh.
+      stale.run();
+    }
+    if (current.isEmpty()) {
+      throw new NotFoundException("Catalog does not exist: %s", catalogId);
+    }
+  }
 
   private interface PageCall<T> {
     Page<T> page(PageRequest request);

@@ -1,30 +1,20 @@
 package io.icegate.gateway.catalog;
 
-import io.icegate.core.error.ErrorCode;
-import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
-import io.icegate.core.repo.ChangeKind;
-import io.icegate.core.repo.ExpectedGeneration;
-import io.icegate.core.store.CommitUnknownResultException;
 import io.icegate.core.store.Transaction;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.BaseMetastoreTableOperations;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
-import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.io.FileIO;
 
 /**
  * Table operations whose commit writes the new metadata file, then compares-and-sets the table's
- * metadata location in one store transaction. A pointer moved by someone else is a {@link
+ * metadata location in one store transaction ({@link MetadataPointer}). A pointer moved by someone else is a {@link
  * CommitFailedException} (409, the client retries on fresh metadata); a store commit with unknown
  * result is a {@link CommitStateUnknownException} (500), and the new file is kept because it may be
  * the table's current metadata.
@@ -32,10 +22,23 @@ import org.apache.iceberg.io.FileIO;
 final class RepositoryTableOperations extends BaseMetastoreTableOperations {
   private final RepositoryCatalog catalog;
   private final TableIdentifier ident;
+  private final MetadataPointer<Table> pointer;
+
+  /**
+   * Table properties that place the table's files (metadata; data, in its current and deprecated
+   * spellings): confined to the warehouse like the table location.
+   */
+  @SuppressWarnings("deprecation")
+  static final List<String> PATH_PROPERTIES = List.of(
+      TableProperties.WRITE_METADATA_LOCATION,
+      TableProperties.WRITE_DATA_LOCATION,
+      TableProperties.OBJECT_STORE_PATH,
+      TableProperties.WRITE_FOLDER_STORAGE_LOCATION);
 
   RepositoryTableOperations(RepositoryCatalog catalog, TableIdentifier ident) {
     this.catalog = catalog;
     this.ident = ident;
+    this.pointer = MetadataPointer.table(catalog, ident);
   }
 
   @Override
@@ -51,7 +54,7 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
   @Override
   protected void doRefresh() {
     Optional<Resource<Table>> found = RepositoryCatalog.call(
-        () -> catalog.repositories().store().read(tx -> catalog.findTable(tx, ident)));
+        () -> catalog.read(tx -> catalog.findTable(tx, ident)));
     if (found.isEmpty()) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchTableException("Table does not exist: %s", ident);
@@ -66,27 +69,15 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
   @Override
   protected void doCommit(TableMetadata base, TableMetadata metadata) {
     String newLocation = stage(base, metadata);
-    try {
-      catalog.repositories().store().run(tx -> {
-        swap(tx, base == null ? null : base.metadataFileLocation(), newLocation);
-        return null;
-      });
-    } catch (CommitUnknownResultException e) {
-      throw new CommitStateUnknownException(e);
-    } catch (CommitFailedException | AlreadyExistsException | NoSuchNamespaceException e) {
-      io().deleteFile(newLocation);
-      throw e;
-    } catch (IcegateException e) {
-      io().deleteFile(newLocation);
-      throw RepositoryErrors.toIceberg(e);
-    }
+    pointer.commit(base == null ? null : base.metadataFileLocation(), newLocation, io());
     requestRefresh();
   }
 
   /**
    * Writes {@code metadata}'s file (unless it has one, e.g. a registered table); its location. A
-   * new or moved table location, and a metadata path set by property, must lie inside the
-   * Catalog's warehouse; nothing is written otherwise.
+   * new or moved table location, and every path property that places files ({@link
+   * #PATH_PROPERTIES}) when set or changed, must lie inside the Catalog's warehouse; nothing is
+   * written otherwise.
    *
    * @throws org.apache.iceberg.exceptions.BadRequestException for a location outside it
    */
@@ -94,55 +85,18 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
     if (base == null || !metadata.location().equals(base.location())) {
       catalog.locations().requireInside("table location", metadata.location());
     }
-    String metadataPath = metadata.properties().get(TableProperties.WRITE_METADATA_LOCATION);
-    if (metadataPath != null && (base == null || !metadataPath.equals(
-        base.properties().get(TableProperties.WRITE_METADATA_LOCATION)))) {
-      catalog.locations().requireInside(TableProperties.WRITE_METADATA_LOCATION, metadataPath);
+    for (String property : PATH_PROPERTIES) {
+      String path = metadata.properties().get(property);
+      if (path != null
+          && (base == null || !path.equals(base.properties().get(property)))) {
+        catalog.locations().requireInside(property, path);
+      }
     }
     return writeNewMetadataIfRequired(base == null, metadata);
   }
 
-  /**
-   * In {@code tx}: creates the table pointing at {@code newLocation} when {@code expected} is null,
-   * else moves its pointer from {@code expected} to {@code newLocation}.
-   *
-   * @throws CommitFailedException the pointer is not at {@code expected} (or the table is gone)
-   * @throws AlreadyExistsException a table or view with the identifier exists (create)
-   */
+  /** In {@code tx}: the compare-and-set of {@link MetadataPointer#swap}. */
   void swap(Transaction tx, String expected, String newLocation) {
-    Optional<Resource<Table>> current = catalog.findTable(tx, ident);
-    if (expected == null) {
-      if (current.isPresent()) {
-        throw new AlreadyExistsException("Table already exists: %s", ident);
-      }
-      if (catalog.findView(tx, ident).isPresent()) {
-        throw new AlreadyExistsException("View with same name already exists: %s", ident);
-      }
-      Table spec = new Table(catalog.catalogId(), List.of(ident.namespace().levels()),
-          ident.name(), newLocation, Map.of());
-      try {
-        catalog.tables().create(tx, spec);
-      } catch (IcegateException e) {
-        if (e.code() == ErrorCode.NOT_FOUND) {
-          throw new NoSuchNamespaceException("Namespace does not exist: %s", ident.namespace());
-        }
-        if (e.code() == ErrorCode.ALREADY_EXISTS) {
-          throw new AlreadyExistsException("Table already exists: %s", ident);
-        }
-        throw e;
-      }
-      return;
-    }
-    if (current.isEmpty()) {
-      throw new CommitFailedException("Cannot commit %s: the table was dropped", ident);
-    }
-    Resource<Table> table = current.get();
-    if (!table.spec().metadataLocation().equals(expected)) {
-      throw new CommitFailedException(
-          "Cannot commit %s: metadata location %s has changed from %s",
-          ident, table.spec().metadataLocation(), expected);
-    }
-    catalog.tables().update(tx, table.id(), ExpectedGeneration.of(table.generation()),
-        table.spec().withMetadataLocation(newLocation), ChangeKind.METADATA);
+    pointer.swap(tx, expected, newLocation);
   }
 }

@@ -1,20 +1,9 @@
 package io.icegate.gateway.catalog;
 
-import io.icegate.core.error.ErrorCode;
-import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.View;
-import io.icegate.core.repo.ChangeKind;
-import io.icegate.core.repo.ExpectedGeneration;
-import io.icegate.core.store.CommitUnknownResultException;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
-import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.view.BaseViewOperations;
@@ -22,16 +11,18 @@ import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewProperties;
 
 /**
- * View operations: the same compare-and-set of the metadata location as {@link
- * RepositoryTableOperations}, for views.
+ * View operations: the same compare-and-set of the metadata location ({@link MetadataPointer}) as
+ * {@link RepositoryTableOperations}, for views.
  */
 final class RepositoryViewOperations extends BaseViewOperations {
   private final RepositoryCatalog catalog;
   private final TableIdentifier ident;
+  private final MetadataPointer<View> pointer;
 
   RepositoryViewOperations(RepositoryCatalog catalog, TableIdentifier ident) {
     this.catalog = catalog;
     this.ident = ident;
+    this.pointer = MetadataPointer.view(catalog, ident);
   }
 
   @Override
@@ -47,7 +38,7 @@ final class RepositoryViewOperations extends BaseViewOperations {
   @Override
   protected void doRefresh() {
     Optional<Resource<View>> found = RepositoryCatalog.call(
-        () -> catalog.repositories().store().read(tx -> catalog.findView(tx, ident)));
+        () -> catalog.read(tx -> catalog.findView(tx, ident)));
     if (found.isEmpty()) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchViewException("View does not exist: %s", ident);
@@ -70,50 +61,7 @@ final class RepositoryViewOperations extends BaseViewOperations {
       catalog.locations().requireInside(ViewProperties.WRITE_METADATA_LOCATION, metadataPath);
     }
     String newLocation = writeNewMetadataIfRequired(metadata);
-    String expected = base == null ? null : currentMetadataLocation();
-    try {
-      catalog.repositories().store().run(tx -> {
-        Optional<Resource<View>> current = catalog.findView(tx, ident);
-        if (expected == null) {
-          if (current.isPresent()) {
-            throw new AlreadyExistsException("View already exists: %s", ident);
-          }
-          if (catalog.findTable(tx, ident).isPresent()) {
-            throw new AlreadyExistsException("Table with same name already exists: %s", ident);
-          }
-          try {
-            catalog.views().create(tx, new View(catalog.catalogId(),
-                List.of(ident.namespace().levels()), ident.name(), newLocation, Map.of()));
-          } catch (IcegateException e) {
-            if (e.code() == ErrorCode.NOT_FOUND) {
-              throw new NoSuchNamespaceException(
-                  "Namespace does not exist: %s", ident.namespace());
-            }
-            throw e;
-          }
-          return null;
-        }
-        Resource<View> view = current.orElseThrow(
-            () -> new NoSuchViewException("View does not exist: %s", ident));
-        if (!view.spec().metadataLocation().equals(expected)) {
-          throw new CommitFailedException(
-              "Cannot commit %s: metadata location %s has changed from %s",
-              ident, view.spec().metadataLocation(), expected);
-        }
-        catalog.views().update(tx, view.id(), ExpectedGeneration.of(view.generation()),
-            view.spec().withMetadataLocation(newLocation), ChangeKind.METADATA);
-        return null;
-      });
-    } catch (CommitUnknownResultException e) {
-      throw new CommitStateUnknownException(e);
-    } catch (CommitFailedException | AlreadyExistsException | NoSuchNamespaceException
-        | NoSuchViewException e) {
-      io().deleteFile(newLocation);
-      throw e;
-    } catch (IcegateException e) {
-      io().deleteFile(newLocation);
-      throw RepositoryErrors.toIceberg(e);
-    }
+    pointer.commit(base == null ? null : currentMetadataLocation(), newLocation, io());
     requestRefresh();
   }
 }

@@ -61,7 +61,7 @@ final class TransactionCommit {
         }
         staged.add(new Staged(ops, base.metadataFileLocation(), ops.stage(base, updated)));
       }
-      catalog.repositories().store().run(tx -> {
+      catalog.write(tx -> {
         for (Staged s : staged) {
           s.ops().swap(tx, s.expected(), s.newLocation());
         }

@@ -32,6 +32,9 @@ public final class IcebergRestServlet extends HttpServlet {
   private final transient IcebergOperations operations;
   private final transient Authenticator authenticator;
   private final transient RouteMetrics metrics;
+  /** How much of an oversized body is read and dropped before answering 413, in limits. */
+  private static final int SWALLOW_LIMIT_FACTOR = 4;
+
   private final long maxBodyBytes;
 
   /**
@@ -93,12 +96,9 @@ public final class IcebergRestServlet extends HttpServlet {
       }
     }
     long declared = req.getContentLengthLong();
-    if (declared > maxBodyBytes) {
-      return error(ErrorMapping.of(413, "BadRequestException",
-          "request body larger than " + maxBodyBytes + " bytes"));
-    }
-    byte[] body = readBody(req.getInputStream());
+    byte[] body = declared > maxBodyBytes ? null : readBody(req.getInputStream());
     if (body == null) {
+      swallowRest(req.getInputStream());
       return error(ErrorMapping.of(413, "BadRequestException",
           "request body larger than " + maxBodyBytes + " bytes"));
     }
@@ -152,6 +152,21 @@ public final class IcebergRestServlet extends HttpServlet {
       }
     }
     return out.toByteArray();
+  }
+
+  /**
+   * Reads and drops what is left of an oversized body, up to {@link #SWALLOW_LIMIT_FACTOR} times
+   * the limit. Answering while the client is still sending makes the closing connection reset
+   * under it, and the client loses the 413 (an I/O error instead); beyond the cap, the connection
+   * is closed anyway rather than spend more on an abusive body.
+   */
+  private void swallowRest(InputStream in) throws IOException {
+    long budget = SWALLOW_LIMIT_FACTOR * maxBodyBytes;
+    byte[] buffer = new byte[65536];
+    int n;
+    while (budget > 0 && (n = in.read(buffer)) >= 0) {
+      budget -= n;
+    }
   }
 
   private static IcebergReply error(ErrorResponse body) {

@@ -11,7 +11,6 @@ import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -52,7 +51,7 @@ public final class HttpServer implements AutoCloseable {
         UriCompliance.Violation.AMBIGUOUS_PATH_SEPARATOR,
         UriCompliance.Violation.AMBIGUOUS_PATH_ENCODING,
         UriCompliance.Violation.SUSPICIOUS_PATH_CHARACTERS));
-    ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(config));
+    ServerConnector connector = new ServerConnector(server, new TargetRecordingConnectionFactory(config));
     connector.setHost(settings.bind());
     connector.setPort(settings.port());
     server.addConnector(connector);

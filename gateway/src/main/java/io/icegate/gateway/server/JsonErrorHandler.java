@@ -1,10 +1,11 @@
 package io.icegate.gateway.server;
 
+import io.icegate.admin.AdminServlet;
+import io.icegate.core.error.ErrorCode;
 import io.icegate.gateway.iceberg.ErrorMapping;
 import io.icegate.gateway.iceberg.IcebergJson;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import org.apache.iceberg.rest.responses.ErrorResponse;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
@@ -13,20 +14,47 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
 
 /**
- * Errors Jetty answers itself (a URI it rejects before any servlet runs, an unmapped path) as an
- * Iceberg {@code ErrorResponse} instead of an HTML page, so every client of the gateway parses
- * one error format.
+ * Errors Jetty answers itself (a URI it rejects before any servlet runs, an unmapped path) in the
+ * error format of the surface the path addresses, instead of an HTML page: problem+json with a
+ * catalogue code under {@code /admin}, an Iceberg {@code ErrorResponse} everywhere else.
  */
 final class JsonErrorHandler extends ErrorHandler {
 
   @Override
   protected void generateResponse(Request request, Response response, int code, String message,
       Throwable cause, Callback callback) throws IOException {
-    String type = code == 404 ? "NotFoundException"
-        : code >= 500 ? "InternalServerError" : "BadRequestException";
     String text = message == null || message.isEmpty() ? HttpStatus.getMessage(code) : message;
-    ErrorResponse body = ErrorMapping.of(code, type, text);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-    response.write(true, ByteBuffer.wrap(IcebergJson.mapper().writeValueAsBytes(body)), callback);
+    byte[] body;
+    if (isAdmin(request)) {
+      ErrorCode problem = switch (code) {
+        case 404 -> ErrorCode.ROUTE_NOT_FOUND;
+        case 405 -> ErrorCode.METHOD_NOT_ALLOWED;
+        case 413 -> ErrorCode.BODY_TOO_LARGE;
+        default -> code >= 500 ? ErrorCode.INTERNAL : ErrorCode.MALFORMED_REQUEST;
+      };
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, AdminServlet.PROBLEM);
+      body = AdminServlet.problemBody(problem, code, text);
+    } else {
+      String type = code == 404 ? "NotFoundException"
+          : code >= 500 ? "InternalServerError" : "BadRequestException";
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+      body = IcebergJson.mapper().writeValueAsBytes(ErrorMapping.of(code, type, text));
+    }
+    response.write(true, ByteBuffer.wrap(body), callback);
+  }
+
+  /**
+   * Whether the client addressed {@code /admin} or below it: by the request's path, or by the raw
+   * target its connection read when Jetty replaced the URI of a request it refused.
+   */
+  private static boolean isAdmin(Request request) {
+    String path = request.getHttpURI() == null ? null : request.getHttpURI().getPath();
+    String target = TargetRecordingConnectionFactory.rawTarget(request);
+    return isAdmin(path) || isAdmin(target);
+  }
+
+  private static boolean isAdmin(String path) {
+    return path != null && (path.equals("/admin") || path.startsWith("/admin/")
+        || path.startsWith("/admin?"));
   }
 }

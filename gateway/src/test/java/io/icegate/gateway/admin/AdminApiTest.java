@@ -272,6 +272,58 @@ class AdminApiTest {
   }
 
   @Test
+  void aDeletedCatalogIsGoneFromTheIcebergRoutesAtOnce() {
+    String reader = "Bearer " + json(gw.send("POST", base() + "/tokens",
+        "{\"name\":\"gone-reader\",\"role\":\"reader\"}")).get("token").asText();
+    io.icegate.core.repo.Repositories repositories = new io.icegate.core.repo.Repositories(
+        gw.gateway().store(), java.time.Clock.systemUTC());
+    for (String how : new String[] {"admin API", "another process"}) {
+      String id = json(gw.send("POST", base() + "/catalogs", "{\"name\":\"gone-"
+          + how.replace(' ', '-') + "\",\"warehouse\":\"file:/tmp/gone\"}")).get("id").asText();
+      String namespaces = "/iceberg/v1/" + id + "/namespaces";
+      assertThat(gw.send("GET", namespaces, null, "Authorization", reader).statusCode())
+          .as(how).isEqualTo(200);
+      if (how.equals("admin API")) {
+        assertThat(gw.send("DELETE", base() + "/catalogs/" + id, null).statusCode())
+            .isEqualTo(204);
+      } else {
+        // Another gateway process on the same store deletes it: this process's caches never hear.
+        repositories.catalogs(account).delete(id, io.icegate.core.repo.ExpectedGeneration.any());
+      }
+      HttpResponse<String> after = gw.send("GET", namespaces, null, "Authorization", reader);
+      assertThat(after.statusCode()).as(how + ": " + after.body()).isEqualTo(404);
+      assertThat(gw.send("POST", namespaces, "{\"namespace\":[\"n\"]}", "Authorization",
+          reader).statusCode()).as(how).isIn(403, 404);
+    }
+  }
+
+  @Test
+  void jettysOwnRejectionsUnderAdminAreProblems() throws Exception {
+    String raw = gw.rawGet(base() + "/catalogs/%ZZ");
+    assertThat(raw).startsWith("HTTP/1.1 400");
+    assertThat(raw).containsIgnoringCase("Content-Type: application/problem+json");
+    String body = raw.substring(raw.indexOf("\r\n\r\n") + 4);
+    JsonNode problem = JSON.readTree(body);
+    assertThat(problem.get("code").asText()).isEqualTo("MALFORMED_REQUEST");
+    assertThat(problem.get("status").asInt()).isEqualTo(400);
+    // The Iceberg surface keeps Iceberg's ErrorResponse for the same rejection.
+    assertThat(gw.rawGet("/iceberg/v1/x/namespaces/%ZZ")).contains("\"code\":400")
+        .doesNotContain("problem+json");
+  }
+
+  @Test
+  void aRelativeFileWarehouseIsRefused() {
+    for (String warehouse : new String[] {"file:relative/wh", "file:./wh", "file:wh", "file:"}) {
+      assertProblem(gw.send("POST", base() + "/catalogs",
+          "{\"name\":\"relative\",\"warehouse\":\"" + warehouse + "\"}"), 400,
+          "INVALID_ARGUMENT");
+    }
+    assertThat(gw.send("POST", base() + "/catalogs",
+        "{\"name\":\"absolute\",\"warehouse\":\"file:///tmp/abs\"}").statusCode())
+        .isEqualTo(201);
+  }
+
+  @Test
   void deletedAccountsTokensStopAuthenticating() {
     String gone = json(gw.send("POST", "/admin/v1/accounts", "{\"name\":\"gone\"}"))
         .get("id").asText();

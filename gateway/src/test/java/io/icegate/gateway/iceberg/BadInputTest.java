@@ -68,21 +68,24 @@ class BadInputTest {
   @Test
   void errorsJettyAnswersItselfAreErrorResponsesToo() throws Exception {
     // java.net.URI refuses a bad percent escape, so this one goes over a raw socket.
-    String raw = rawGet("/iceberg/v1/" + prefix + "/namespaces/%ZZ");
+    String raw = gateway.rawGet("/iceberg/v1/" + prefix + "/namespaces/%ZZ");
     assertThat(raw).startsWith("HTTP/1.1 400");
     assertThat(raw).contains("application/json", "\"code\":400");
     expectError(404, "GET", "/not-a-surface", null);
   }
 
-  private static String rawGet(String path) throws Exception {
-    java.net.URI base = java.net.URI.create(gateway.baseUri());
-    try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
-      socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n"
-          + "Authorization: Bearer " + GatewayFixture.TOKEN + "\r\nConnection: close\r\n\r\n")
-          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-      return new String(socket.getInputStream().readAllBytes(),
-          java.nio.charset.StandardCharsets.UTF_8);
-    }
+  @Test
+  void aChildNamespaceWithoutItsParentIs404AndWritesNothing() throws Exception {
+    JsonNode error = expectError(404, "POST", "/iceberg/v1/" + prefix + "/namespaces",
+        "{\"namespace\":[\"no-parent\",\"child\"]}");
+    assertThat(error.get("type").asText()).isEqualTo("NoSuchNamespaceException");
+    // The first level exists, the second does not: still refused.
+    assertThat(gateway.send("POST", "/iceberg/v1/" + prefix + "/namespaces",
+        "{\"namespace\":[\"has-parent\"]}").statusCode()).isEqualTo(200);
+    expectError(404, "POST", "/iceberg/v1/" + prefix + "/namespaces",
+        "{\"namespace\":[\"has-parent\",\"missing\",\"grandchild\"]}");
+    assertThat(gateway.send("POST", "/iceberg/v1/" + prefix + "/namespaces",
+        "{\"namespace\":[\"has-parent\",\"child\"]}").statusCode()).isEqualTo(200);
   }
 
   @Test
@@ -149,7 +152,7 @@ class BadInputTest {
   @Test
   void aBadPercentEscapeInTheQueryIs400() throws Exception {
     // java.net.URI refuses a bad percent escape, so this one goes over a raw socket.
-    String raw = rawGet("/iceberg/v1/" + prefix + "/namespaces?pageSize=%ZZ");
+    String raw = gateway.rawGet("/iceberg/v1/" + prefix + "/namespaces?pageSize=%ZZ");
     assertThat(raw).startsWith("HTTP/1.1 400");
     assertThat(raw).contains("\"code\":400", "BadRequestException");
   }

@@ -318,6 +318,34 @@ class ProblemInputsTest {
   }
 
   @Test
+  void dataPathPropertiesOutsideTheWarehouseAreRefused() {
+    Namespace ns = Namespace.of("datapaths");
+    catalog.createNamespace(ns);
+    String outside = "file:" + gateway.dataDir().resolve("outside-data");
+    String inside = "file:" + warehouse() + "/datapaths/elsewhere";
+    for (String property : new String[] {
+        "write.data.path", "write.object-storage.path", "write.folder-storage.path"}) {
+      assertThatThrownBy(() -> catalog.buildTable(TableIdentifier.of(ns, "t"), SCHEMA)
+          .withProperty(property, outside).create())
+          .as(property)
+          .isInstanceOf(BadRequestException.class)
+          .hasMessageContaining(property)
+          .hasMessageContaining("inside the catalog's warehouse");
+      assertThat(catalog.tableExists(TableIdentifier.of(ns, "t"))).isFalse();
+
+      Table table = catalog.buildTable(TableIdentifier.of(ns, "t"), SCHEMA)
+          .withProperty(property, inside).create();
+      assertThatThrownBy(() -> table.updateProperties().set(property, outside).commit())
+          .as(property)
+          .isInstanceOf(BadRequestException.class)
+          .hasMessageContaining(property);
+      assertThat(catalog.loadTable(TableIdentifier.of(ns, "t")).properties())
+          .containsEntry(property, inside);
+      catalog.dropTable(TableIdentifier.of(ns, "t"), false);
+    }
+  }
+
+  @Test
   void registerRefusesMetadataOutsideTheWarehouse() throws Exception {
     Namespace ns = Namespace.of("registered");
     catalog.createNamespace(ns);

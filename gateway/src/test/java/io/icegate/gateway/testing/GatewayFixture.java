@@ -119,6 +119,23 @@ public final class GatewayFixture implements AutoCloseable {
     }
   }
 
+  /**
+   * Sends {@code GET path} with the bootstrap token over a plain socket and returns the whole
+   * response (status line, headers, body): for paths {@code java.net.URI} refuses, such as a bad
+   * percent escape, which only Jetty's own checks should see.
+   */
+  public String rawGet(String path) {
+    try (java.net.Socket socket = new java.net.Socket("127.0.0.1", gateway.port())) {
+      socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n"
+          + "Authorization: Bearer " + TOKEN + "\r\nConnection: close\r\n\r\n")
+          .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      return new String(socket.getInputStream().readAllBytes(),
+          java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The {@code prefix} of catalog {@code default}, from the config route. */
   public String prefix() {
     String json = send("GET", "/iceberg/v1/config?warehouse=default", null).body();

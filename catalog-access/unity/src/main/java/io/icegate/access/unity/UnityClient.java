@@ -46,7 +46,6 @@ import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.SortOrderParser;
-import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -59,8 +58,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Only Delta tables (managed or external, data source format {@code DELTA}) and views are
  * exposed; other Unity tables are invisible here. Table identity is Unity's {@code table_id}.
  *
- * <p>A table's schema comes from its Delta log, read with credentials vended for that table, and
- * falls back to Unity's column list only when the log cannot be read; the table's {@link
+ * <p>A table's schema comes from its Delta log, read by Delta Kernel (the latest snapshot, from
+ * JSON commits and Parquet checkpoints alike) through {@link io.icegate.access.unity.delta.S3FileIO}
+ * with credentials vended for that table, and falls back to Unity's column list only when the log
+ * cannot be read. Under Delta column mapping the Delta field ids become the Iceberg field ids. The
+ * table's {@link
  * #SCHEMA_SOURCE} property records which (and {@link #SCHEMA_FALLBACK_REASON} why), because for an
  * externally written table Unity's columns can lag the log. The partition columns come from the
  * same source (the log's {@code partitionColumns}, else Unity's {@code partition_index}) and become
@@ -181,34 +183,31 @@ final class UnityClient implements CatalogClient {
       properties.putAll(info.properties());
     }
     properties.put(UNITY_TABLE_TYPE, info.tableType());
-    String schemaJson;
-    List<String> partitionColumns;
+    String schemaJson = null;
+    List<String> partitionColumns = List.of();
     String metadataLocation = null;
-    DeltaLog.Head head = null;
-    String fallbackReason;
-    if (info.storageLocation() == null) {
-      fallbackReason = "the table has no storage location";
-    } else {
-      try {
-        head = readLog(info);
-        fallbackReason = null;
-      } catch (CatalogAccessException e) {
-        fallbackReason = e.code() + " " + e.getMessage();
-      } catch (DeltaLog.UnreadableLogException | IllegalArgumentException e) {
-        fallbackReason = e.getMessage();
-      } catch (SdkException e) {
-        fallbackReason = "reading the Delta log failed: " + VendedS3Client.describe(e);
-      }
-    }
+    String fallbackReason = null;
     try {
-      if (head != null) {
-        schemaJson = DeltaSchemas.toIcebergJson(head.schemaString());
-        partitionColumns = head.partitionColumns();
-        metadataLocation = head.commitLocation();
-        properties.put(SCHEMA_SOURCE, "delta-log");
-        properties.put(DELTA_LOG_VERSION, Long.toString(head.version()));
+      if (info.storageLocation() == null) {
+        fallbackReason = "the table has no storage location";
       } else {
-        schemaJson = DeltaSchemas.toIcebergJson(unitySchema(info));
+        try {
+          DeltaLog.Head head = readLog(info);
+          schemaJson = DeltaSchemas.toIcebergJson(head.schemaString(), head.configuration());
+          partitionColumns = head.partitionColumns();
+          metadataLocation = head.commitLocation();
+          properties.put(SCHEMA_SOURCE, "delta-log");
+          properties.put(DELTA_LOG_VERSION, Long.toString(head.version()));
+        } catch (CatalogAccessException e) {
+          fallbackReason = e.code() + " " + e.getMessage();
+        } catch (DeltaLog.UnreadableLogException | IllegalArgumentException e) {
+          fallbackReason = e.getMessage();
+        }
+      }
+      if (schemaJson == null) {
+        schemaJson =
+            DeltaSchemas.toIcebergJson(
+                unitySchema(info), info.properties() == null ? Map.of() : info.properties());
         partitionColumns = unityPartitionColumns(info);
         properties.put(SCHEMA_SOURCE, "unity-columns");
         properties.put(SCHEMA_FALLBACK_REASON, fallbackReason);
@@ -216,6 +215,8 @@ final class UnityClient implements CatalogClient {
     } catch (DeltaSchemas.UnsupportedTypeException e) {
       schemaJson = null;
       partitionColumns = List.of();
+      metadataLocation = null;
+      properties.remove(DELTA_LOG_VERSION);
       properties.put(SCHEMA_SOURCE, "none");
       properties.put(SCHEMA_FALLBACK_REASON, e.getMessage());
     }

@@ -1,193 +1,175 @@
 package io.icegate.access.unity.delta;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Table;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.KernelException;
+import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.storage.s3.VendedS3Client;
+import io.icegate.access.unity.delta.S3FileIO.S3Path;
+import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Locale;
-import java.util.TreeMap;
-import java.util.regex.Matcher;
+import java.util.Map;
 import java.util.regex.Pattern;
-import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * Reads the current schema of a Delta table straight from its transaction log on S3 ({@code
- * <location>/_delta_log/}), following the Delta transaction log protocol: commits are {@code
- * NNNNNNNNNNNNNNNNNNNN.json} files of one JSON action per line, and the newest {@code metaData}
- * action carries the table's {@code schemaString} and {@code partitionColumns}.
- *
- * <p>Not Delta Kernel: Kernel's default engine reads through Hadoop's FileSystem (S3A would bring
- * hadoop-aws and a second AWS SDK), and a Kernel engine of our own would mean implementing its
- * columnar JSON and Parquet handlers. What this provider needs is one action, so it walks the JSON
- * commits newest first. The one thing it cannot do is read a Parquet checkpoint: when the log was
- * cleaned up so that the newest {@code metaData} survives only inside a checkpoint, it reports
- * {@link UnreadableLogException} and the caller falls back to Unity's column list.
+ * A Delta table's transaction log on S3 ({@code <location>/_delta_log/}), read with Delta Kernel:
+ * its default engine (JSON and Parquet handlers) over {@link S3FileIO}, so the newest schema is
+ * found wherever the Delta protocol keeps it, in a JSON commit or in a Parquet checkpoint (classic,
+ * multi-part or V2 with sidecars) once the older commits are cleaned up.
  *
  * <p>Uses whatever {@link S3Client} it is given; the provider gives it one holding exactly the
- * vended credentials.
+ * vended credentials. Nothing is written to the log.
  */
 public final class DeltaLog {
 
-  /** Commits examined before giving up; bounds the cost of a table with a long metadata-free run. */
-  public static final int MAX_COMMITS = 1_000;
+  private static final Pattern COMMIT = Pattern.compile("\\d{20}\\.json");
 
-  private static final Pattern COMMIT = Pattern.compile(".*/_delta_log/(\\d{20})\\.json");
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  /** The log could be listed or read but yields no schema (empty, gap, checkpoint-only). */
+  /**
+   * The log yields no schema: there is no log, Kernel cannot read it (an unsupported reader
+   * feature, a corrupt checkpoint) or the store refused a read. The message is safe to show: it
+   * names paths, Kernel's reason or the store's status and error code, never the request.
+   */
   public static final class UnreadableLogException extends RuntimeException {
-    UnreadableLogException(String message) {
-      super(message);
+    UnreadableLogException(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 
   /**
    * What the log says now.
    *
-   * @param version the newest commit version
-   * @param commitLocation the newest commit file, e.g. {@code s3://b/t/_delta_log/000...3.json}
-   * @param schemaString the newest {@code metaData.schemaString}
-   * @param partitionColumns that action's {@code partitionColumns}, in order; empty when
-   *     unpartitioned
+   * @param version the newest table version
+   * @param commitLocation that version's commit file, e.g. {@code s3://b/t/_delta_log/000...3.json}
+   * @param schemaString the current schema as Delta schema JSON (logical names, field metadata)
+   * @param partitionColumns the partition columns, in order; empty when unpartitioned
+   * @param configuration the table properties ({@code metaData.configuration})
    */
   public record Head(
-      long version, String commitLocation, String schemaString, List<String> partitionColumns) {
+      long version,
+      String commitLocation,
+      String schemaString,
+      List<String> partitionColumns,
+      Map<String, String> configuration) {
 
     public Head {
       partitionColumns = List.copyOf(partitionColumns);
+      configuration = Map.copyOf(configuration);
     }
   }
 
-  /** The parts of a {@code metaData} action this class reads. */
-  private record Metadata(String schemaString, List<String> partitionColumns) {}
-
-  private final S3Client s3;
-  private final String bucket;
-  private final String logPrefix;
-  private final String scheme;
+  private final S3FileIO files;
+  private final String tableLocation;
+  private final String logLocation;
 
   /**
    * @param tableLocation {@code s3://bucket/path} (also {@code s3a}, {@code s3n})
    * @throws IllegalArgumentException for another scheme
    */
   public DeltaLog(S3Client s3, String tableLocation) {
-    URI uri = URI.create(tableLocation);
-    String s = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-    if (!s.equals("s3") && !s.equals("s3a") && !s.equals("s3n")) {
-      throw new IllegalArgumentException("storage location scheme '" + s + "' is not S3");
-    }
-    this.s3 = s3;
-    this.scheme = s;
-    this.bucket = uri.getHost();
-    String path = uri.getPath() == null ? "" : uri.getPath();
-    path = path.startsWith("/") ? path.substring(1) : path;
-    this.logPrefix = (path.isEmpty() || path.endsWith("/") ? path : path + "/") + "_delta_log/";
+    S3Path.parse(tableLocation);
+    this.files = new S3FileIO(s3);
+    this.tableLocation = files.resolvePath(tableLocation);
+    this.logLocation = this.tableLocation + "/_delta_log/";
   }
 
   /**
-   * Lists the log and reads commits newest first until one holds a {@code metaData} action.
+   * Loads the latest snapshot with Kernel.
    *
-   * @throws UnreadableLogException when no schema can be found in the JSON commits
-   * @throws software.amazon.awssdk.core.exception.SdkException when the store refuses or fails
+   * @throws UnreadableLogException when the log yields no schema
+   * @throws CatalogAccessException when the outbound address policy refused the store's address
    */
   public Head head() {
-    TreeMap<Long, String> commits = commits();
-    if (commits.isEmpty()) {
-      throw new UnreadableLogException("no Delta commits under " + location(logPrefix));
+    Engine engine = DefaultEngine.create(files);
+    Snapshot snapshot;
+    try {
+      snapshot = Table.forPath(engine, tableLocation).getLatestSnapshot(engine);
+    } catch (TableNotFoundException e) {
+      throw new UnreadableLogException("no Delta commits under " + logLocation, e);
+    } catch (RuntimeException e) {
+      throw unreadable(e);
+    } catch (LinkageError e) {
+      // a packaging fault, not the table's: Kernel's Parquet reader needs Hadoop's client jars
+      throw new UnreadableLogException(
+          "Delta Kernel is missing a class to read the log: " + e.getMessage(), e);
     }
-    long newest = commits.lastKey();
-    long expected = newest;
-    int read = 0;
-    for (Long version : commits.descendingKeySet()) {
-      if (version != expected) {
-        throw new UnreadableLogException(
-            "commit " + expected + " is missing from the log; its metadata is only in a checkpoint");
-      }
-      if (++read > MAX_COMMITS) {
-        throw new UnreadableLogException("no metaData action in the newest " + MAX_COMMITS + " commits");
-      }
-      Metadata metadata = metadata(commits.get(version));
-      if (metadata != null) {
-        return new Head(
-            newest, location(commits.get(newest)), metadata.schemaString(),
-            metadata.partitionColumns());
-      }
-      expected--;
-    }
-    throw new UnreadableLogException(
-        "no metaData action in the JSON commits; the log starts at a checkpoint");
+    return new Head(
+        snapshot.getVersion(),
+        logLocation + String.format("%020d.json", snapshot.getVersion()),
+        snapshot.getSchema().toJson(),
+        snapshot.getPartitionColumnNames(),
+        snapshot.getTableProperties());
   }
 
   /**
-   * The newest commit's location after reading it through once: the non-mutating proof that the
+   * Lists the log and reads its newest commit through once: the non-mutating proof that the
    * credentials open the log.
    *
-   * @throws UnreadableLogException when the log holds no commit
+   * @return the newest commit's location
+   * @throws UnreadableLogException when the log holds no commit or the store refuses
+   * @throws CatalogAccessException when the outbound address policy refused the store's address
    */
   public String readNewestCommit() {
-    TreeMap<Long, String> commits = commits();
-    if (commits.isEmpty()) {
-      throw new UnreadableLogException("no Delta commits under " + location(logPrefix));
-    }
-    String key = commits.lastEntry().getValue();
-    try (ResponseInputStream<GetObjectResponse> in = open(key)) {
-      in.transferTo(java.io.OutputStream.nullOutputStream());
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    return location(key);
-  }
-
-  private TreeMap<Long, String> commits() {
-    TreeMap<Long, String> commits = new TreeMap<>();
-    ListObjectsV2Request request =
-        ListObjectsV2Request.builder().bucket(bucket).prefix(logPrefix).build();
-    for (S3Object object : s3.listObjectsV2Paginator(request).contents()) {
-      Matcher m = COMMIT.matcher("/" + object.key());
-      if (m.matches()) {
-        commits.put(Long.parseLong(m.group(1)), object.key());
-      }
-    }
-    return commits;
-  }
-
-  private Metadata metadata(String key) {
-    Metadata metadata = null;
-    try (BufferedReader lines =
-        new BufferedReader(new InputStreamReader(open(key), StandardCharsets.UTF_8))) {
-      for (String line; (line = lines.readLine()) != null; ) {
-        if (line.isBlank() || !line.contains("\"metaData\"")) {
-          continue;
-        }
-        JsonNode action = JSON.readTree(line).path("metaData");
-        if (action.path("schemaString").isTextual()) {
-          List<String> partitionColumns = new ArrayList<>();
-          action.path("partitionColumns").forEach(c -> partitionColumns.add(c.asText()));
-          // the last one in a commit wins
-          metadata = new Metadata(action.path("schemaString").asText(), partitionColumns);
+    String newest = null;
+    try {
+      try (CloseableIterator<FileStatus> listing = files.listFrom(logLocation + "0")) {
+        while (listing.hasNext()) {
+          String path = listing.next().getPath();
+          if (COMMIT.matcher(path.substring(path.lastIndexOf('/') + 1)).matches()) {
+            newest = path; // listed in name order, and names are zero-padded versions
+          }
         }
       }
+      if (newest == null) {
+        throw new FileNotFoundException("no commit file");
+      }
+      try (InputStream in = files.newInputFile(newest, -1).newStream()) {
+        in.transferTo(OutputStream.nullOutputStream());
+      }
+      return newest;
+    } catch (FileNotFoundException e) {
+      throw new UnreadableLogException("no Delta commits under " + logLocation, e);
     } catch (IOException e) {
-      throw new UnreadableLogException("commit " + location(key) + " is not readable JSON lines");
+      throw unreadable(e);
+    } catch (RuntimeException e) {
+      throw unreadable(e);
     }
-    return metadata;
   }
 
-  private ResponseInputStream<GetObjectResponse> open(String key) {
-    return s3.getObject(GetObjectRequest.builder().bucket(bucket).key(key).build());
-  }
-
-  private String location(String key) {
-    return scheme + "://" + bucket + "/" + key;
+  /**
+   * Store failures as their status and code; Kernel's own refusals with its message; a refusal
+   * by the outbound address policy (raised inside the SDK's resolver) as itself.
+   */
+  private RuntimeException unreadable(Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof CatalogAccessException access) {
+        return access;
+      }
+    }
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof SdkException) {
+        return new UnreadableLogException(
+            "reading the Delta log failed: " + VendedS3Client.describe(t), e);
+      }
+    }
+    if (e instanceof KernelException || e instanceof IllegalArgumentException) {
+      return new UnreadableLogException(
+          "Delta Kernel cannot read the log under " + logLocation + ": " + e.getMessage(), e);
+    }
+    Throwable cause = e instanceof UncheckedIOException ? e.getCause() : e;
+    return new UnreadableLogException(
+        "reading the Delta log under " + logLocation + " failed: "
+            + cause.getClass().getSimpleName() + " " + cause.getMessage(),
+        e);
   }
 }

@@ -7,8 +7,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.icegate.access.unity.api.UnityApi.ColumnInfo;
 import java.io.IOException;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -18,8 +21,16 @@ import java.util.regex.Pattern;
  * log protocol "Schema Serialization Format") into Iceberg schema JSON, the shape {@code
  * UpstreamTable.schemaJson} promises.
  *
- * <p>Field ids are assigned depth-first from 1 in declaration order, the way Iceberg assigns fresh
- * ids to a new schema. Type mapping: {@code byte}, {@code short}, {@code integer} to {@code int};
+ * <p>Field ids: by default assigned depth-first from 1 in declaration order, the way Iceberg assigns
+ * fresh ids to a new schema. With column mapping (the table's {@code delta.columnMapping.mode} is
+ * {@code id} or {@code name}; Delta protocol "Column Mapping"), each struct field keeps its Delta
+ * field id, {@code delta.columnMapping.id}, so that ids stay stable across schema changes as
+ * Iceberg's do; list elements and map keys and values take theirs from the enclosing column's
+ * {@code delta.columnMapping.nested.ids} (written under IcebergCompatV2, keyed by the column's
+ * physical name and {@code .element}/{@code .key}/{@code .value}), and anything still without an
+ * id gets a fresh one above every Delta id. Names are always the logical ones.
+ *
+ * <p>Type mapping: {@code byte}, {@code short}, {@code integer} to {@code int};
  * {@code timestamp} (instant) to {@code timestamptz}; {@code timestamp_ntz} to {@code timestamp};
  * arrays to lists, maps to maps, structs to structs; Delta's {@code nullable}/{@code containsNull}/
  * {@code valueContainsNull} become Iceberg's {@code required} flags inverted. Other types ({@code
@@ -40,13 +51,47 @@ public final class DeltaSchemas {
 
   private DeltaSchemas() {}
 
+  /** Table property naming the column mapping mode: {@code none}, {@code id}, {@code name}. */
+  public static final String COLUMN_MAPPING_MODE = "delta.columnMapping.mode";
+
+  /** Field metadata key of a column's Delta field id under column mapping. */
+  public static final String COLUMN_MAPPING_ID = "delta.columnMapping.id";
+
+  /** Field metadata key of a column's physical name under column mapping. */
+  public static final String PHYSICAL_NAME = "delta.columnMapping.physicalName";
+
+  /** Field metadata key of the ids of a column's nested list elements and map keys/values. */
+  public static final String NESTED_IDS = "delta.columnMapping.nested.ids";
+
+  /** Table property: the highest column-mapping id ever assigned, dropped columns included. */
+  public static final String MAX_COLUMN_ID = "delta.columnMapping.maxColumnId";
+
+  /**
+   * Whether a table with these properties carries Delta field ids.
+   *
+   * @param tableProperties a Delta {@code metaData.configuration} (or Unity's table properties)
+   */
+  public static boolean usesColumnMapping(Map<String, String> tableProperties) {
+    String mode = tableProperties == null ? null : tableProperties.get(COLUMN_MAPPING_MODE);
+    return mode != null && !mode.equalsIgnoreCase("none");
+  }
+
+  /** As {@link #toIcebergJson(String, Map)} for a table without column mapping: fresh ids. */
+  public static String toIcebergJson(String deltaSchemaJson) {
+    return toIcebergJson(deltaSchemaJson, Map.of());
+  }
+
   /**
    * @param deltaSchemaJson a Delta {@code schemaString}
+   * @param tableProperties the table's properties: with {@value #COLUMN_MAPPING_MODE} {@code id} or
+   *     {@code name}, Delta's field ids are kept, and fresh ones start above {@value
+   *     #MAX_COLUMN_ID} so that a dropped column's id (still in old data files) is never reused
    * @return Iceberg schema JSON with {@code schema-id} 0
    * @throws UnsupportedTypeException for a type Iceberg cannot represent
-   * @throws IllegalArgumentException when the text is not a Delta struct
+   * @throws IllegalArgumentException when the text is not a Delta struct, or two fields share a
+   *     Delta field id
    */
-  public static String toIcebergJson(String deltaSchemaJson) {
+  public static String toIcebergJson(String deltaSchemaJson, Map<String, String> tableProperties) {
     JsonNode struct;
     try {
       struct = JSON.readTree(deltaSchemaJson);
@@ -56,12 +101,97 @@ public final class DeltaSchemas {
     if (!"struct".equals(struct.path("type").asText())) {
       throw new IllegalArgumentException("the Delta schema is not a struct");
     }
-    ObjectNode schema = (ObjectNode) convert(struct, new int[] {0});
+    Ids ids = Ids.fresh();
+    if (usesColumnMapping(tableProperties)) {
+      int maxColumnId;
+      try {
+        maxColumnId = Integer.parseInt(tableProperties.getOrDefault(MAX_COLUMN_ID, "0"));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(MAX_COLUMN_ID + " is not a number");
+      }
+      ids = Ids.fromDelta(struct, maxColumnId);
+    }
+    ObjectNode schema = (ObjectNode) convert(struct, ids, null);
     ObjectNode out = JSON.createObjectNode();
     out.put("type", "struct");
     out.put("schema-id", 0);
     out.set("fields", schema.get("fields"));
     return out.toString();
+  }
+
+  /** Where converted fields get their ids: Delta's own (when {@code delta}) or the next fresh one. */
+  private static final class Ids {
+    private final boolean delta;
+    private int last;
+
+    private Ids(boolean delta, int last) {
+      this.delta = delta;
+      this.last = last;
+    }
+
+    static Ids fresh() {
+      return new Ids(false, 0);
+    }
+
+    /** Collects every Delta id so that fresh ones start above them, and refuses duplicates. */
+    static Ids fromDelta(JsonNode struct, int maxColumnId) {
+      Set<Integer> seen = new HashSet<>();
+      collect(struct, seen);
+      int max = seen.stream().mapToInt(Integer::intValue).max().orElse(0);
+      return new Ids(true, Math.max(max, maxColumnId));
+    }
+
+    private static void collect(JsonNode type, Set<Integer> seen) {
+      if (type == null || type.isTextual()) {
+        return;
+      }
+      switch (type.path("type").asText()) {
+        case "struct" -> {
+          for (JsonNode field : type.path("fields")) {
+            JsonNode metadata = field.path("metadata");
+            add(metadata.path(COLUMN_MAPPING_ID), seen);
+            metadata.path(NESTED_IDS).forEach(id -> add(id, seen));
+            collect(field.get("type"), seen);
+          }
+        }
+        case "array" -> collect(type.get("elementType"), seen);
+        case "map" -> {
+          collect(type.get("keyType"), seen);
+          collect(type.get("valueType"), seen);
+        }
+        default -> {}
+      }
+    }
+
+    private static void add(JsonNode id, Set<Integer> seen) {
+      if (id.canConvertToInt() && !seen.add(id.asInt())) {
+        throw new IllegalArgumentException("Delta field id " + id.asInt() + " is used twice");
+      }
+    }
+
+    /** A struct field's id: its Delta id, else a fresh one. */
+    int field(JsonNode metadata) {
+      JsonNode id = metadata.path(COLUMN_MAPPING_ID);
+      return delta && id.canConvertToInt() ? id.asInt() : ++last;
+    }
+
+    /** A nested element's id from the enclosing column's nested ids, else a fresh one. */
+    int nested(Nested scope, String suffix) {
+      if (delta && scope != null) {
+        JsonNode id = scope.ids().path(scope.path() + suffix);
+        if (id.canConvertToInt()) {
+          return id.asInt();
+        }
+      }
+      return ++last;
+    }
+  }
+
+  /** The nested ids of the column being converted and the path reached inside its type. */
+  private record Nested(JsonNode ids, String path) {
+    Nested down(String suffix) {
+      return new Nested(ids, path + suffix);
+    }
   }
 
   /**
@@ -100,7 +230,7 @@ public final class DeltaSchemas {
     return struct.toString();
   }
 
-  private static JsonNode convert(JsonNode type, int[] lastId) {
+  private static JsonNode convert(JsonNode type, Ids ids, Nested scope) {
     if (type.isTextual()) {
       return JSON.getNodeFactory().textNode(primitive(type.asText()));
     }
@@ -111,18 +241,21 @@ public final class DeltaSchemas {
         out.put("type", "struct");
         ArrayNode fields = out.putArray("fields");
         // ids first for this level, then nested types, as Iceberg's TypeUtil.assignFreshIds does
-        int[] ids = new int[type.path("fields").size()];
-        for (int i = 0; i < ids.length; i++) {
-          ids[i] = ++lastId[0];
-        }
+        int[] fieldIds = new int[type.path("fields").size()];
         int i = 0;
         for (JsonNode field : type.path("fields")) {
+          fieldIds[i++] = ids.field(field.path("metadata"));
+        }
+        i = 0;
+        for (JsonNode field : type.path("fields")) {
+          JsonNode metadata = field.path("metadata");
           ObjectNode f = fields.addObject();
-          f.put("id", ids[i++]);
+          f.put("id", fieldIds[i++]);
           f.put("name", field.path("name").asText());
           f.put("required", !field.path("nullable").asBoolean(true));
-          f.set("type", convert(field.get("type"), lastId));
-          JsonNode comment = field.path("metadata").path("comment");
+          String physical = metadata.path(PHYSICAL_NAME).asText(field.path("name").asText());
+          f.set("type", convert(field.get("type"), ids, new Nested(metadata.path(NESTED_IDS), physical)));
+          JsonNode comment = metadata.path("comment");
           if (comment.isTextual()) {
             f.put("doc", comment.asText());
           }
@@ -132,23 +265,27 @@ public final class DeltaSchemas {
       case "array" -> {
         ObjectNode out = JSON.createObjectNode();
         out.put("type", "list");
-        out.put("element-id", ++lastId[0]);
-        out.set("element", convert(type.get("elementType"), lastId));
+        out.put("element-id", ids.nested(scope, ".element"));
+        out.set("element", convert(type.get("elementType"), ids, down(scope, ".element")));
         out.put("element-required", !type.path("containsNull").asBoolean(true));
         return out;
       }
       case "map" -> {
         ObjectNode out = JSON.createObjectNode();
         out.put("type", "map");
-        out.put("key-id", ++lastId[0]);
-        out.put("value-id", ++lastId[0]);
-        out.set("key", convert(type.get("keyType"), lastId));
-        out.set("value", convert(type.get("valueType"), lastId));
+        out.put("key-id", ids.nested(scope, ".key"));
+        out.put("value-id", ids.nested(scope, ".value"));
+        out.set("key", convert(type.get("keyType"), ids, down(scope, ".key")));
+        out.set("value", convert(type.get("valueType"), ids, down(scope, ".value")));
         out.put("value-required", !type.path("valueContainsNull").asBoolean(true));
         return out;
       }
       default -> throw new UnsupportedTypeException("Delta type " + type + " has no Iceberg type");
     }
+  }
+
+  private static Nested down(Nested scope, String suffix) {
+    return scope == null ? null : scope.down(suffix);
   }
 
   private static String primitive(String delta) {
