@@ -254,6 +254,38 @@ class ReconcileTest {
   }
 
   @Test
+  void aRunFencedAfterPublishingRetiresNothingAndARetryConverges() {
+    String a = h.integration("a", upstreamA);
+    String catalog = h.catalog("analytics");
+    String overlay = h.overlay("o", a, catalog,
+        List.of(List.of("Marketing"), List.of("sales", "emea")));
+    h.reconcile(overlay);
+    h.overlays.update(h.account, overlay, ExpectedGeneration.any(), null, null, null,
+        List.of(List.of("sales")), null);
+    Reconciler fenced = h.reconciler(new ReconcileHook() {
+      @Override
+      public void afterPublishBatch(int batch) {
+        h.integrations.rotate(h.account, a, ExpectedGeneration.any(),
+            new IntegrationAuthentication.Bearer(), new SecretValues(Map.of("token", "next")));
+      }
+    });
+    assertThatThrownBy(() -> fenced.reconcile(h.account, overlay))
+        .isInstanceOfSatisfying(IcegateException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_SUPERSEDED));
+    // What the first batch published stays; nothing was retired.
+    assertThat(h.relations(catalog)).containsOnlyKeys("sales.orders", "sales.order_summary",
+        "sales.emea.customers", "Marketing.Campaigns");
+
+    ReconcileReport retry = h.reconcile(overlay);
+    assertThat(retry.unchanged()).isEqualTo(3);
+    assertThat(retry.retired()).isEqualTo(1);
+    assertThat(retry.namespacesPruned()).isEqualTo(2);
+    assertThat(h.relations(catalog)).containsOnlyKeys("sales.orders", "sales.order_summary",
+        "sales.emea.customers");
+    assertThat(h.namespaces(catalog)).containsExactly("sales", "sales.emea");
+  }
+
+  @Test
   void asecondRunWhileOneRunsIsRefused() {
     String a = h.integration("a", upstreamA);
     String catalog = h.catalog("analytics");
