@@ -192,8 +192,8 @@ public final class Gateway implements AutoCloseable {
   }
 
   /**
-   * Overlay reconciliation (overlay-engine) with the default settings, its asynchronous
-   * operations on two daemon threads.
+   * Overlay reconciliation (overlay-engine): default settings, upstream concurrency from {@code
+   * ICEGATE_RECONCILE_CONCURRENCY} (8 when unset); asynchronous operations on two daemon threads.
    */
   private static io.icegate.admin.ReconcileRoutes reconcileRoutes(Repositories repositories,
       io.icegate.core.credential.CredentialStore credentials, Clock clock,
@@ -204,7 +204,8 @@ public final class Gateway implements AutoCloseable {
             new io.icegate.overlay.adapter.IntegrationClients(
                 io.icegate.access.client.CatalogClientFactory.load(
                     Gateway.class.getClassLoader()), addressPolicy),
-            io.icegate.overlay.reconcile.ReconcileSettings.DEFAULT,
+            io.icegate.overlay.reconcile.ReconcileSettings.withConcurrency(System.getenv(
+                io.icegate.overlay.reconcile.ReconcileSettings.CONCURRENCY_ENV)),
             io.icegate.overlay.reconcile.ReconcileHook.NONE);
     return new io.icegate.admin.ReconcileRoutes(
         new io.icegate.overlay.reconcile.ReconcileOperations(reconciler,
