@@ -43,20 +43,23 @@ public final class AdminOperations {
   private final UpstreamOperations upstream;
   private final OverlayService overlays;
   private final IntegrationCascade cascade;
+  private final ReconcileRoutes reconcile;
   private final byte[] openapi;
 
   /**
    * @param upstream validation, capabilities and discovery of integrations (overlay-engine)
+   * @param reconcile overlay reconciliation and its operations (overlay-engine)
    */
   public AdminOperations(AccountService accounts, CatalogService catalogs,
       IntegrationService integrations, UpstreamOperations upstream, OverlayService overlays,
-      IntegrationCascade cascade) {
+      IntegrationCascade cascade, ReconcileRoutes reconcile) {
     this.accounts = Objects.requireNonNull(accounts);
     this.catalogs = Objects.requireNonNull(catalogs);
     this.integrations = Objects.requireNonNull(integrations);
     this.upstream = Objects.requireNonNull(upstream);
     this.overlays = Objects.requireNonNull(overlays);
     this.cascade = Objects.requireNonNull(cascade);
+    this.reconcile = Objects.requireNonNull(reconcile);
     try (InputStream in = AdminOperations.class.getResourceAsStream("/openapi.yaml")) {
       this.openapi = Objects.requireNonNull(in, "openapi.yaml is missing").readAllBytes();
     } catch (IOException e) {
@@ -145,6 +148,7 @@ public final class AdminOperations {
         overlays.delete(account, id, optionalIfMatch(call, id));
         yield new AdminReply(204, null, null, Map.of());
       }
+      case RECONCILE_OVERLAY, GET_OPERATION -> reconcile.handle(call);
     };
   }
 

@@ -41,7 +41,10 @@ public enum AdminRoute {
   LIST_OVERLAYS("GET", "/admin/v1/accounts/{account}/overlays", Access.READ),
   GET_OVERLAY("GET", "/admin/v1/accounts/{account}/overlays/{overlay}", Access.READ),
   PATCH_OVERLAY("PATCH", "/admin/v1/accounts/{account}/overlays/{overlay}", Access.ADMIN),
-  DELETE_OVERLAY("DELETE", "/admin/v1/accounts/{account}/overlays/{overlay}", Access.ADMIN);
+  DELETE_OVERLAY("DELETE", "/admin/v1/accounts/{account}/overlays/{overlay}", Access.ADMIN),
+  RECONCILE_OVERLAY("POST", "/admin/v1/accounts/{account}/overlays/{overlay}/reconcile",
+      Access.ADMIN),
+  GET_OPERATION("GET", "/admin/v1/accounts/{account}/operations/{operation}", Access.READ);
 
   /** Who may call a route. */
   public enum Access {

@@ -53,7 +53,7 @@ public final class AdminServlet extends HttpServlet {
     try {
       reply = dispatch(req);
     } catch (IcegateException e) {
-      reply = problem(e.code(), e.getMessage());
+      reply = problem(e.code(), e.getMessage(), e.details());
     } catch (KvStoreException e) {
       ErrorCode code = ErrorCode.forStoreFailure(e.kind());
       reply = problem(code, code.format("the request"));
@@ -90,7 +90,8 @@ public final class AdminServlet extends HttpServlet {
       byte[] body = readBody(req);
       Map<String, String> query = queryParameters(req);
       AdminCall call = new AdminCall(route, vars.get(), query, body,
-          req.getHeader("If-Match"), req.getHeader("Idempotency-Key"), caller);
+          req.getHeader("If-Match"), req.getHeader("Idempotency-Key"), caller,
+          req.getHeader("Prefer"));
       return operations.handle(call);
     }
     if (!allowed.isEmpty()) {
@@ -164,8 +165,13 @@ public final class AdminServlet extends HttpServlet {
 
   /** A problem+json reply (RFC 9457) with the catalogue code. */
   static AdminReply problem(ErrorCode code, String detail) {
-    return new AdminReply(code.httpStatus(), PROBLEM, problemBody(code, code.httpStatus(), detail),
-        Map.of());
+    return problem(code, detail, List.of());
+  }
+
+  /** A problem+json reply with itemized {@code details} (listed when not empty). */
+  static AdminReply problem(ErrorCode code, String detail, List<String> details) {
+    return new AdminReply(code.httpStatus(), PROBLEM,
+        problemBody(code, code.httpStatus(), detail, details), Map.of());
   }
 
   /**
@@ -174,12 +180,20 @@ public final class AdminServlet extends HttpServlet {
    * {@code status} may differ from {@code code}'s.
    */
   public static byte[] problemBody(ErrorCode code, int status, String detail) {
+    return problemBody(code, status, detail, List.of());
+  }
+
+  private static byte[] problemBody(ErrorCode code, int status, String detail,
+      List<String> details) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("type", "urn:icegate:problem:" + code.name().toLowerCase(java.util.Locale.ROOT));
     body.put("title", code.name());
     body.put("status", status);
     body.put("code", code.name());
     body.put("detail", detail);
+    if (!details.isEmpty()) {
+      body.put("details", details);
+    }
     return AdminJson.write(body);
   }
 }

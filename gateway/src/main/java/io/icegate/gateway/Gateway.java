@@ -148,7 +148,8 @@ public final class Gateway implements AutoCloseable {
         new io.icegate.core.credential.CredentialedWrites(
             new io.icegate.core.credential.CredentialPublication(credentials), creates);
     io.icegate.core.overlay.ContributionRetirement retirement =
-        io.icegate.core.overlay.ContributionRetirement.NONE;
+        new io.icegate.overlay.reconcile.OverlayContributions(repositories,
+            io.icegate.overlay.reconcile.ReconcileSettings.DEFAULT.batch());
     io.icegate.core.overlay.OverlayService overlays =
         new io.icegate.core.overlay.OverlayService(repositories, creates, retirement);
     io.icegate.core.durability.AccountDeletion deletion =
@@ -165,7 +166,8 @@ public final class Gateway implements AutoCloseable {
             addressPolicy),
         overlays,
         new io.icegate.core.overlay.IntegrationCascade(repositories, overlays, retirement,
-            credentials));
+            credentials),
+        reconcileRoutes(repositories, credentials, clock, addressPolicy));
     return new io.icegate.admin.AdminServlet(operations, tokens::resolve, (int) maxBodyBytes);
   }
 
@@ -187,6 +189,27 @@ public final class Gateway implements AutoCloseable {
         new io.icegate.overlay.validation.IntegrationValidator(adapter, clients, clock, 100),
         new io.icegate.overlay.discovery.IntegrationDiscovery(adapter, clients,
             io.icegate.core.paging.PageTokens.load(store)));
+  }
+
+  /**
+   * Overlay reconciliation (overlay-engine): default settings, upstream concurrency from {@code
+   * ICEGATE_RECONCILE_CONCURRENCY} (8 when unset); asynchronous operations on two daemon threads.
+   */
+  private static io.icegate.admin.ReconcileRoutes reconcileRoutes(Repositories repositories,
+      io.icegate.core.credential.CredentialStore credentials, Clock clock,
+      io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
+    io.icegate.overlay.reconcile.Reconciler reconciler =
+        new io.icegate.overlay.reconcile.Reconciler(repositories,
+            new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials),
+            new io.icegate.overlay.adapter.IntegrationClients(
+                io.icegate.access.client.CatalogClientFactory.load(
+                    Gateway.class.getClassLoader()), addressPolicy),
+            io.icegate.overlay.reconcile.ReconcileSettings.withConcurrency(System.getenv(
+                io.icegate.overlay.reconcile.ReconcileSettings.CONCURRENCY_ENV)),
+            io.icegate.overlay.reconcile.ReconcileHook.NONE);
+    return new io.icegate.admin.ReconcileRoutes(
+        new io.icegate.overlay.reconcile.ReconcileOperations(reconciler,
+            new io.icegate.core.overlay.OperationRecords(repositories.store()), clock, 2));
   }
 
   /** The store the gateway runs on, for embedding (admin tooling, tests). */

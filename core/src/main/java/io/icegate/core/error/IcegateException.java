@@ -1,6 +1,7 @@
 package io.icegate.core.error;
 
 import io.icegate.core.model.ResourceKind;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -14,6 +15,7 @@ public class IcegateException extends RuntimeException {
 
   private final ErrorCode code;
   private final transient ResourceKind subject;
+  private final List<String> details;
 
   /** An error about a resource of kind {@code subject}; {@code args} fill the code's template. */
   public IcegateException(ErrorCode code, ResourceKind subject, Object... args) {
@@ -22,9 +24,24 @@ public class IcegateException extends RuntimeException {
 
   /** An error with an explicit (secret-free) message, e.g. when replaying a recorded answer. */
   public IcegateException(ErrorCode code, ResourceKind subject, String message, Throwable cause) {
+    this(code, subject, message, cause, List.of());
+  }
+
+  /**
+   * An error with an explicit (secret-free) message and itemized details, e.g. every conflict a
+   * reconcile preflight found; the admin problem+json body lists them.
+   */
+  public IcegateException(ErrorCode code, ResourceKind subject, String message, Throwable cause,
+      List<String> details) {
     super(message, cause);
     this.code = Objects.requireNonNull(code, "code");
     this.subject = subject;
+    this.details = List.copyOf(details);
+  }
+
+  /** Itemized details (secret-free), in order; empty for most errors. */
+  public List<String> details() {
+    return details;
   }
 
   /** A shortcut for {@link ErrorCode#INVALID_ARGUMENT}. */

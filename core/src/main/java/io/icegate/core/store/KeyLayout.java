@@ -99,6 +99,22 @@ public final class KeyLayout {
   public static final Subspace DEFINITIONS = subspace(12);
 
   /**
+   * Reconcile runs: {@code (account id, overlay id) -> run record} (JSON: run generation, state,
+   * phase, holder operation id, start time, lease expiry). One record per Overlay; a run takes the
+   * next generation in one transaction and every publication of that run asserts it is still the
+   * current one, so an older run can no longer publish or retire. Written by {@link
+   * io.icegate.core.overlay.ReconcileRuns}.
+   */
+  public static final Subspace RUNS = subspace(13);
+
+  /**
+   * Asynchronous operations: {@code (account id, operation id) -> operation} (JSON: the Overlay,
+   * state, phase, counts, and the final report or problem). Written when an asynchronous reconcile
+   * starts and when it ends ({@link io.icegate.core.overlay.OperationRecords}).
+   */
+  public static final Subspace OPERATIONS = subspace(14);
+
+  /**
    * Encrypted secrets: {@code (owner resource id, credential generation) -> AES-GCM ciphertext}.
    * Written by the CredentialStore only.
    */
@@ -254,6 +270,16 @@ public final class KeyLayout {
     return MANAGED.get(Tuple.from(accountId, overlayId));
   }
 
+  /** The reconcile-run record of {@code overlayId}. */
+  public static byte[] run(String accountId, String overlayId) {
+    return RUNS.pack(Tuple.from(accountId, overlayId));
+  }
+
+  /** The record of asynchronous operation {@code operationId}. */
+  public static byte[] operation(String accountId, String operationId) {
+    return OPERATIONS.pack(Tuple.from(accountId, operationId));
+  }
+
   /** Every definition chunk of relation {@code relationId}, in chunk order. */
   public static Subspace definition(String accountId, ResourceKind kind, String relationId) {
     return DEFINITIONS.get(Tuple.from(accountId, kind.tag(), relationId));
@@ -305,6 +331,8 @@ public final class KeyLayout {
         CLAIMS.get(partition),
         MANAGED.get(partition),
         DEFINITIONS.get(partition),
+        RUNS.get(partition),
+        OPERATIONS.get(partition),
         FENCES.get(partition),
         COUNTERS.get(partition));
   }

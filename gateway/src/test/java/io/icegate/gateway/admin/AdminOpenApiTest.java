@@ -44,13 +44,13 @@ class AdminOpenApiTest {
         String method = operation.substring(0, operation.indexOf(' '));
         String path = operation.substring(operation.indexOf(' ') + 1)
             .replace("{account}", "a").replace("{catalog}", "c").replace("{integration}", "i")
-            .replace("{overlay}", "o");
+            .replace("{overlay}", "o").replace("{operation}", "op");
         HttpResponse<String> r = gw.send(method, path, "{}");
         assertThat(r.body()).as(operation)
             .doesNotContain("ROUTE_NOT_FOUND").doesNotContain("METHOD_NOT_ALLOWED");
       }
       // And a path outside the document is not served.
-      assertThat(gw.send("GET", "/admin/v1/accounts/a/overlays/o/reconcile", null).body())
+      assertThat(gw.send("GET", "/admin/v1/accounts/a/overlays/o/capture", null).body())
           .contains("ROUTE_NOT_FOUND");
     }
   }

@@ -1,0 +1,44 @@
+package io.icegate.admin;
+
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.overlay.reconcile.ReconcileOperation;
+import io.icegate.overlay.reconcile.ReconcileOperations;
+import java.util.Objects;
+
+/**
+ * HTTP mapping of reconciliation (DESIGN.md, reconcile route): {@code POST
+ * .../overlays/{overlay}/reconcile} answers 200 with the report, or with {@code Prefer:
+ * respond-async} 202 with the operation and its {@code Location}; {@code GET
+ * .../operations/{operation}} answers the operation. The logic lives in overlay-engine.
+ */
+public final class ReconcileRoutes {
+  private final ReconcileOperations operations;
+
+  public ReconcileRoutes(ReconcileOperations operations) {
+    this.operations = Objects.requireNonNull(operations, "operations");
+  }
+
+  AdminReply handle(AdminCall call) {
+    String account = call.var("account");
+    return switch (call.route()) {
+      case RECONCILE_OVERLAY -> {
+        String overlay = call.var("overlay");
+        if (!call.respondAsync()) {
+          yield AdminReply.json(200, operations.reconcile(account, overlay));
+        }
+        ReconcileOperation operation = operations.submit(account, overlay);
+        yield AdminReply.json(202, operation)
+            .withHeader("Location", "/admin/v1/accounts/" + account + "/operations/"
+                + operation.id())
+            .withHeader("Preference-Applied", "respond-async");
+      }
+      case GET_OPERATION -> {
+        String id = call.var("operation");
+        yield AdminReply.json(200, operations.get(account, id).orElseThrow(() ->
+            new IcegateException(ErrorCode.NOT_FOUND, null, "operation", id)));
+      }
+      default -> throw new IllegalArgumentException("not a reconcile route: " + call.route());
+    };
+  }
+}

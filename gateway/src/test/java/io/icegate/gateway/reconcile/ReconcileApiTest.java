@@ -1,0 +1,152 @@
+package io.icegate.gateway.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.icegate.access.iceberg.fixture.IcebergRestFixture;
+import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.core.model.Namespace;
+import io.icegate.core.model.Table;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.testing.InvariantChecker;
+import io.icegate.gateway.testing.GatewayFixture;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reconcile routes of a running gateway over HTTP against a real upstream Iceberg REST
+ * catalog on loopback: synchronous report, asynchronous operation polled to its report, 409 with
+ * every conflict listed, 404 for an unknown operation.
+ */
+class ReconcileApiTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static ObjectStoreFixture objects;
+  private static IcebergRestFixture upstream;
+  private static GatewayFixture gw;
+  private static String base;
+  private static String integration;
+
+  @BeforeAll
+  static void start() throws Exception {
+    objects = ObjectStoreFixture.startS3Proxy();
+    upstream = IcebergRestFixture.start(objects).seed();
+    gw = GatewayFixture.start();
+    String account = json(gw.send("POST", "/admin/v1/accounts", "{\"name\":\"rec\"}")).get("id")
+        .asText();
+    base = "/admin/v1/accounts/" + account;
+    integration = created(gw.send("POST", base + "/integrations", "{\"displayName\":\"up\","
+        + "\"type\":\"ICEBERG_REST\",\"uri\":\"" + upstream.uri() + "\","
+        + "\"authentication\":{\"type\":\"bearer\",\"token\":\"tok\"}}")).get("id").asText();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    InvariantChecker.of(gw.gateway().store()).assertClean();
+    gw.close();
+    upstream.close();
+    objects.close();
+  }
+
+  private static String catalog(String name) {
+    return created(gw.send("POST", base + "/catalogs", "{\"name\":\"" + name
+        + "\",\"warehouse\":\"file:/tmp/" + name + "\"}")).get("id").asText();
+  }
+
+  private static String overlay(String name, String catalog, String include) {
+    return created(gw.send("POST", base + "/overlays", "{\"displayName\":\"" + name
+        + "\",\"integrationId\":\"" + integration + "\",\"catalogId\":\"" + catalog
+        + "\",\"includeNamespaces\":" + include + "}")).get("id").asText();
+  }
+
+  @Test
+  void synchronousReconcileAnswersTheReport() {
+    String overlay = overlay("sync", catalog("sync"), "[[\"sales\"]]");
+    HttpResponse<String> r = gw.send("POST", base + "/overlays/" + overlay + "/reconcile", null);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode report = json(r);
+    assertThat(report.get("created").asInt()).isEqualTo(3);
+    assertThat(report.get("namespacesCreated").asInt()).isEqualTo(2);
+    assertThat(report.get("overlayId").asText()).isEqualTo(overlay);
+
+    JsonNode again = json(gw.send("POST", base + "/overlays/" + overlay + "/reconcile", null));
+    assertThat(again.get("unchanged").asInt()).isEqualTo(3);
+    assertThat(again.get("runGeneration").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void asynchronousReconcileAnswers202AndAnOperationThatEndsWithTheReport() throws Exception {
+    String overlay = overlay("async", catalog("async"), "[]");
+    HttpResponse<String> r = gw.send("POST", base + "/overlays/" + overlay + "/reconcile", null,
+        "Prefer", "respond-async");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+    JsonNode operation = json(r);
+    String location = r.headers().firstValue("Location").orElseThrow();
+    assertThat(location).isEqualTo(base + "/operations/" + operation.get("id").asText());
+    assertThat(operation.get("overlayId").asText()).isEqualTo(overlay);
+    assertThat(operation.get("state").asText()).isEqualTo("RUNNING");
+    assertThat(operation.get("counts").has("created")).isTrue();
+
+    JsonNode polled = operation;
+    for (int i = 0; i < 200 && polled.get("state").asText().equals("RUNNING"); i++) {
+      Thread.sleep(50);
+      polled = json(gw.send("GET", location, null));
+    }
+    assertThat(polled.get("state").asText()).as(polled.toString()).isEqualTo("SUCCEEDED");
+    assertThat(polled.get("phase").asText()).isEqualTo("DONE");
+    assertThat(polled.get("report").get("created").asInt()).isEqualTo(4);
+    assertThat(polled.get("counts").get("created").asInt()).isEqualTo(4);
+  }
+
+  @Test
+  void conflictsAre409ListingEachOne() {
+    String catalog = catalog("conflict");
+    // Local tables at two selected paths, written as a client of the gateway would own them.
+    String account = base.substring(base.lastIndexOf('/') + 1);
+    Repositories repos = new Repositories(gw.gateway().store(), Clock.systemUTC());
+    for (List<String> ns : List.of(List.of("sales"), List.of("Marketing"))) {
+      repos.namespaces(account).create(new Namespace(catalog, ns, Map.of()));
+    }
+    repos.tables(account).create(new Table(catalog, List.of("sales"), "orders",
+        "file:/tmp/conflict/orders/metadata.json", Map.of()));
+    repos.tables(account).create(new Table(catalog, List.of("Marketing"), "Campaigns",
+        "file:/tmp/conflict/c/metadata.json", Map.of()));
+    String overlay = overlay("conflict", catalog, "[]");
+
+    HttpResponse<String> r = gw.send("POST", base + "/overlays/" + overlay + "/reconcile", null);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
+    assertThat(r.headers().firstValue("Content-Type").orElse(""))
+        .startsWith("application/problem+json");
+    JsonNode problem = json(r);
+    assertThat(problem.get("code").asText()).isEqualTo("RECONCILE_CONFLICT");
+    assertThat(problem.get("details")).hasSize(2);
+    assertThat(problem.get("details").toString()).contains("sales.orders")
+        .contains("Marketing.Campaigns");
+  }
+
+  @Test
+  void anUnknownOperationIs404() {
+    HttpResponse<String> r = gw.send("GET", base + "/operations/nope", null);
+    assertThat(r.statusCode()).isEqualTo(404);
+    assertThat(json(r).get("code").asText()).isEqualTo("NOT_FOUND");
+  }
+
+  private static JsonNode created(HttpResponse<String> r) {
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+    return json(r);
+  }
+
+  private static JsonNode json(HttpResponse<String> r) {
+    try {
+      return JSON.readTree(r.body());
+    } catch (Exception e) {
+      throw new AssertionError("not JSON: " + r.statusCode() + " " + r.body(), e);
+    }
+  }
+}

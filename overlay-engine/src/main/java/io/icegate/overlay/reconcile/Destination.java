@@ -1,0 +1,263 @@
+package io.icegate.overlay.reconcile;
+
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.NameScope;
+import io.icegate.core.model.Namespace;
+import io.icegate.core.model.Provenance;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.model.Table;
+import io.icegate.core.model.View;
+import io.icegate.core.overlay.ManagedRelations;
+import io.icegate.core.overlay.NamespaceClaims;
+import io.icegate.core.repo.ChangeKind;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.OnConflict;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.ReadTransaction;
+import io.icegate.core.store.Transaction;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One Overlay's view of its target Catalog, inside the caller's transaction: what a desired
+ * relation needs ({@link #decide}), doing it ({@link #apply}), and the namespace work around it.
+ * Every decision is re-derived from the store in the transaction that acts on it, so a batch
+ * applied twice (a retried unknown commit) leaves the same state as applying it once.
+ */
+final class Destination {
+  private static final ManagedRelations MANAGED = new ManagedRelations();
+  private static final NamespaceClaims CLAIMS = new NamespaceClaims();
+
+  /** What a desired relation needs. */
+  sealed interface Decision permits Unchanged, Create, Update, Conflict {}
+
+  /** Stored as desired: no write. */
+  record Unchanged(String relationId) implements Decision {}
+
+  /**
+   * Create it; {@code stale} is this Overlay's relation holding the path whose identity is no
+   * longer desired (an upstream drop and re-create under the same name), deleted first.
+   */
+  record Create(Resource<?> stale) implements Decision {}
+
+  /** Update {@code existing} (definition, provenance or path changed); {@code stale} as above. */
+  record Update(Resource<?> existing, Resource<?> stale) implements Decision {}
+
+  /** The destination path has another writer. */
+  record Conflict(String description) implements Decision {}
+
+  private final Repositories repositories;
+  private final String accountId;
+  private final String catalogId;
+  private final String integrationId;
+  private final String overlayId;
+
+  Destination(Repositories repositories, String accountId, String catalogId, String integrationId,
+      String overlayId) {
+    this.repositories = repositories;
+    this.accountId = accountId;
+    this.catalogId = catalogId;
+    this.integrationId = integrationId;
+    this.overlayId = overlayId;
+  }
+
+  String accountId() {
+    return accountId;
+  }
+
+  String catalogId() {
+    return catalogId;
+  }
+
+  String overlayId() {
+    return overlayId;
+  }
+
+  /**
+   * What {@code desired} needs now.
+   *
+   * @param desiredKeys identity keys of the whole inventory: this Overlay's relation at the path
+   *     whose key is not among them is stale and may give way
+   */
+  Decision decide(ReadTransaction tx, DesiredRelation desired, Set<String> desiredKeys) {
+    Optional<Resource<?>> indexed = MANAGED
+        .find(tx, accountId, overlayId, desired.kind(), desired.externalId())
+        .flatMap(id -> relation(tx, desired.kind(), id));
+    Optional<Resource<?>> holder = holderOf(tx, desired.namespace(), desired.name());
+    Resource<?> stale = null;
+    if (holder.isPresent() && (indexed.isEmpty() || !holder.get().id().equals(indexed.get().id()))) {
+      Provenance held = ManagedRelations.provenanceOf(holder.get());
+      String path = desired.displayPath();
+      if (held == null) {
+        return new Conflict(path + ": a local " + holder.get().kind().label() + " holds the path");
+      }
+      if (!held.overlayId().equals(overlayId)) {
+        return new Conflict(path + ": " + holder.get().kind().label()
+            + " managed by overlay " + held.overlayId() + " holds the path");
+      }
+      if (desiredKeys.contains(holder.get().kind().tag() + "/" + held.externalId())) {
+        return new Conflict(path + ": held by this overlay's " + held.upstreamDisplayPath()
+            + ", which moves in the same run");
+      }
+      stale = holder.get();
+    }
+    if (indexed.isEmpty()) {
+      return new Create(stale);
+    }
+    Resource<?> existing = indexed.get();
+    Provenance wanted = desired.provenance(integrationId, overlayId);
+    if (stale == null && wanted.equals(ManagedRelations.provenanceOf(existing))
+        && samePath(existing, desired)) {
+      return new Unchanged(existing.id());
+    }
+    return new Update(existing, stale);
+  }
+
+  /**
+   * Carries out {@code decision} for {@code desired}.
+   *
+   * @return whether the relation was created (true) or updated (false)
+   */
+  boolean apply(Transaction tx, DesiredRelation desired, Decision decision) {
+    Resource<?> stale = decision instanceof Create c ? c.stale()
+        : decision instanceof Update u ? u.stale() : null;
+    if (stale != null) {
+      repository(stale.kind()).delete(tx, stale.id(), ExpectedGeneration.any());
+    }
+    Provenance provenance = desired.provenance(integrationId, overlayId);
+    if (decision instanceof Update u) {
+      Resource<?> existing = u.existing();
+      String digestBefore = ManagedRelations.provenanceOf(existing).definitionDigest();
+      if (desired.kind() == ResourceKind.TABLE) {
+        repositories.tables(accountId).update(tx, existing.id(), ExpectedGeneration.any(),
+            table(desired, provenance), ChangeKind.CONFIGURATION);
+      } else {
+        repositories.views(accountId).update(tx, existing.id(), ExpectedGeneration.any(),
+            view(desired, provenance), ChangeKind.CONFIGURATION);
+      }
+      if (!digestBefore.equals(desired.digest())) {
+        MANAGED.writeDefinition(tx, accountId, desired.kind(), existing.id(), desired.definition());
+      }
+      return false;
+    }
+    String id = ResourceRepository.newId();
+    if (desired.kind() == ResourceKind.TABLE) {
+      repositories.tables(accountId).create(tx, id, table(desired, provenance), OnConflict.ERROR);
+    } else {
+      repositories.views(accountId).create(tx, id, view(desired, provenance), OnConflict.ERROR);
+    }
+    MANAGED.writeDefinition(tx, accountId, desired.kind(), id, desired.definition());
+    MANAGED.index(tx, accountId, overlayId, desired.kind(), desired.externalId(), id);
+    return true;
+  }
+
+  /** What {@link #claimPath} would do: whether any prefix of {@code path} lacks our claim. */
+  boolean pathNeedsWork(ReadTransaction tx, List<String> path) {
+    for (int depth = 1; depth <= path.size(); depth++) {
+      Optional<Resource<Namespace>> ns = namespace(tx, path.subList(0, depth));
+      if (ns.isEmpty() || tx.get(KeyLayout.claim(accountId, ns.get().id(), overlayId)) == null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Creates every missing namespace of {@code path} (root first) and claims every one.
+   *
+   * @return {claims written, namespaces created}
+   */
+  int[] claimPath(Transaction tx, List<String> path) {
+    int claimed = 0;
+    int created = 0;
+    for (int depth = 1; depth <= path.size(); depth++) {
+      List<String> prefix = List.copyOf(path.subList(0, depth));
+      Optional<Resource<Namespace>> ns = namespace(tx, prefix);
+      boolean create = ns.isEmpty();
+      String id = create
+          ? repositories.namespaces(accountId).create(tx, new Namespace(catalogId, prefix, Map.of()))
+              .id()
+          : ns.get().id();
+      created += create ? 1 : 0;
+      claimed += CLAIMS.claim(tx, accountId, id, overlayId, create) ? 1 : 0;
+    }
+    return new int[] {claimed, created};
+  }
+
+  Optional<Resource<Namespace>> namespace(ReadTransaction tx, List<String> path) {
+    return repositories.namespaces(accountId).getByName(tx,
+        NameScope.inCatalog(catalogId, path.subList(0, path.size() - 1)),
+        path.get(path.size() - 1));
+  }
+
+  /** Whether namespace {@code path} holds any namespace, table or view. */
+  boolean hasChildren(ReadTransaction tx, List<String> path) {
+    NameScope children = NameScope.inCatalog(catalogId, path);
+    for (ResourceKind kind : List.of(ResourceKind.NAMESPACE, ResourceKind.TABLE,
+        ResourceKind.VIEW)) {
+      var range = KeyLayout.names(accountId, kind, children).range();
+      if (!tx.getRange(range.begin, range.end, 1, ReadTransaction.Direction.FORWARD).isEmpty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Optional<Resource<?>> relation(ReadTransaction tx, ResourceKind kind, String id) {
+    return repository(kind).get(tx, id).map(r -> (Resource<?>) r);
+  }
+
+  ResourceRepository<?> repository(ResourceKind kind) {
+    return switch (kind) {
+      case TABLE -> repositories.tables(accountId);
+      case VIEW -> repositories.views(accountId);
+      default -> throw new IllegalArgumentException("not a relation kind: " + kind);
+    };
+  }
+
+  /** Every path of {@code namespaces} and all their ancestors. */
+  static Set<List<String>> withAncestors(List<List<String>> namespaces) {
+    Set<List<String>> all = new java.util.HashSet<>();
+    for (List<String> path : namespaces) {
+      for (int depth = 1; depth <= path.size(); depth++) {
+        all.add(List.copyOf(path.subList(0, depth)));
+      }
+    }
+    return all;
+  }
+
+  static IcegateException conflicts(List<String> descriptions) {
+    return new IcegateException(ErrorCode.RECONCILE_CONFLICT, ResourceKind.OVERLAY,
+        ErrorCode.RECONCILE_CONFLICT.format(descriptions.size()), null,
+        new ArrayList<>(descriptions));
+  }
+
+  private Optional<Resource<?>> holderOf(ReadTransaction tx, List<String> namespace, String name) {
+    NameScope scope = NameScope.inCatalog(catalogId, namespace);
+    Optional<Resource<?>> table =
+        repositories.tables(accountId).getByName(tx, scope, name).map(r -> (Resource<?>) r);
+    return table.isPresent() ? table
+        : repositories.views(accountId).getByName(tx, scope, name).map(r -> (Resource<?>) r);
+  }
+
+  private static boolean samePath(Resource<?> existing, DesiredRelation desired) {
+    NameScope scope = existing.spec().nameScope();
+    return existing.name().equals(desired.name()) && scope instanceof NameScope.InCatalog in
+        && in.path().equals(desired.namespace());
+  }
+
+  private Table table(DesiredRelation desired, Provenance provenance) {
+    return new Table(catalogId, desired.namespace(), desired.name(), null, Map.of(), provenance);
+  }
+
+  private View view(DesiredRelation desired, Provenance provenance) {
+    return new View(catalogId, desired.namespace(), desired.name(), null, Map.of(), provenance);
+  }
+}

@@ -1,0 +1,51 @@
+package io.icegate.overlay.reconcile;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Live progress of one run: its phase and the counts so far, what an asynchronous operation shows
+ * while it runs. Thread-safe (discovery loads count from several threads).
+ */
+public final class ReconcileProgress {
+
+  /** The phases of a run, in order (seed 000 "Reconciliation publication"). */
+  public enum Phase { STARTING, DISCOVERY, PREFLIGHT, PUBLISH, RETIRE, DONE }
+
+  private volatile Phase phase = Phase.STARTING;
+  private final AtomicLong loaded = new AtomicLong();
+  final AtomicLong created = new AtomicLong();
+  final AtomicLong updated = new AtomicLong();
+  final AtomicLong unchanged = new AtomicLong();
+  final AtomicLong retired = new AtomicLong();
+  final AtomicLong namespacesClaimed = new AtomicLong();
+  final AtomicLong namespacesCreated = new AtomicLong();
+  final AtomicLong namespacesPruned = new AtomicLong();
+
+  public Phase phase() {
+    return phase;
+  }
+
+  void enter(Phase next) {
+    phase = next;
+  }
+
+  void loaded() {
+    loaded.incrementAndGet();
+  }
+
+  /** The counts so far, by name (loaded, created, updated, unchanged, retired, namespaces*). */
+  public Map<String, Long> counts() {
+    Map<String, Long> out = new LinkedHashMap<>();
+    out.put("loaded", loaded.get());
+    out.put("created", created.get());
+    out.put("updated", updated.get());
+    out.put("unchanged", unchanged.get());
+    out.put("retired", retired.get());
+    out.put("namespacesClaimed", namespacesClaimed.get());
+    out.put("namespacesCreated", namespacesCreated.get());
+    out.put("namespacesPruned", namespacesPruned.get());
+    return out;
+  }
+}

@@ -1,0 +1,43 @@
+package io.icegate.overlay.reconcile;
+
+import java.util.List;
+
+/**
+ * The answer of a completed run (DESIGN.md, reconcile route).
+ *
+ * @param overlayId the reconciled Overlay
+ * @param runGeneration the run's generation
+ * @param created Tables and Views created
+ * @param updated Tables and Views whose definition or path changed
+ * @param unchanged Tables and Views left as they were (no write)
+ * @param retired managed relations absent from the inventory, deleted
+ * @param namespacesClaimed claims written (new uses of a Namespace by the Overlay)
+ * @param namespacesCreated Namespaces created for materialization
+ * @param namespacesPruned Namespaces deleted after their last claim was released
+ * @param warnings e.g. a stable identity shared by two upstream paths
+ * @param durationMillis wall time of the run
+ */
+public record ReconcileReport(
+    String overlayId,
+    long runGeneration,
+    long created,
+    long updated,
+    long unchanged,
+    long retired,
+    long namespacesClaimed,
+    long namespacesCreated,
+    long namespacesPruned,
+    List<String> warnings,
+    long durationMillis) {
+
+  public ReconcileReport {
+    warnings = List.copyOf(warnings);
+  }
+
+  static ReconcileReport of(String overlayId, long generation, ReconcileProgress p,
+      List<String> warnings, long durationMillis) {
+    return new ReconcileReport(overlayId, generation, p.created.get(), p.updated.get(),
+        p.unchanged.get(), p.retired.get(), p.namespacesClaimed.get(), p.namespacesCreated.get(),
+        p.namespacesPruned.get(), warnings, durationMillis);
+  }
+}

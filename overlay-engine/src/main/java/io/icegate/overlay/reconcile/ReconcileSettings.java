@@ -1,0 +1,51 @@
+package io.icegate.overlay.reconcile;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Tuning of reconciliation.
+ *
+ * @param concurrency upstream listings and loads in flight at once (at least 1)
+ * @param batch relations or namespaces per store transaction (at least 1); with definition bytes
+ *     also capped per transaction, batches stay far below the 10 MB / 5 s limits
+ * @param lease how long a run blocks others without renewing (renewed by every publication)
+ */
+public record ReconcileSettings(int concurrency, int batch, Duration lease) {
+
+  /** 8 concurrent upstream calls, 100 items per transaction, a 10-minute lease. */
+  public static final ReconcileSettings DEFAULT =
+      new ReconcileSettings(8, 100, Duration.ofMinutes(10));
+
+  /** Environment variable overriding {@link #concurrency} in the gateway. */
+  public static final String CONCURRENCY_ENV = "ICEGATE_RECONCILE_CONCURRENCY";
+
+  /**
+   * {@link #DEFAULT} with the concurrency named by {@code value} ({@link #CONCURRENCY_ENV}), or
+   * unchanged when it is {@code null} or blank.
+   *
+   * @throws IllegalArgumentException when the value is not an integer from 1 to 256
+   */
+  public static ReconcileSettings withConcurrency(String value) {
+    if (value == null || value.isBlank()) {
+      return DEFAULT;
+    }
+    int concurrency;
+    try {
+      concurrency = Integer.parseInt(value.strip());
+    } catch (NumberFormatException e) {
+      concurrency = 0;
+    }
+    if (concurrency < 1 || concurrency > 256) {
+      throw new IllegalArgumentException(CONCURRENCY_ENV + " must be an integer from 1 to 256");
+    }
+    return new ReconcileSettings(concurrency, DEFAULT.batch(), DEFAULT.lease());
+  }
+
+  public ReconcileSettings {
+    if (concurrency < 1 || batch < 1) {
+      throw new IllegalArgumentException("concurrency and batch must be at least 1");
+    }
+    Objects.requireNonNull(lease, "lease");
+  }
+}

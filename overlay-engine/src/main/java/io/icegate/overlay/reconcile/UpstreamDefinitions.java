@@ -1,0 +1,101 @@
+package io.icegate.overlay.reconcile;
+
+import io.icegate.access.model.UpstreamTable;
+import io.icegate.access.model.UpstreamView;
+import io.icegate.access.model.ViewRepresentation;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.overlay.ManagedRelations;
+import io.icegate.overlay.definition.TableDefinition;
+import io.icegate.overlay.definition.ViewDefinition;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Turns loaded upstream objects into desired relations: the stored definition (seed 000
+ * "Mapping": schema, partition spec, sort order, properties, location, format, metadata location
+ * of a table; every SQL representation, default namespace and properties of a view), checked by
+ * building the Iceberg metadata the gateway will serve, so invalid upstream metadata fails the run
+ * before anything is published.
+ */
+final class UpstreamDefinitions {
+  private UpstreamDefinitions() {}
+
+  /**
+   * @throws IcegateException UPSTREAM_FAILED when the upstream table lacks a schema or location or
+   *     its metadata is not valid Iceberg metadata
+   */
+  static DesiredRelation table(UpstreamTable table) {
+    String path = table.namespace() + "." + table.name();
+    if (table.schemaJson() == null || table.storageLocation() == null) {
+      throw unusable(path, "it has no Iceberg schema or no location");
+    }
+    String uuid = table.icebergTableUuid().map(UUID::toString)
+        .orElseGet(() -> derivedUuid(table.identity().value()));
+    TableDefinition definition = new TableDefinition(table.formatVersion(), uuid,
+        table.storageLocation(), table.schemaJson(), table.partitionSpecJson(),
+        table.sortOrderJson(), table.properties(), table.format().name(),
+        table.metadataLocation());
+    try {
+      definition.toTableMetadata();
+    } catch (RuntimeException e) {
+      throw unusable(path, "its metadata is not valid Iceberg metadata (" + e.getMessage() + ")");
+    }
+    byte[] bytes = definition.toBytes();
+    return new DesiredRelation(ResourceKind.TABLE, table.namespace().segments(), table.name(),
+        table.identity().value(), table.identity().stable(), table.format().name(),
+        table.metadataLocation(), bytes, ManagedRelations.digest(bytes));
+  }
+
+  /**
+   * @throws IcegateException UPSTREAM_FAILED when the view is not a valid Iceberg view
+   */
+  static DesiredRelation view(UpstreamView view, String upstreamCatalogName) {
+    String path = view.namespace() + "." + view.name();
+    List<ViewDefinition.Representation> sql = view.representations().stream()
+        .map((ViewRepresentation r) -> new ViewDefinition.Representation(r.dialect(), r.sql()))
+        .toList();
+    // Seed 000: a default catalog naming the upstream's own catalog is not carried over.
+    String defaultCatalog = view.defaultCatalog() != null
+        && !view.defaultCatalog().equals(upstreamCatalogName) ? view.defaultCatalog() : null;
+    String uuid = isUuid(view.identity().value()) && view.identity().stable()
+        ? view.identity().value() : derivedUuid(view.identity().value());
+    String location = view.metadataLocation() != null
+        ? view.metadataLocation().substring(0, Math.max(0, view.metadataLocation().lastIndexOf('/')))
+        : "";
+    ViewDefinition definition;
+    try {
+      definition = new ViewDefinition(uuid, location.isEmpty() ? "managed:" + path : location,
+          view.schemaJson(), sql, view.defaultNamespace().segments(), defaultCatalog,
+          view.properties());
+      definition.toViewMetadata(0L);
+    } catch (RuntimeException e) {
+      throw unusable(path, "it is not a valid Iceberg view (" + e.getMessage() + ")");
+    }
+    byte[] bytes = definition.toBytes();
+    return new DesiredRelation(ResourceKind.VIEW, view.namespace().segments(), view.name(),
+        view.identity().value(), view.identity().stable(), null, view.metadataLocation(), bytes,
+        ManagedRelations.digest(bytes));
+  }
+
+  /** A UUID stable for one identity, for objects whose provider gives none. */
+  private static String derivedUuid(String identity) {
+    return UUID.nameUUIDFromBytes(identity.getBytes(StandardCharsets.UTF_8)).toString();
+  }
+
+  private static boolean isUuid(String value) {
+    try {
+      UUID.fromString(value);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static IcegateException unusable(String path, String why) {
+    return new IcegateException(ErrorCode.UPSTREAM_FAILED, null,
+        "upstream object " + path + " cannot be materialized: " + why);
+  }
+}

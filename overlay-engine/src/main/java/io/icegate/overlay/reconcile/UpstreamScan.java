@@ -1,0 +1,172 @@
+package io.icegate.overlay.reconcile;
+
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.client.CatalogClient;
+import io.icegate.access.model.CatalogObjectKind;
+import io.icegate.access.model.CatalogObjectRef;
+import io.icegate.access.model.NamespacePath;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.overlay.adapter.UpstreamFailures;
+import io.icegate.overlay.discovery.NamespaceOrder;
+import io.icegate.overlay.selection.NamespaceSelection;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Function;
+
+/**
+ * Phase 1 (seed 000 "Reconciliation publication"): discovers the whole selected scope of an
+ * upstream catalog and loads every table and view in it, without touching the store. Namespaces
+ * are walked level by level from the root, descending only where {@link
+ * NamespaceSelection#mayContainSelected} says a selected namespace can lie; listings and loads run
+ * on at most {@code concurrency} threads. Each loaded object is reduced at once to a compact
+ * {@link DesiredRelation}, so the Iceberg metadata of the scope is never held at once.
+ *
+ * <p>Any failure (a listing, a load, invalid metadata) fails the whole scan: there is no partial
+ * inventory.
+ */
+final class UpstreamScan {
+  private final CatalogClient client;
+  private final NamespaceSelection selection;
+  private final int concurrency;
+  private final String upstreamCatalogName;
+  private final ReconcileProgress progress;
+
+  UpstreamScan(CatalogClient client, NamespaceSelection selection, int concurrency,
+      String upstreamCatalogName, ReconcileProgress progress) {
+    this.client = client;
+    this.selection = selection;
+    this.concurrency = concurrency;
+    this.upstreamCatalogName = upstreamCatalogName;
+    this.progress = progress;
+  }
+
+  /**
+   * The complete inventory.
+   *
+   * @throws IcegateException the upstream failure (NOT_FOUND, INTEGRATION_NOT_USABLE,
+   *     UPSTREAM_FAILED, UPSTREAM_UNAVAILABLE)
+   */
+  Inventory scan() {
+    ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
+      Thread t = new Thread(r, "reconcile-scan");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<NamespacePath> selected = selectedNamespaces(pool);
+      boolean views = client.capabilities().supportsViews();
+      Set<CatalogObjectKind> kinds = views ? EnumSet.allOf(CatalogObjectKind.class)
+          : EnumSet.of(CatalogObjectKind.TABLE);
+      List<CatalogObjectRef> objects = new ArrayList<>();
+      for (List<CatalogObjectRef> listed : all(pool, selected,
+          ns -> client.listObjects(ns, kinds))) {
+        objects.addAll(listed);
+      }
+      List<DesiredRelation> loaded = all(pool, objects, this::load);
+      List<String> warnings = new ArrayList<>();
+      List<DesiredRelation> relations = disambiguate(loaded, warnings);
+      return new Inventory(selected.stream().map(NamespacePath::segments).toList(), relations,
+          warnings);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private List<NamespacePath> selectedNamespaces(ExecutorService pool) {
+    List<NamespacePath> selected = new ArrayList<>();
+    List<NamespacePath> level = List.of(NamespacePath.root());
+    while (!level.isEmpty()) {
+      List<NamespacePath> next = new ArrayList<>();
+      for (List<NamespacePath> children : all(pool, level, client::listNamespaces)) {
+        for (NamespacePath child : children) {
+          if (!selection.mayContainSelected(child)) {
+            continue;
+          }
+          next.add(child);
+          if (selection.selects(child)) {
+            selected.add(child);
+          }
+        }
+      }
+      level = next;
+    }
+    selected.sort(NamespaceOrder.INSTANCE);
+    return selected;
+  }
+
+  private DesiredRelation load(CatalogObjectRef ref) {
+    DesiredRelation relation = ref.kind() == CatalogObjectKind.TABLE
+        ? UpstreamDefinitions.table(client.loadTable(ref.namespace(), ref.name()))
+        : UpstreamDefinitions.view(client.loadView(ref.namespace(), ref.name()),
+            upstreamCatalogName);
+    progress.loaded();
+    return relation;
+  }
+
+  /**
+   * Seed 000: two upstream paths sharing one stable id both use their path identity, and the
+   * report says so.
+   */
+  private static List<DesiredRelation> disambiguate(List<DesiredRelation> loaded,
+      List<String> warnings) {
+    Map<String, List<DesiredRelation>> byIdentity = new HashMap<>();
+    for (DesiredRelation r : loaded) {
+      if (r.identityStable()) {
+        byIdentity.computeIfAbsent(r.identityKey(), k -> new ArrayList<>()).add(r);
+      }
+    }
+    Set<String> shared = new LinkedHashSet<>();
+    byIdentity.forEach((key, group) -> {
+      if (group.size() > 1) {
+        shared.add(key);
+        warnings.add("upstream " + group.stream().map(DesiredRelation::displayPath).sorted()
+            .toList() + " share the stable identity " + group.get(0).externalId()
+            + "; each is materialized with its path identity");
+      }
+    });
+    List<DesiredRelation> out = new ArrayList<>(loaded.size());
+    for (DesiredRelation r : loaded) {
+      out.add(r.identityStable() && shared.contains(r.identityKey()) ? r.withPathIdentity() : r);
+    }
+    return out;
+  }
+
+  /** {@code call} over every input on the pool, results in input order; the first failure wins. */
+  private static <I, O> List<O> all(ExecutorService pool, List<I> inputs, Function<I, O> call) {
+    List<Future<O>> futures = new ArrayList<>(inputs.size());
+    for (I input : inputs) {
+      futures.add(pool.submit(() -> call.apply(input)));
+    }
+    List<O> out = new ArrayList<>(inputs.size());
+    try {
+      for (Future<O> f : futures) {
+        out.add(f.get());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      futures.forEach(f -> f.cancel(true));
+      throw new IcegateException(ErrorCode.UPSTREAM_UNAVAILABLE, null, "interrupted");
+    } catch (ExecutionException e) {
+      futures.forEach(f -> f.cancel(true));
+      Throwable cause = e.getCause();
+      if (cause instanceof CatalogAccessException access) {
+        throw UpstreamFailures.toIcegate(access, "object");
+      }
+      if (cause instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(cause);
+    }
+    return out;
+  }
+}

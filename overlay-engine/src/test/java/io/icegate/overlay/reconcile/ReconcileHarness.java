@@ -1,0 +1,168 @@
+package io.icegate.overlay.reconcile;
+
+import io.icegate.access.client.CatalogClientFactory;
+import io.icegate.access.iceberg.fixture.IcebergRestFixture;
+import io.icegate.access.network.OutboundAddressPolicy;
+import io.icegate.core.credential.CredentialPublication;
+import io.icegate.core.credential.CredentialStore;
+import io.icegate.core.credential.CredentialedWrites;
+import io.icegate.core.credential.MasterKey;
+import io.icegate.core.credential.SecretValues;
+import io.icegate.core.durability.AccountDeletion;
+import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.durability.IdempotencySettings;
+import io.icegate.core.durability.IdempotentCreates;
+import io.icegate.core.integration.IntegrationService;
+import io.icegate.core.model.Account;
+import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogOverlay;
+import io.icegate.core.model.Integration;
+import io.icegate.core.model.IntegrationAuthentication;
+import io.icegate.core.model.IntegrationType;
+import io.icegate.core.model.NameScope;
+import io.icegate.core.model.Namespace;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
+import io.icegate.core.overlay.IntegrationCascade;
+import io.icegate.core.overlay.ManagedRelations;
+import io.icegate.core.overlay.OverlayService;
+import io.icegate.core.repo.OnConflict;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.store.KvStore;
+import io.icegate.overlay.adapter.IntegrationAdapter;
+import io.icegate.overlay.adapter.IntegrationClients;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The real core services and the reconciler over one store, for reconcile scenarios against the
+ * upstream Iceberg REST fixture over HTTP on loopback.
+ */
+final class ReconcileHarness {
+  final KvStore store;
+  final Repositories repos;
+  final IntegrationService integrations;
+  final OverlayService overlays;
+  final IntegrationCascade cascade;
+  final AccountDeletion accountDeletion;
+  final IntegrationAdapter adapter;
+  final IntegrationClients clients;
+  final String account;
+
+  ReconcileHarness(KvStore store, Clock clock) {
+    this.store = store;
+    this.repos = new Repositories(store, clock);
+    CredentialStore credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
+    IdempotentCreates creates = new IdempotentCreates(repos, clock, IdempotencySettings.DEFAULT);
+    integrations = new IntegrationService(repos,
+        new CredentialedWrites(new CredentialPublication(credentials), creates), credentials,
+        host -> { });
+    OverlayContributions retirement = new OverlayContributions(repos, 50);
+    overlays = new OverlayService(repos, creates, retirement);
+    cascade = new IntegrationCascade(repos, overlays, retirement, credentials);
+    accountDeletion = new AccountDeletion(repos, clock, AccountDeletion.DEFAULT_BATCH_KEYS,
+        List.of(overlays.accountCleanup(), credentials.accountCleanup()));
+    adapter = new IntegrationAdapter(repos, credentials);
+    clients = new IntegrationClients(CatalogClientFactory.load(), OutboundAddressPolicy.defaults());
+    account = repos.accounts().create(new Account("acme"), OnConflict.ERROR).resource().id();
+  }
+
+  Reconciler reconciler(ReconcileHook hook) {
+    return reconciler(hook, Duration.ofMinutes(10));
+  }
+
+  Reconciler reconciler(ReconcileHook hook, Duration lease) {
+    return new Reconciler(repos, adapter, clients, new ReconcileSettings(4, 2, lease), hook);
+  }
+
+  ReconcileReport reconcile(String overlayId) {
+    return reconciler(ReconcileHook.NONE).reconcile(account, overlayId);
+  }
+
+  String integration(String name, IcebergRestFixture upstream) {
+    Integration spec = new Integration(name, IntegrationType.ICEBERG_REST,
+        upstream.uri().toString(), Map.of(), new IntegrationAuthentication.Bearer(), 0);
+    return integrations.create(account, spec, new SecretValues(Map.of("token", "t-" + name)),
+        new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
+  }
+
+  String catalog(String name) {
+    return repos.catalogs(account).create(new Catalog(name, "file:///tmp/" + name, Map.of()))
+        .id();
+  }
+
+  String overlay(String name, String integrationId, String catalogId, List<List<String>> include) {
+    return overlays.create(account, new CatalogOverlay(name, integrationId, catalogId, include,
+        List.of()), new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
+  }
+
+  /** Creates a local namespace path (each missing level) and returns the leaf's id. */
+  String localNamespace(String catalogId, List<String> path) {
+    String id = null;
+    for (int depth = 1; depth <= path.size(); depth++) {
+      List<String> prefix = path.subList(0, depth);
+      Optional<Resource<Namespace>> ns = repos.namespaces(account).getByName(
+          NameScope.inCatalog(catalogId, prefix.subList(0, depth - 1)), prefix.get(depth - 1));
+      id = ns.isPresent() ? ns.get().id()
+          : repos.namespaces(account).create(new Namespace(catalogId, prefix, Map.of())).id();
+    }
+    return id;
+  }
+
+  String localTable(String catalogId, List<String> namespace, String name) {
+    localNamespace(catalogId, namespace);
+    return repos.tables(account).create(new Table(catalogId, namespace, name,
+        "file:///tmp/local/" + name + "/metadata.json", Map.of())).id();
+  }
+
+  /** Every Table and View of {@code catalogId}: "ns.name" to its resource. */
+  Map<String, Resource<?>> relations(String catalogId) {
+    Map<String, Resource<?>> out = new TreeMap<>();
+    store.read(tx -> {
+      for (var kind : List.of(io.icegate.core.model.ResourceKind.TABLE,
+          io.icegate.core.model.ResourceKind.VIEW)) {
+        var range = io.icegate.core.store.KeyLayout.resources(account, kind).range();
+        for (var kv : tx.getRange(range.begin, range.end)) {
+          Resource<?> r = kind == io.icegate.core.model.ResourceKind.TABLE
+              ? repos.tables(account).codec().read(kv.value())
+              : repos.views(account).codec().read(kv.value());
+          NameScope.InCatalog scope = (NameScope.InCatalog) r.spec().nameScope();
+          if (scope.catalogId().equals(catalogId)) {
+            out.put(String.join(".", scope.path()) + "." + r.name(), r);
+          }
+        }
+      }
+      return null;
+    });
+    return out;
+  }
+
+  /** Every namespace path of {@code catalogId}, dotted. */
+  List<String> namespaces(String catalogId) {
+    List<String> out = new ArrayList<>();
+    store.read(tx -> {
+      var range = io.icegate.core.store.KeyLayout
+          .resources(account, io.icegate.core.model.ResourceKind.NAMESPACE).range();
+      for (var kv : tx.getRange(range.begin, range.end)) {
+        Namespace ns = repos.namespaces(account).codec().read(kv.value()).spec();
+        if (ns.catalogId().equals(catalogId)) {
+          out.add(String.join(".", ns.path()));
+        }
+      }
+      return null;
+    });
+    out.sort(null);
+    return out;
+  }
+
+  /** The overlay managing {@code relation}, or null for a local one. */
+  static String managedBy(Resource<?> relation) {
+    var p = ManagedRelations.provenanceOf(relation);
+    return p == null ? null : p.overlayId();
+  }
+}

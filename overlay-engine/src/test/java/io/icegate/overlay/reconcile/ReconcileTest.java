@@ -1,0 +1,450 @@
+package io.icegate.overlay.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.icegate.access.iceberg.fixture.IcebergRestFixture;
+import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.IntegrationAuthentication;
+import io.icegate.core.model.Resource;
+import io.icegate.core.credential.SecretValues;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeyValue;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.engine.EngineKvStore;
+import io.icegate.core.store.memory.InMemoryEngine;
+import io.icegate.core.testing.InvariantChecker;
+import io.icegate.overlay.definition.ViewDefinition;
+import java.time.Clock;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.jdbc.JdbcCatalog;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reconciliation end to end against two real upstream Iceberg REST catalogs over HTTP on loopback
+ * (Iceberg's REST servlet over a JDBC catalog on s3proxy, the iceberg-rest test-jar fixture), with
+ * the real core services on the in-memory store.
+ */
+class ReconcileTest {
+  private static ObjectStoreFixture objects;
+  private static ObjectStoreFixture objectsB;
+  private static IcebergRestFixture upstreamA;
+  private static IcebergRestFixture upstreamB;
+
+  private KvStore store;
+  private ReconcileHarness h;
+
+  @BeforeAll
+  static void startUpstreams() throws Exception {
+    objects = ObjectStoreFixture.startS3Proxy();
+    upstreamA = IcebergRestFixture.start(objects).seed();
+    objectsB = ObjectStoreFixture.startS3Proxy();
+    upstreamB = IcebergRestFixture.start(objectsB);
+  }
+
+  @AfterAll
+  static void stopUpstreams() throws Exception {
+    upstreamA.close();
+    upstreamB.close();
+    objects.close();
+    objectsB.close();
+  }
+
+  @BeforeEach
+  void world() {
+    store = new EngineKvStore(InMemoryEngine.create());
+    h = new ReconcileHarness(store, Clock.systemUTC());
+  }
+
+  @AfterEach
+  void clean() {
+    InvariantChecker.of(store).assertClean();
+    store.close();
+  }
+
+  private static void upstreamTable(IcebergRestFixture upstream, String namespace, String name) {
+    JdbcCatalog c = upstream.backingCatalog();
+    Namespace ns = Namespace.of(namespace.split("\\."));
+    for (int i = 1; i <= ns.length(); i++) {
+      Namespace level = Namespace.of(java.util.Arrays.copyOf(ns.levels(), i));
+      if (!c.namespaceExists(level)) {
+        c.createNamespace(level);
+      }
+    }
+    if (name != null) {
+      c.createTable(TableIdentifier.of(ns, name), IcebergRestFixture.ORDERS_SCHEMA);
+    }
+  }
+
+  @Test
+  void twoIntegrationsAndThreeOverlaysMergeIntoOneCatalogWithLocalContent() {
+    upstreamTable(upstreamB, "bravo", "events");
+    String a = h.integration("a", upstreamA);
+    String b = h.integration("b", upstreamB);
+    String catalog = h.catalog("analytics");
+    h.localTable(catalog, List.of("local"), "mine");
+    h.localTable(catalog, List.of("sales"), "hand_made"); // a local table inside a selected namespace
+    String sales = h.overlay("sales", a, catalog, List.of(List.of("sales")));
+    String marketing = h.overlay("marketing", a, catalog, List.of(List.of("Marketing")));
+    String bravo = h.overlay("bravo", b, catalog, List.of(List.of("bravo")));
+
+    ReconcileReport first = h.reconcile(sales);
+    assertThat(first.created()).isEqualTo(3); // orders, emea.customers, order_summary
+    assertThat(first.namespacesCreated()).isEqualTo(1); // sales.emea; sales existed locally
+    assertThat(first.namespacesClaimed()).isEqualTo(2);
+    h.reconcile(marketing);
+    h.reconcile(bravo);
+
+    Map<String, Resource<?>> relations = h.relations(catalog);
+    assertThat(relations).containsOnlyKeys("local.mine", "sales.hand_made", "sales.orders",
+        "sales.emea.customers", "sales.order_summary", "Marketing.Campaigns", "bravo.events");
+    assertThat(ReconcileHarness.managedBy(relations.get("sales.orders"))).isEqualTo(sales);
+    assertThat(ReconcileHarness.managedBy(relations.get("Marketing.Campaigns")))
+        .isEqualTo(marketing);
+    assertThat(ReconcileHarness.managedBy(relations.get("bravo.events"))).isEqualTo(bravo);
+    assertThat(ReconcileHarness.managedBy(relations.get("local.mine"))).isNull();
+    Resource<?> view = relations.get("sales.order_summary");
+    byte[] stored = store.read(tx -> new io.icegate.core.overlay.ManagedRelations()
+        .definition(tx, h.account, view.kind(), view.id())).orElseThrow();
+    assertThat(ViewDefinition.fromBytes(stored).representations())
+        .extracting(ViewDefinition.Representation::dialect).containsExactly("spark", "trino");
+
+    // The same upstream table into a second Catalog is a second Table.
+    String other = h.catalog("other");
+    String copy = h.overlay("sales-copy", a, other, List.of(List.of("sales")));
+    h.reconcile(copy);
+    assertThat(h.relations(other).get("sales.orders").id())
+        .isNotEqualTo(relations.get("sales.orders").id());
+  }
+
+  @Test
+  void aLocalTableAtASelectedPathIsAConflictAndNothingIsPublished() {
+    String a = h.integration("a", upstreamA);
+    String catalog = h.catalog("analytics");
+    h.localTable(catalog, List.of("sales"), "orders");
+    h.localTable(catalog, List.of("Marketing"), "Campaigns");
+    String overlay = h.overlay("all", a, catalog, List.of());
+    Map<String, String> before = contentOutsideRuns();
+
+    assertThatThrownBy(() -> h.reconcile(overlay))
+        .isInstanceOfSatisfying(IcegateException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_CONFLICT);
+          assertThat(e.details()).hasSize(2);
+          assertThat(e.details()).anyMatch(d -> d.startsWith("sales.orders: a local table"));
+          assertThat(e.details()).anyMatch(d -> d.startsWith("Marketing.Campaigns: a local"));
+        });
+    assertThat(contentOutsideRuns()).isEqualTo(before);
+  }
+
+  @Test
+  void aPathHeldByAnotherOverlayIsAConflictButNamespacesAreShared() {
+    String a = h.integration("a", upstreamA);
+    String catalog = h.catalog("analytics");
+    String first = h.overlay("first", a, catalog, List.of(List.of("sales", "emea")));
+    String second = h.overlay("second", a, catalog, List.of(List.of("sales")));
+    h.reconcile(first);
+    Map<String, String> before = contentOutsideRuns();
+
+    assertThatThrownBy(() -> h.reconcile(second))
+        .isInstanceOfSatisfying(IcegateException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_CONFLICT);
+          assertThat(e.details()).containsExactly("sales.emea.customers: table managed by overlay "
+              + first + " holds the path");
+        });
+    assertThat(contentOutsideRuns()).isEqualTo(before);
+
+    // Narrowed to what the first does not hold, the second shares the sales namespace with it.
+    h.overlays.update(h.account, second, ExpectedGeneration.any(), null, null, null,
+        List.of(List.of("sales")), List.of(List.of("sales", "emea")));
+    assertThat(h.reconcile(second).created()).isEqualTo(2);
+    assertThat(h.relations(catalog)).containsOnlyKeys("sales.orders", "sales.order_summary",
+        "sales.emea.customers");
+  }
+
+  @Test
+  void betweenRunsNewNamespacesAppearDroppedTablesRetireRenamesKeepTheResource() {
+    upstreamTable(upstreamB, "evolve", "t1");
+    upstreamTable(upstreamB, "evolve", "t2");
+    String b = h.integration("b", upstreamB);
+    String catalog = h.catalog("analytics");
+    String overlay = h.overlay("evolve", b, catalog, List.of(List.of("evolve")));
+    h.reconcile(overlay);
+    String t1 = h.relations(catalog).get("evolve.t1").id();
+
+    JdbcCatalog upstream = upstreamB.backingCatalog();
+    upstreamTable(upstreamB, "evolve.fresh", "t3");
+    upstream.dropTable(TableIdentifier.of("evolve", "t2"));
+    upstream.renameTable(TableIdentifier.of("evolve", "t1"),
+        TableIdentifier.of(Namespace.of("evolve", "fresh"), "t1_renamed"));
+    ReconcileReport second = h.reconcile(overlay);
+
+    Map<String, Resource<?>> relations = h.relations(catalog);
+    assertThat(relations).containsOnlyKeys("evolve.fresh.t3", "evolve.fresh.t1_renamed");
+    assertThat(relations.get("evolve.fresh.t1_renamed").id()).isEqualTo(t1);
+    assertThat(second.created()).isEqualTo(1);
+    assertThat(second.updated()).isEqualTo(1);
+    assertThat(second.retired()).isEqualTo(1);
+    assertThat(h.namespaces(catalog)).containsExactly("evolve", "evolve.fresh");
+
+    // An unchanged re-run writes nothing but its own run record (taken at start, closed at end).
+    Map<String, String> before = contentOutsideRuns();
+    long writes = store.stats().committedWrites();
+    ReconcileReport third = h.reconcile(overlay);
+    assertThat(third.unchanged()).isEqualTo(2);
+    assertThat(third.created() + third.updated() + third.retired()).isZero();
+    assertThat(store.stats().committedWrites() - writes).isEqualTo(2);
+    assertThat(contentOutsideRuns()).isEqualTo(before);
+  }
+
+  @Test
+  void aStaleRunFailsWithoutPublishingAfterIntegrationUriUpdate() {
+    assertFenced(ctx -> h.integrations.update(h.account, ctx.integration, ExpectedGeneration.any(),
+        null, null, upstreamA.uri() + "/", null));
+  }
+
+  @Test
+  void aStaleRunFailsWithoutPublishingAfterCredentialRotation() {
+    assertFenced(ctx -> h.integrations.rotate(h.account, ctx.integration, ExpectedGeneration.any(),
+        new IntegrationAuthentication.Bearer(), new SecretValues(Map.of("token", "rotated"))));
+  }
+
+  @Test
+  void aStaleRunFailsWithoutPublishingAfterOverlayUpdate() {
+    assertFenced(ctx -> h.overlays.update(h.account, ctx.overlay, ExpectedGeneration.any(), null,
+        null, null, List.of(List.of("Marketing")), null));
+  }
+
+  @Test
+  void aStaleRunFailsWithoutPublishingAfterOverlayDeletion() {
+    assertFenced(ctx -> h.overlays.delete(h.account, ctx.overlay, ExpectedGeneration.any()));
+  }
+
+  @Test
+  void aStaleRunFailsWithoutPublishingWhenANewerRunTakesOver() {
+    Ctx ctx = new Ctx();
+    ctx.integration = h.integration("a", upstreamA);
+    ctx.catalog = h.catalog("analytics");
+    ctx.overlay = h.overlay("sales", ctx.integration, ctx.catalog, List.of(List.of("sales")));
+    // A zero lease lets the newer run start although the stale one never finished.
+    Reconciler stale = h.reconciler(new ReconcileHook() {
+      @Override
+      public void afterDiscovery(Inventory inventory) {
+        h.reconciler(ReconcileHook.NONE, java.time.Duration.ZERO).reconcile(h.account, ctx.overlay);
+        ctx.afterNewer = contentOutsideRuns();
+      }
+    }, java.time.Duration.ZERO);
+    assertThatThrownBy(() -> stale.reconcile(h.account, ctx.overlay))
+        .isInstanceOfSatisfying(IcegateException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_SUPERSEDED));
+    assertThat(contentOutsideRuns()).isEqualTo(ctx.afterNewer);
+    assertThat(h.relations(ctx.catalog)).hasSize(3);
+  }
+
+  @Test
+  void aRunFencedAfterPublishingRetiresNothingAndARetryConverges() {
+    String a = h.integration("a", upstreamA);
+    String catalog = h.catalog("analytics");
+    String overlay = h.overlay("o", a, catalog,
+        List.of(List.of("Marketing"), List.of("sales", "emea")));
+    h.reconcile(overlay);
+    h.overlays.update(h.account, overlay, ExpectedGeneration.any(), null, null, null,
+        List.of(List.of("sales")), null);
+    Reconciler fenced = h.reconciler(new ReconcileHook() {
+      @Override
+      public void afterPublishBatch(int batch) {
+        h.integrations.rotate(h.account, a, ExpectedGeneration.any(),
+            new IntegrationAuthentication.Bearer(), new SecretValues(Map.of("token", "next")));
+      }
+    });
+    assertThatThrownBy(() -> fenced.reconcile(h.account, overlay))
+        .isInstanceOfSatisfying(IcegateException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_SUPERSEDED));
+    // What the first batch published stays; nothing was retired.
+    assertThat(h.relations(catalog)).containsOnlyKeys("sales.orders", "sales.order_summary",
+        "sales.emea.customers", "Marketing.Campaigns");
+
+    ReconcileReport retry = h.reconcile(overlay);
+    assertThat(retry.unchanged()).isEqualTo(3);
+    assertThat(retry.retired()).isEqualTo(1);
+    assertThat(retry.namespacesPruned()).isEqualTo(2);
+    assertThat(h.relations(catalog)).containsOnlyKeys("sales.orders", "sales.order_summary",
+        "sales.emea.customers");
+    assertThat(h.namespaces(catalog)).containsExactly("sales", "sales.emea");
+  }
+
+  @Test
+  void asecondRunWhileOneRunsIsRefused() {
+    String a = h.integration("a", upstreamA);
+    String catalog = h.catalog("analytics");
+    String overlay = h.overlay("sales", a, catalog, List.of(List.of("sales")));
+    Reconciler first = h.reconciler(new ReconcileHook() {
+      @Override
+      public void afterDiscovery(Inventory inventory) {
+        assertThatThrownBy(() -> h.reconcile(overlay))
+            .isInstanceOfSatisfying(IcegateException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_IN_PROGRESS));
+      }
+    });
+    first.reconcile(h.account, overlay);
+    assertThat(h.relations(catalog)).hasSize(3);
+    h.reconcile(overlay); // the finished run no longer blocks
+  }
+
+  @Test
+  void overlayDeleteIntegrationCascadeAndAccountDeleteRetireContributionsOnly() {
+    String a = h.integration("a", upstreamA);
+    String catalog = h.catalog("analytics");
+    h.localTable(catalog, List.of("local"), "mine");
+    String sales = h.overlay("sales", a, catalog, List.of(List.of("sales")));
+    String marketing = h.overlay("marketing", a, catalog, List.of(List.of("Marketing")));
+    h.reconcile(sales);
+    h.reconcile(marketing);
+    h.localTable(catalog, List.of("sales"), "added_later"); // local content in a created namespace
+
+    h.overlays.delete(h.account, sales, ExpectedGeneration.any());
+    assertThat(h.relations(catalog)).containsOnlyKeys("local.mine", "sales.added_later",
+        "Marketing.Campaigns");
+    // sales.emea was created for the Overlay and is empty: pruned; sales holds local content.
+    assertThat(h.namespaces(catalog)).containsExactly("Marketing", "Marketing.BrandQ1", "local",
+        "sales");
+    InvariantChecker.of(store).assertClean();
+
+    h.cascade.delete(h.account, a, ExpectedGeneration.any());
+    assertThat(h.relations(catalog)).containsOnlyKeys("local.mine", "sales.added_later");
+    assertThat(h.namespaces(catalog)).containsExactly("local", "sales");
+    InvariantChecker.of(store).assertClean();
+
+    String again = h.integration("again", upstreamA);
+    h.reconcile(h.overlay("again", again, catalog, List.of(List.of("Marketing"))));
+    h.accountDeletion.delete(h.account, ExpectedGeneration.any());
+    assertThat(InvariantChecker.of(store).keysOfAccount(h.account)).isZero();
+  }
+
+  @Test
+  void twoUpstreamPathsSharingAStableIdBothUsePathIdentityWithAWarning() {
+    upstreamTable(upstreamB, "dup", "one");
+    JdbcCatalog upstream = upstreamB.backingCatalog();
+    String metadata = ((org.apache.iceberg.BaseTable) upstream.loadTable(
+        TableIdentifier.of("dup", "one"))).operations().current().metadataFileLocation();
+    upstream.registerTable(TableIdentifier.of("dup", "two"), metadata); // same table UUID
+    String b = h.integration("b", upstreamB);
+    String catalog = h.catalog("analytics");
+    String overlay = h.overlay("dup", b, catalog, List.of(List.of("dup")));
+    ReconcileReport report = h.reconcile(overlay);
+
+    assertThat(report.created()).isEqualTo(2);
+    assertThat(report.warnings()).singleElement().asString().contains("dup.one", "dup.two");
+    for (Resource<?> r : h.relations(catalog).values()) {
+      assertThat(io.icegate.core.overlay.ManagedRelations.provenanceOf(r).identityStable())
+          .isFalse();
+    }
+    assertThat(h.reconcile(overlay).unchanged()).isEqualTo(2);
+  }
+
+  @Test
+  void aSecondAsynchronousRequestJoinsTheRunningOperation() throws Exception {
+    String a = h.integration("a", upstreamA);
+    String catalog = h.catalog("analytics");
+    String overlay = h.overlay("sales", a, catalog, List.of(List.of("sales")));
+    java.util.concurrent.CountDownLatch discovered = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch proceed = new java.util.concurrent.CountDownLatch(1);
+    Reconciler held = h.reconciler(new ReconcileHook() {
+      @Override
+      public void afterDiscovery(Inventory inventory) {
+        discovered.countDown();
+        try {
+          proceed.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    });
+    String id;
+    try (ReconcileOperations operations = new ReconcileOperations(held,
+        new io.icegate.core.overlay.OperationRecords(store), Clock.systemUTC(), 2)) {
+      ReconcileOperation first = operations.submit(h.account, overlay);
+      id = first.id();
+      assertThat(first.state()).isEqualTo(ReconcileOperation.State.RUNNING);
+      assertThat(discovered.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(operations.get(h.account, first.id()).orElseThrow().phase())
+          .isEqualTo("DISCOVERY");
+      assertThat(operations.submit(h.account, overlay).id()).isEqualTo(first.id());
+      assertThatThrownBy(() -> operations.reconcile(h.account, overlay))
+          .isInstanceOfSatisfying(IcegateException.class,
+              e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_IN_PROGRESS));
+      proceed.countDown();
+      ReconcileOperation done = first;
+      for (int i = 0; i < 400 && done.state() == ReconcileOperation.State.RUNNING; i++) {
+        Thread.sleep(25);
+        done = operations.get(h.account, first.id()).orElseThrow();
+      }
+      assertThat(done.state()).isEqualTo(ReconcileOperation.State.SUCCEEDED);
+      assertThat(done.report().created()).isEqualTo(3);
+      assertThat(done.counts()).containsEntry("created", 3L);
+    }
+    // The end is stored: another process (a fresh service on the same store) reads it.
+    try (ReconcileOperations fresh = new ReconcileOperations(h.reconciler(ReconcileHook.NONE),
+        new io.icegate.core.overlay.OperationRecords(store), Clock.systemUTC(), 1)) {
+      ReconcileOperation stored = fresh.get(h.account, id).orElseThrow();
+      assertThat(stored.state()).isEqualTo(ReconcileOperation.State.SUCCEEDED);
+      assertThat(stored.report().created()).isEqualTo(3);
+    }
+  }
+
+  /** What a hook between discovery and publication changes; the stale run then publishes nothing. */
+  private void assertFenced(Consumer<Ctx> change) {
+    Ctx ctx = new Ctx();
+    ctx.integration = h.integration("a", upstreamA);
+    ctx.catalog = h.catalog("analytics");
+    ctx.overlay = h.overlay("sales", ctx.integration, ctx.catalog, List.of(List.of("sales")));
+    Reconciler stale = h.reconciler(new ReconcileHook() {
+      @Override
+      public void afterDiscovery(Inventory inventory) {
+        assertThat(inventory.relations()).hasSize(3);
+        change.accept(ctx);
+        ctx.afterNewer = contentOutsideRuns();
+      }
+    });
+    assertThatThrownBy(() -> stale.reconcile(h.account, ctx.overlay))
+        .isInstanceOfSatisfying(IcegateException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_SUPERSEDED));
+    assertThat(contentOutsideRuns()).isEqualTo(ctx.afterNewer);
+    assertThat(h.relations(ctx.catalog)).isEmpty();
+  }
+
+  private static final class Ctx {
+    String integration;
+    String catalog;
+    String overlay;
+    Map<String, String> afterNewer;
+  }
+
+  /** Every key and value of the store except run records, hex-encoded (comparable with equals). */
+  private Map<String, String> contentOutsideRuns() {
+    byte[] runs = KeyLayout.RUNS.pack();
+    Map<String, String> out = new TreeMap<>();
+    HexFormat hex = HexFormat.of();
+    store.read(tx -> {
+      for (KeyValue kv : tx.getRange(new byte[] {0x00}, new byte[] {(byte) 0xff})) {
+        if (!java.util.Arrays.equals(java.util.Arrays.copyOf(kv.key(), runs.length), runs)) {
+          out.put(hex.formatHex(kv.key()), hex.formatHex(kv.value()));
+        }
+      }
+      return null;
+    });
+    return out;
+  }
+}
