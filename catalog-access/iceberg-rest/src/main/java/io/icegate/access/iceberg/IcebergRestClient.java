@@ -17,6 +17,7 @@ import io.icegate.access.model.ExternalIdentity;
 import io.icegate.access.model.NamespacePath;
 import io.icegate.access.model.TableFormat;
 import io.icegate.access.model.UpstreamTable;
+import io.icegate.access.model.UpstreamTableMetadata;
 import io.icegate.access.model.UpstreamView;
 import io.icegate.access.model.ViewRepresentation;
 import io.icegate.access.network.OutboundAddressPolicy;
@@ -37,6 +38,7 @@ import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.SortOrderParser;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SessionCatalog.SessionContext;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -143,6 +145,19 @@ final class IcebergRestClient implements CatalogClient {
         PartitionSpecParser.toJson(metadata.spec()),
         SortOrderParser.toJson(metadata.sortOrder()),
         metadata.formatVersion());
+  }
+
+  @Override
+  public UpstreamTableMetadata loadTableMetadata(NamespacePath namespace, String name) {
+    Table table =
+        call("table load", catalog -> catalog.loadTable(context, identifier(namespace, name)));
+    TableMetadata metadata = ((HasTableOperations) table).operations().current();
+    if (metadata.metadataFileLocation() == null) {
+      throw new CatalogAccessException(
+          Code.UPSTREAM_PROTOCOL_ERROR, "the table load answered no metadata location");
+    }
+    return new UpstreamTableMetadata(
+        metadata.metadataFileLocation(), TableMetadataParser.toJson(metadata));
   }
 
   /**

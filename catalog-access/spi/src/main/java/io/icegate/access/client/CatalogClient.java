@@ -4,6 +4,7 @@ import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
 import io.icegate.access.model.NamespacePath;
 import io.icegate.access.model.UpstreamTable;
+import io.icegate.access.model.UpstreamTableMetadata;
 import io.icegate.access.model.UpstreamView;
 import io.icegate.access.storage.VendedStorageCredentials;
 import java.util.List;
@@ -49,6 +50,20 @@ public interface CatalogClient extends AutoCloseable {
 
   /** Provider-neutral metadata of one table. */
   UpstreamTable loadTable(NamespacePath namespace, String name);
+
+  /**
+   * The full Iceberg state of one table as of its current metadata file (snapshots, refs,
+   * schemas, specs, sort orders, snapshot log), for capture. One upstream load; the location and
+   * the JSON come from the same response, so they always agree.
+   *
+   * @throws CatalogAccessException {@code UNSUPPORTED} when the provider has no Iceberg metadata
+   *     to give (the default: Delta providers), {@code NOT_FOUND} for a missing table
+   */
+  default UpstreamTableMetadata loadTableMetadata(NamespacePath namespace, String name) {
+    throw new CatalogAccessException(
+        CatalogAccessException.Code.UNSUPPORTED,
+        "this catalog exposes no Iceberg table metadata to capture");
+  }
 
   /**
    * Provider-neutral metadata of one view.
