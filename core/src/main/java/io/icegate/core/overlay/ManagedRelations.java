@@ -3,6 +3,8 @@ package io.icegate.core.overlay;
 import com.apple.foundationdb.Range;
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
+import io.icegate.core.capture.Blobs;
+import io.icegate.core.capture.CapturePointers;
 import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
@@ -14,11 +16,8 @@ import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -36,6 +35,8 @@ public final class ManagedRelations {
   /** Bytes per definition chunk; below the store's 100 kB value limit with room to spare. */
   public static final int CHUNK_BYTES = 64 * 1024;
 
+  private static final CapturePointers CAPTURES = new CapturePointers();
+
   /**
    * One managed-relation index entry.
    *
@@ -47,11 +48,7 @@ public final class ManagedRelations {
 
   /** Lowercase hex SHA-256 of {@code definition}: the {@link Provenance#definitionDigest()}. */
   public static String digest(byte[] definition) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(definition));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is required of every JVM", e);
-    }
+    return Blobs.digest(definition);
   }
 
   /** Replaces the stored definition of a relation with {@code definition}, in chunks. */
@@ -134,12 +131,16 @@ public final class ManagedRelations {
   }
 
   /**
-   * Removes what belongs to a deleted relation: its definition chunks and, when it is managed and
-   * the index still points at it, its index entry. Harmless for a local relation.
+   * Removes what belongs to a deleted relation: its definition chunks, its capture pointer (the
+   * captured blob is left to the chunk collector) and, when it is managed and the index still
+   * points at it, its index entry. Harmless for a local relation.
    */
   public void forget(Transaction tx, Resource<?> relation) {
     Range chunks = KeyLayout.definition(relation.accountId(), relation.kind(), relation.id()).range();
     tx.clearRange(chunks.begin, chunks.end);
+    if (relation.kind() == ResourceKind.TABLE) {
+      CAPTURES.forget(tx, relation.accountId(), relation.id());
+    }
     Provenance provenance = provenanceOf(relation);
     if (provenance == null) {
       return;

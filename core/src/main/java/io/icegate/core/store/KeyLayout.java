@@ -115,6 +115,25 @@ public final class KeyLayout {
   public static final Subspace OPERATIONS = subspace(14);
 
   /**
+   * Capture pointers: {@code (account id, table id) -> pointer} (JSON: capture generation, upstream
+   * metadata location, blob digest and size, capture time). One per captured managed Table; the
+   * captured metadata itself lives in {@link #BLOBS}, written before the pointer transaction that
+   * names it. Written by {@link io.icegate.core.capture.Captures} in a fenced transaction that
+   * asserts the capture generation it read; cleared with the Table ({@link
+   * io.icegate.core.overlay.ManagedRelations#forget}).
+   */
+  public static final Subspace CAPTURES = subspace(15);
+
+  /**
+   * Blob bookkeeping beside {@link #BLOBS}: {@code (sha-256) -> marker} (JSON: write time, size,
+   * chunk count), refreshed by every write of the blob; and {@code (sha-256, account id, table
+   * id) -> empty}, a reference hint set in the pointer transaction that names the blob. The
+   * chunk collector ({@link io.icegate.core.capture.CaptureChunkCollector}) deletes a blob only
+   * when no hint leads to a pointer naming it and its marker is older than the grace period.
+   */
+  public static final Subspace BLOB_MARKERS = subspace(16);
+
+  /**
    * Encrypted secrets: {@code (owner resource id, credential generation) -> AES-GCM ciphertext}.
    * Written by the CredentialStore only.
    */
@@ -131,7 +150,8 @@ public final class KeyLayout {
 
   /**
    * Content-addressed chunks of large immutable payloads: {@code (sha-256, chunk index) -> bytes}.
-   * Written before the pointer transaction that references them.
+   * Written before the pointer transaction that references them, with their marker in {@link
+   * #BLOB_MARKERS} ({@link io.icegate.core.capture.Blobs}).
    */
   public static final Subspace BLOBS = subspace(8);
 
@@ -275,6 +295,31 @@ public final class KeyLayout {
     return RUNS.pack(Tuple.from(accountId, overlayId));
   }
 
+  /** The capture pointer of table {@code tableId}. */
+  public static byte[] capture(String accountId, String tableId) {
+    return CAPTURES.pack(Tuple.from(accountId, tableId));
+  }
+
+  /** Every chunk of blob {@code digest}, in chunk order. */
+  public static Subspace blobChunks(String digest) {
+    return BLOBS.get(Tuple.from(digest));
+  }
+
+  /** The marker of blob {@code digest}. */
+  public static byte[] blobMarker(String digest) {
+    return BLOB_MARKERS.pack(Tuple.from(digest));
+  }
+
+  /** The reference hints of blob {@code digest} (its marker itself lies outside this range). */
+  public static Subspace blobReferences(String digest) {
+    return BLOB_MARKERS.get(Tuple.from(digest));
+  }
+
+  /** The reference hint saying table {@code tableId}'s pointer names blob {@code digest}. */
+  public static byte[] blobReference(String digest, String accountId, String tableId) {
+    return BLOB_MARKERS.pack(Tuple.from(digest, accountId, tableId));
+  }
+
   /** The record of asynchronous operation {@code operationId}. */
   public static byte[] operation(String accountId, String operationId) {
     return OPERATIONS.pack(Tuple.from(accountId, operationId));
@@ -320,7 +365,8 @@ public final class KeyLayout {
    * cleanup clears them. The order does not matter for safety (the account fence stops every
    * mutation in the partition first); fences and counters go last so a half-done cleanup still
    * shows what it guarded. Subspaces keyed otherwise (credentials, blobs) are cleaned by
-   * cleanup steps of their own.
+   * cleanup steps of their own: a blob whose pointers went with the account is left to the chunk
+   * collector.
    */
   public static List<Subspace> accountPartitions(String accountId) {
     Tuple partition = Tuple.from(accountId);
@@ -333,6 +379,7 @@ public final class KeyLayout {
         DEFINITIONS.get(partition),
         RUNS.get(partition),
         OPERATIONS.get(partition),
+        CAPTURES.get(partition),
         FENCES.get(partition),
         COUNTERS.get(partition));
   }

@@ -2,6 +2,10 @@ package io.icegate.core.testing;
 
 import com.apple.foundationdb.Range;
 import com.apple.foundationdb.tuple.Tuple;
+import io.icegate.core.capture.Blobs;
+import io.icegate.core.capture.CapturePointer;
+import io.icegate.core.capture.CapturePointers;
+import io.icegate.core.capture.Captures;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Namespace;
 import io.icegate.core.model.Provenance;
@@ -28,7 +32,10 @@ import java.util.Optional;
  *   <li>every index entry points at an existing managed relation with that Overlay and identity;
  *   <li>every definition chunk belongs to an existing managed relation;
  *   <li>every claim has both index directions, names an existing Namespace and an existing Overlay
- *       targeting that Namespace's Catalog.
+ *       targeting that Namespace's Catalog;
+ *   <li>every capture pointer belongs to an existing managed Table, names a complete blob whose
+ *       bytes digest to the pointer's digest with the pointer's size, has its blob reference hint,
+ *       and agrees with the Table's captured-at property (one publication, never mixed).
  * </ul>
  */
 final class ContributionInvariants {
@@ -64,6 +71,33 @@ final class ContributionInvariants {
     }
     for (KeyValue kv : all(tx, KeyLayout.CLAIMS.range())) {
       checkClaim(tx, byId, KeyLayout.CLAIMS.unpack(kv.key()), violations);
+    }
+    for (KeyValue kv : all(tx, KeyLayout.CAPTURES.range())) {
+      Tuple key = KeyLayout.CAPTURES.unpack(kv.key());
+      checkCapture(tx, byId, key.getString(0), key.getString(1), violations);
+    }
+  }
+
+  private static void checkCapture(ReadTransaction tx, Map<String, Resource<?>> byId,
+      String accountId, String tableId, List<String> violations) {
+    CapturePointer pointer = new CapturePointers().get(tx, accountId, tableId).orElseThrow();
+    Resource<?> table = byId.get(tableId);
+    if (table == null || !(table.spec() instanceof Table t) || t.provenance() == null) {
+      violations.add("capture pointer of " + tableId + " has no managed table");
+    } else if (!pointer.capturedAt().toString()
+        .equals(t.properties().get(Captures.CAPTURED_AT_PROPERTY))) {
+      violations.add(table.ref() + " says captured at "
+          + t.properties().get(Captures.CAPTURED_AT_PROPERTY) + " but its pointer "
+          + pointer.capturedAt());
+    }
+    Optional<byte[]> blob = Blobs.read(tx, pointer.digest());
+    if (blob.isEmpty() || blob.get().length != pointer.size()
+        || !Blobs.digest(blob.get()).equals(pointer.digest())) {
+      violations.add("capture pointer of " + tableId + " names blob " + pointer.digest()
+          + ", which is missing, incomplete or digests otherwise");
+    }
+    if (tx.get(KeyLayout.blobReference(pointer.digest(), accountId, tableId)) == null) {
+      violations.add("capture pointer of " + tableId + " lacks its blob reference hint");
     }
   }
 

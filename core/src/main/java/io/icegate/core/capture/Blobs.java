@@ -1,0 +1,160 @@
+package io.icegate.core.capture;
+
+import com.apple.foundationdb.Range;
+import com.apple.foundationdb.subspace.Subspace;
+import com.apple.foundationdb.tuple.Tuple;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.icegate.core.model.ModelJson;
+import io.icegate.core.store.Idempotence;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeyValue;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.ReadTransaction;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Content-addressed storage of large immutable payloads (DESIGN.md "Storage": captured Iceberg
+ * metadata): {@code (sha-256, chunk index) -> bytes} in {@link KeyLayout#BLOBS}, with a marker
+ * in {@link KeyLayout#BLOB_MARKERS} recording when the blob was last written.
+ *
+ * <p>A blob is written in its own transactions, before the pointer transaction that names it: the
+ * marker with the first chunks, then the remaining chunks in order, so a marker plus the last
+ * chunk proves the whole blob is there ({@link #complete}). Thread-safe.
+ */
+public final class Blobs {
+  /** Bytes per chunk; below the store's 100 kB value limit with room to spare. */
+  public static final int CHUNK_BYTES = 64 * 1024;
+
+  /** Chunks per write transaction: 4 MB, well below the 10 MB transaction limit. */
+  static final int CHUNKS_PER_TRANSACTION = 64;
+
+  /**
+   * The marker of a blob.
+   *
+   * @param writtenAtMillis epoch milliseconds of the blob's latest write
+   * @param size payload length in bytes
+   * @param chunks number of chunks
+   */
+  public record Marker(long writtenAtMillis, long size, int chunks) {}
+
+  private final KvStore store;
+  private final Clock clock;
+
+  public Blobs(KvStore store, Clock clock) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Stores {@code payload} under its SHA-256, in as many transactions as it needs (each
+   * idempotent: the same bytes land under the same keys).
+   *
+   * <p>The marker is re-written even when the blob is already present: its fresh write time is
+   * what keeps the chunk collector from deleting the blob between now and the pointer transaction
+   * that will name it (a GC fence).
+   *
+   * @return the digest, lowercase hex
+   */
+  public String write(byte[] payload) {
+    String digest = digest(payload);
+    int chunks = (payload.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
+    Marker marker = new Marker(clock.millis(), payload.length, chunks);
+    Subspace keys = KeyLayout.blobChunks(digest);
+    int first = 0;
+    do {
+      int from = first;
+      int to = Math.min(chunks, from + CHUNKS_PER_TRANSACTION);
+      store.run(Idempotence.IDEMPOTENT, tx -> {
+        if (from == 0) {
+          tx.set(KeyLayout.blobMarker(digest), json(marker));
+        }
+        for (int index = from; index < to; index++) {
+          int begin = index * CHUNK_BYTES;
+          int end = Math.min(payload.length, begin + CHUNK_BYTES);
+          tx.set(keys.pack(Tuple.from(index)), Arrays.copyOfRange(payload, begin, end));
+        }
+        return null;
+      });
+      first = to;
+    } while (first < chunks);
+    return digest;
+  }
+
+  /** Lowercase hex SHA-256 of {@code payload}: the blob's name. */
+  public static String digest(byte[] payload) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(payload));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required of every JVM", e);
+    }
+  }
+
+  /** The marker of blob {@code digest}, if it exists. */
+  public static Optional<Marker> marker(ReadTransaction tx, String digest) {
+    byte[] value = tx.get(KeyLayout.blobMarker(digest));
+    return value == null ? Optional.empty() : Optional.of(marker(value));
+  }
+
+  /**
+   * Whether blob {@code digest} is fully written with {@code size} bytes: its marker and its last
+   * chunk exist (chunks are written in order and collected all at once). Reads them, so a pointer
+   * transaction calling this conflicts with a collector deleting the blob.
+   */
+  public static boolean complete(ReadTransaction tx, String digest, long size) {
+    Optional<Marker> marker = marker(tx, digest);
+    if (marker.isEmpty() || marker.get().size() != size) {
+      return false;
+    }
+    int chunks = marker.get().chunks();
+    return chunks == 0
+        || tx.get(KeyLayout.blobChunks(digest).pack(Tuple.from(chunks - 1))) != null;
+  }
+
+  /**
+   * Blob {@code digest} reassembled, or empty when it is absent or incomplete (a missing chunk or
+   * a length other than its marker's).
+   */
+  public static Optional<byte[]> read(ReadTransaction tx, String digest) {
+    Optional<Marker> marker = marker(tx, digest);
+    if (marker.isEmpty()) {
+      return Optional.empty();
+    }
+    Range all = KeyLayout.blobChunks(digest).range();
+    List<KeyValue> chunks = tx.getRange(all.begin, all.end);
+    if (chunks.size() != marker.get().chunks()) {
+      return Optional.empty();
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream((int) marker.get().size());
+    for (KeyValue chunk : chunks) {
+      out.writeBytes(chunk.value());
+    }
+    byte[] bytes = out.toByteArray();
+    return bytes.length == marker.get().size() ? Optional.of(bytes) : Optional.empty();
+  }
+
+  static Marker marker(byte[] json) {
+    try {
+      return ModelJson.mapper().readValue(json, Marker.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException("unreadable blob marker", e);
+    }
+  }
+
+  private static byte[] json(Marker marker) {
+    try {
+      return ModelJson.mapper().writeValueAsBytes(marker);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a blob marker always serializes", e);
+    }
+  }
+}
