@@ -1,5 +1,6 @@
 package io.icegate.overlay.reconcile;
 
+import io.icegate.core.capture.Captures;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.NameScope;
@@ -137,7 +138,7 @@ final class Destination {
       String digestBefore = ManagedRelations.provenanceOf(existing).definitionDigest();
       if (desired.kind() == ResourceKind.TABLE) {
         repositories.tables(accountId).update(tx, existing.id(), ExpectedGeneration.any(),
-            table(desired, provenance), ChangeKind.CONFIGURATION);
+            table(desired, provenance, capturedAt(existing)), ChangeKind.CONFIGURATION);
       } else {
         repositories.views(accountId).update(tx, existing.id(), ExpectedGeneration.any(),
             view(desired, provenance), ChangeKind.CONFIGURATION);
@@ -149,7 +150,8 @@ final class Destination {
     }
     String id = ResourceRepository.newId();
     if (desired.kind() == ResourceKind.TABLE) {
-      repositories.tables(accountId).create(tx, id, table(desired, provenance), OnConflict.ERROR);
+      repositories.tables(accountId).create(tx, id, table(desired, provenance, Map.of()),
+          OnConflict.ERROR);
     } else {
       repositories.views(accountId).create(tx, id, view(desired, provenance), OnConflict.ERROR);
     }
@@ -253,8 +255,19 @@ final class Destination {
         && in.path().equals(desired.namespace());
   }
 
-  private Table table(DesiredRelation desired, Provenance provenance) {
-    return new Table(catalogId, desired.namespace(), desired.name(), null, Map.of(), provenance);
+  private Table table(DesiredRelation desired, Provenance provenance,
+      Map<String, String> properties) {
+    return new Table(catalogId, desired.namespace(), desired.name(), null, properties, provenance);
+  }
+
+  /**
+   * The capture time an updated Table keeps: its capture pointer is untouched by the update, and
+   * the property must keep agreeing with it until the capture phase moves both.
+   */
+  private static Map<String, String> capturedAt(Resource<?> existing) {
+    String at = existing.spec() instanceof Table t
+        ? t.properties().get(Captures.CAPTURED_AT_PROPERTY) : null;
+    return at == null ? Map.of() : Map.of(Captures.CAPTURED_AT_PROPERTY, at);
   }
 
   private View view(DesiredRelation desired, Provenance provenance) {

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ReconcileProgress {
 
   /** The phases of a run, in order (seed 000 "Reconciliation publication"). */
-  public enum Phase { STARTING, DISCOVERY, PREFLIGHT, PUBLISH, RETIRE, DONE }
+  public enum Phase { STARTING, DISCOVERY, PREFLIGHT, PUBLISH, RETIRE, CAPTURE, DONE }
 
   private volatile Phase phase = Phase.STARTING;
   private final AtomicLong loaded = new AtomicLong();
@@ -22,6 +22,9 @@ public final class ReconcileProgress {
   final AtomicLong namespacesClaimed = new AtomicLong();
   final AtomicLong namespacesCreated = new AtomicLong();
   final AtomicLong namespacesPruned = new AtomicLong();
+  final AtomicLong captured = new AtomicLong();
+  final AtomicLong captureUnchanged = new AtomicLong();
+  final AtomicLong captureFailed = new AtomicLong();
 
   public Phase phase() {
     return phase;
@@ -35,7 +38,8 @@ public final class ReconcileProgress {
     loaded.incrementAndGet();
   }
 
-  /** The counts so far, by name (loaded, created, updated, unchanged, retired, namespaces*). */
+  /** The counts so far, by name (loaded, created, updated, unchanged, retired, namespaces*,
+   * captured, captureUnchanged, captureFailed). */
   public Map<String, Long> counts() {
     Map<String, Long> out = new LinkedHashMap<>();
     out.put("loaded", loaded.get());
@@ -46,6 +50,9 @@ public final class ReconcileProgress {
     out.put("namespacesClaimed", namespacesClaimed.get());
     out.put("namespacesCreated", namespacesCreated.get());
     out.put("namespacesPruned", namespacesPruned.get());
+    out.put("captured", captured.get());
+    out.put("captureUnchanged", captureUnchanged.get());
+    out.put("captureFailed", captureFailed.get());
     return out;
   }
 }

@@ -14,7 +14,11 @@ import java.util.List;
  * @param namespacesClaimed claims written (new uses of a Namespace by the Overlay)
  * @param namespacesCreated Namespaces created for materialization
  * @param namespacesPruned Namespaces deleted after their last claim was released
- * @param warnings e.g. a stable identity shared by two upstream paths
+ * @param captured managed Iceberg Tables whose upstream state was captured anew
+ * @param captureUnchanged managed Iceberg Tables whose capture already named the upstream
+ *     metadata location (no write)
+ * @param captureFailed managed Iceberg Tables whose capture failed (each with a warning)
+ * @param warnings e.g. a stable identity shared by two upstream paths, a failed capture
  * @param durationMillis wall time of the run
  */
 public record ReconcileReport(
@@ -27,6 +31,9 @@ public record ReconcileReport(
     long namespacesClaimed,
     long namespacesCreated,
     long namespacesPruned,
+    long captured,
+    long captureUnchanged,
+    long captureFailed,
     List<String> warnings,
     long durationMillis) {
 
@@ -38,6 +45,7 @@ public record ReconcileReport(
       List<String> warnings, long durationMillis) {
     return new ReconcileReport(overlayId, generation, p.created.get(), p.updated.get(),
         p.unchanged.get(), p.retired.get(), p.namespacesClaimed.get(), p.namespacesCreated.get(),
-        p.namespacesPruned.get(), warnings, durationMillis);
+        p.namespacesPruned.get(), p.captured.get(), p.captureUnchanged.get(),
+        p.captureFailed.get(), warnings, durationMillis);
   }
 }

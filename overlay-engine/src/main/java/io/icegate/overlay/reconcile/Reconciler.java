@@ -15,6 +15,8 @@ import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
 import io.icegate.overlay.adapter.UpstreamFailures;
 import io.icegate.overlay.selection.NamespaceSelection;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -22,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles one Overlay into its target Catalog (issue 8; seed 000 "Reconciliation publication
- * and failure semantics"), in four phases:
+ * and failure semantics"), in five phases:
  *
  * <ol>
  *   <li>validate the Integration's connection and authentication and discover the whole selected
@@ -32,7 +34,9 @@ import org.slf4j.LoggerFactory;
  *   <li>publish claims, Tables and Views ({@link Publisher}), every transaction fenced ({@link
  *       RunFence});
  *   <li>only after phase 3 fully succeeded, retire what the inventory no longer holds ({@link
- *       Retirer}).
+ *       Retirer});
+ *   <li>capture the managed Iceberg Tables whose upstream metadata location changed ({@link
+ *       TableCapturer}); a Table whose capture fails is a warning, not a failed run.
  * </ol>
  *
  * One run per Overlay at a time ({@link ReconcileRuns}); each run logs one structured line.
@@ -114,7 +118,7 @@ public final class Reconciler {
   }
 
   /**
-   * Runs the four phases for a begun run, recording its end in the run record.
+   * Runs the five phases for a begun run, recording its end in the run record.
    *
    * @throws IcegateException RECONCILE_CONFLICT (with every conflict in {@link
    *     IcegateException#details()}), RECONCILE_SUPERSEDED, the upstream codes (NOT_FOUND,
@@ -206,7 +210,17 @@ public final class Reconciler {
         settings.batch())
         .retire(inventory.identityKeys(), Destination.withAncestors(inventory.namespaces()));
 
-    return ReconcileReport.of(overlay.id(), handle.run().generation(), progress,
-        inventory.warnings(), (System.nanoTime() - started) / 1_000_000);
+    progress.enter(ReconcileProgress.Phase.CAPTURE);
+    TableCapturer capturer = new TableCapturer(repositories, fence, settings.concurrency());
+    TableCapturer.Result captured = capturer.capture(capturer.ofInventory(inventory),
+        () -> clients.open(adapter.resolve(integration)));
+    progress.captured.addAndGet(captured.captured());
+    progress.captureUnchanged.addAndGet(captured.unchanged());
+    progress.captureFailed.addAndGet(captured.failed());
+    List<String> warnings = new ArrayList<>(inventory.warnings());
+    warnings.addAll(captured.warnings());
+
+    return ReconcileReport.of(overlay.id(), handle.run().generation(), progress, warnings,
+        (System.nanoTime() - started) / 1_000_000);
   }
 }

@@ -1,0 +1,91 @@
+package io.icegate.overlay.reconcile;
+
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.overlay.ReconcileRuns;
+import io.icegate.core.repo.Repositories;
+import io.icegate.overlay.adapter.IntegrationAdapter;
+import io.icegate.overlay.adapter.IntegrationClients;
+import java.util.Objects;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Capture on request (issue 10: {@code POST .../overlays/{overlay}/capture}): every managed Iceberg
+ * Table of the Overlay is compared with the upstream's current metadata location and captured
+ * when it moved. The capture holds a run of the Overlay like a reconcile ({@link ReconcileRuns}),
+ * so the two never overlap, and every pointer transaction is fenced by it ({@link RunFence}).
+ * Thread-safe.
+ */
+public final class OverlayCapture {
+  private static final Logger LOG = LoggerFactory.getLogger(OverlayCapture.class);
+
+  private final Reconciler reconciler;
+  private final Repositories repositories;
+  private final IntegrationAdapter adapter;
+  private final IntegrationClients clients;
+  private final ReconcileSettings settings;
+
+  public OverlayCapture(Reconciler reconciler, Repositories repositories,
+      IntegrationAdapter adapter, IntegrationClients clients, ReconcileSettings settings) {
+    this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
+    this.repositories = Objects.requireNonNull(repositories, "repositories");
+    this.adapter = Objects.requireNonNull(adapter, "adapter");
+    this.clients = Objects.requireNonNull(clients, "clients");
+    this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  /**
+   * Captures the Overlay's managed Iceberg Tables now.
+   *
+   * @throws IcegateException NOT_FOUND (account or Overlay), RECONCILE_IN_PROGRESS (a reconcile
+   *     or capture holds the Overlay), RECONCILE_SUPERSEDED (the Overlay, its Integration or
+   *     Catalog changed or is being deleted meanwhile)
+   */
+  public CaptureReport capture(String accountId, String overlayId) {
+    long started = System.nanoTime();
+    ReconcileRuns.Start start =
+        reconciler.begin(accountId, overlayId, UUID.randomUUID().toString());
+    if (start instanceof ReconcileRuns.Busy) {
+      throw new IcegateException(ErrorCode.RECONCILE_IN_PROGRESS, ResourceKind.OVERLAY, overlayId);
+    }
+    ReconcileRuns.Run run = ((ReconcileRuns.Started) start).run();
+    boolean ok = false;
+    String outcome = "failed";
+    CaptureReport report = null;
+    try {
+      Reconciler.Handle handle = reconciler.handle(accountId, overlayId, run);
+      RunFence fence = new RunFence(repositories, reconciler.runs(), handle.integration(),
+          handle.overlay(), run);
+      repositories.store().read(tx -> {
+        fence.assertCurrent(tx);
+        return null;
+      });
+      TableCapturer capturer = new TableCapturer(repositories, fence, settings.concurrency());
+      TableCapturer.Result result = capturer.capture(capturer.ofOverlay(settings.batch()),
+          () -> clients.open(adapter.resolve(handle.integration())));
+      report = new CaptureReport(overlayId, run.generation(), result.captured(),
+          result.unchanged(), result.failed(), result.warnings(),
+          (System.nanoTime() - started) / 1_000_000);
+      ok = true;
+      outcome = "succeeded";
+      return report;
+    } catch (IcegateException e) {
+      outcome = e.code().name();
+      throw e;
+    } finally {
+      try {
+        reconciler.runs().finish(accountId, overlayId, run, ok);
+      } catch (RuntimeException e) {
+        LOG.warn("recording the end of capture run {} of overlay {} failed: {}",
+            run.generation(), overlayId, e.getClass().getName());
+      }
+      LOG.info("capture account={} overlay={} run={} outcome={} captured={} unchanged={}"
+              + " failed={} durationMs={}", accountId, overlayId, run.generation(), outcome,
+          report == null ? 0 : report.captured(), report == null ? 0 : report.unchanged(),
+          report == null ? 0 : report.failed(), (System.nanoTime() - started) / 1_000_000);
+    }
+  }
+}

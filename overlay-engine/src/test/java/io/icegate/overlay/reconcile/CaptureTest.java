@@ -1,0 +1,264 @@
+package io.icegate.overlay.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.apple.foundationdb.Range;
+import io.icegate.access.iceberg.fixture.IcebergRestFixture;
+import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.core.capture.Blobs;
+import io.icegate.core.capture.CaptureChunkCollector;
+import io.icegate.core.capture.CapturePointer;
+import io.icegate.core.capture.Captures;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeyValue;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.engine.EngineKvStore;
+import io.icegate.core.store.memory.InMemoryEngine;
+import io.icegate.core.testing.InvariantChecker;
+import io.icegate.core.testing.MutableClock;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Capture (issue 10) against the real upstream Iceberg REST fixture over HTTP on loopback, with
+ * the real core services on the in-memory store: reconcile captures the full table metadata of
+ * managed Iceberg tables, a new upstream commit gives a new capture generation, an unchanged
+ * upstream writes nothing, overlay delete removes the pointers and the chunk collector then
+ * deletes the blobs after the grace period, sparing one written for a publication in flight.
+ *
+ * <p>Upstream commits append data files through iceberg-core's REST client as metadata only: the
+ * files are not written (nothing here reads data files; validation is a later slice), which is
+ * enough to produce real upstream snapshots, refs and snapshot log entries.
+ */
+class CaptureTest {
+  private static final AtomicInteger NAMES = new AtomicInteger();
+  private static ObjectStoreFixture objects;
+  private static IcebergRestFixture upstream;
+
+  private KvStore store;
+  private MutableClock clock;
+  private ReconcileHarness h;
+
+  @BeforeAll
+  static void startUpstream() throws Exception {
+    objects = ObjectStoreFixture.startS3Proxy();
+    upstream = IcebergRestFixture.start(objects);
+  }
+
+  @AfterAll
+  static void stopUpstream() throws Exception {
+    upstream.close();
+    objects.close();
+  }
+
+  @BeforeEach
+  void world() {
+    store = new EngineKvStore(InMemoryEngine.create());
+    clock = MutableClock.start();
+    h = new ReconcileHarness(store, clock);
+  }
+
+  @AfterEach
+  void clean() {
+    InvariantChecker.of(store).assertClean();
+    store.close();
+  }
+
+  /** A fresh upstream namespace holding table {@code t}; returns the namespace name. */
+  static String upstreamTable() {
+    String ns = "cap" + NAMES.incrementAndGet();
+    upstream.backingCatalog().createNamespace(Namespace.of(ns));
+    upstream.backingCatalog().createTable(TableIdentifier.of(ns, "t"),
+        IcebergRestFixture.ORDERS_SCHEMA);
+    return ns;
+  }
+
+  /** One upstream commit appending a data file to {@code ns.t}; returns the new metadata file. */
+  static String append(String ns) {
+    try (RESTCatalog client = upstream.newClient()) {
+      org.apache.iceberg.Table table = client.loadTable(TableIdentifier.of(ns, "t"));
+      DataFile file = DataFiles.builder(table.spec())
+          .withPath(table.location() + "/data/" + java.util.UUID.randomUUID() + ".parquet")
+          .withFileSizeInBytes(1024).withRecordCount(3).withFormat("PARQUET").build();
+      table.newAppend().appendFile(file).commit();
+      return currentLocation(ns);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  static String currentLocation(String ns) {
+    return ((org.apache.iceberg.HasTableOperations) upstream.backingCatalog()
+        .loadTable(TableIdentifier.of(ns, "t"))).operations().current().metadataFileLocation();
+  }
+
+  private String overlayOver(String ns) {
+    String integration = h.integration("up" + ns, upstream);
+    String catalog = h.catalog("c" + ns);
+    return h.overlay("o" + ns, integration, catalog, List.of(List.of(ns)));
+  }
+
+  /** Every key and value of the capture subspaces and the table records, for "nothing written". */
+  private List<String> captureState() {
+    List<String> out = new ArrayList<>();
+    store.read(tx -> {
+      for (Range range : List.of(KeyLayout.CAPTURES.range(), KeyLayout.BLOBS.range(),
+          KeyLayout.BLOB_MARKERS.range(),
+          KeyLayout.resources(h.account, io.icegate.core.model.ResourceKind.TABLE).range())) {
+        for (KeyValue kv : tx.getRange(range.begin, range.end)) {
+          out.add(HexFormat.of().formatHex(kv.key()) + "=" + HexFormat.of().formatHex(kv.value()));
+        }
+      }
+      return null;
+    });
+    return out;
+  }
+
+  @Test
+  void reconcileCapturesCommitsAndAnUnchangedUpstreamWritesNothing() {
+    String ns = upstreamTable();
+    String firstLocation = append(ns);
+    String overlay = overlayOver(ns);
+    String catalog = h.repos.overlays(h.account).get(overlay).orElseThrow().spec().catalogId();
+
+    ReconcileReport first = h.reconcile(overlay);
+    assertThat(first.captured()).isEqualTo(1);
+    assertThat(first.captureUnchanged()).isZero();
+    assertThat(first.captureFailed()).isZero();
+    Resource<?> table = h.relations(catalog).get(ns + ".t");
+    Captures captures = new Captures(h.repos);
+    Captures.Capture capture = captures.read(h.account, table.id()).orElseThrow();
+    assertThat(capture.pointer().captureGeneration()).isEqualTo(1);
+    assertThat(capture.pointer().upstreamMetadataLocation()).isEqualTo(firstLocation);
+    TableMetadata parsed = TableMetadataParser.fromJson(
+        new String(capture.metadataJson(), StandardCharsets.UTF_8));
+    TableMetadata upstreamNow = ((org.apache.iceberg.HasTableOperations) upstream
+        .backingCatalog().loadTable(TableIdentifier.of(ns, "t"))).operations().current();
+    assertThat(parsed.snapshots()).hasSize(1);
+    assertThat(parsed.currentSnapshot().snapshotId())
+        .isEqualTo(upstreamNow.currentSnapshot().snapshotId());
+    assertThat(parsed.refs()).containsKey("main");
+    assertThat(parsed.snapshotLog()).hasSize(1);
+    assertThat(parsed.uuid()).isEqualTo(upstreamNow.uuid());
+    assertThat(((Table) table.spec()).properties())
+        .containsEntry(Captures.CAPTURED_AT_PROPERTY, capture.pointer().capturedAt().toString());
+
+    // A new upstream commit: the next reconcile captures generation 2 with both snapshots.
+    clock.advance(Duration.ofMinutes(1));
+    String secondLocation = append(ns);
+    ReconcileReport second = h.reconcile(overlay);
+    assertThat(second.captured()).isEqualTo(1);
+    Captures.Capture next = captures.read(h.account, table.id()).orElseThrow();
+    assertThat(next.pointer().captureGeneration()).isEqualTo(2);
+    assertThat(next.pointer().upstreamMetadataLocation()).isEqualTo(secondLocation);
+    assertThat(next.pointer().capturedAt()).isAfter(capture.pointer().capturedAt());
+    TableMetadata parsedNext = TableMetadataParser.fromJson(
+        new String(next.metadataJson(), StandardCharsets.UTF_8));
+    assertThat(parsedNext.snapshots()).hasSize(2);
+    assertThat(h.relations(catalog).get(ns + ".t").id()).isEqualTo(table.id());
+
+    // Unchanged upstream: neither a reconcile nor a capture on request writes anything.
+    List<String> before = captureState();
+    ReconcileReport third = h.reconcile(overlay);
+    assertThat(third.captured()).isZero();
+    assertThat(third.captureUnchanged()).isEqualTo(1);
+    CaptureReport requested = capture().capture(h.account, overlay);
+    assertThat(requested.captured()).isZero();
+    assertThat(requested.unchanged()).isEqualTo(1);
+    assertThat(requested.failed()).isZero();
+    assertThat(captureState()).isEqualTo(before);
+
+    // A capture on request asks the upstream itself: a commit no reconcile saw is captured.
+    String thirdLocation = append(ns);
+    CaptureReport fresh = capture().capture(h.account, overlay);
+    assertThat(fresh.captured()).isEqualTo(1);
+    assertThat(captures.pointer(h.account, table.id()).orElseThrow().upstreamMetadataLocation())
+        .isEqualTo(thirdLocation);
+  }
+
+  private OverlayCapture capture() {
+    Reconciler reconciler = h.reconciler(ReconcileHook.NONE);
+    return new OverlayCapture(reconciler, h.repos, h.adapter, h.clients,
+        new ReconcileSettings(4, 2, Duration.ofMinutes(10)));
+  }
+
+  @Test
+  void overlayDeleteRemovesCapturesAndTheCollectorDeletesTheirBlobsAfterTheGracePeriod() {
+    String ns = upstreamTable();
+    append(ns);
+    String overlay = overlayOver(ns);
+    String catalog = h.repos.overlays(h.account).get(overlay).orElseThrow().spec().catalogId();
+    h.reconcile(overlay);
+    String tableId = h.relations(catalog).get(ns + ".t").id();
+    CapturePointer pointer = new Captures(h.repos).pointer(h.account, tableId).orElseThrow();
+    CaptureChunkCollector collector =
+        new CaptureChunkCollector(store, clock, Duration.ofHours(1));
+    clock.advance(Duration.ofHours(2));
+    assertThat(collector.collect()).as("a referenced blob is never collected").isZero();
+
+    h.overlays.delete(h.account, overlay, ExpectedGeneration.any());
+    assertThat(new Captures(h.repos).pointer(h.account, tableId)).isEmpty();
+    assertThat(keys(KeyLayout.CAPTURES.range())).isZero();
+    assertThat(keys(KeyLayout.blobChunks(pointer.digest()).range())).isPositive();
+
+    clock.advance(Duration.ofHours(2));
+    assertThat(collector.collect()).isEqualTo(1);
+    assertThat(keys(KeyLayout.BLOBS.range())).isZero();
+    assertThat(keys(KeyLayout.BLOB_MARKERS.range())).isZero();
+  }
+
+  @Test
+  void theCollectorSparesABlobWrittenForAPublicationInFlight() {
+    String ns = upstreamTable();
+    append(ns);
+    String overlay = overlayOver(ns);
+    String catalog = h.repos.overlays(h.account).get(overlay).orElseThrow().spec().catalogId();
+    h.reconcile(overlay);
+    String tableId = h.relations(catalog).get(ns + ".t").id();
+    Captures captures = new Captures(h.repos);
+    Optional<CapturePointer> read = captures.pointer(h.account, tableId);
+    Blobs blobs = new Blobs(store, clock);
+    String orphan = blobs.write("{\"orphan\":true}".getBytes(StandardCharsets.UTF_8));
+    clock.advance(Duration.ofHours(2));
+
+    // A publication in flight: its blob is written, its pointer transaction not yet run.
+    byte[] inFlight = "{\"in-flight\":true}".getBytes(StandardCharsets.UTF_8);
+    String pending = blobs.write(inFlight);
+    CaptureChunkCollector collector =
+        new CaptureChunkCollector(store, clock, Duration.ofHours(1));
+    assertThat(collector.collect()).isEqualTo(1);
+    assertThat(keys(KeyLayout.blobChunks(orphan).range())).isZero();
+    assertThat(keys(KeyLayout.blobChunks(pending).range())).isPositive();
+
+    // The publication completes (its write refreshed the marker; the pointer now names it).
+    assertThat(captures.publish(h.account, overlay, tableId, read, "s3://elsewhere/v9.json",
+        inFlight, tx -> { })).isInstanceOf(io.icegate.core.capture.CaptureOutcome.Captured.class);
+    clock.advance(Duration.ofHours(2));
+    assertThat(collector.collect()).as("the old capture's blob is now unreferenced").isEqualTo(1);
+    assertThat(captures.read(h.account, tableId).orElseThrow().metadataJson()).isEqualTo(inFlight);
+  }
+
+  private long keys(Range range) {
+    return store.read(tx -> (long) tx.getRange(range.begin, range.end).size());
+  }
+}
