@@ -26,13 +26,10 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.rest.RESTCatalog;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -93,23 +90,8 @@ class CaptureTest {
     return ns;
   }
 
-  /** One upstream commit appending a data file to {@code ns.t}; returns the new metadata file. */
   static String append(String ns) {
-    try (RESTCatalog client = upstream.newClient()) {
-      org.apache.iceberg.Table table = client.loadTable(TableIdentifier.of(ns, "t"));
-      DataFile file = DataFiles.builder(table.spec())
-          .withPath(table.location() + "/data/" + java.util.UUID.randomUUID() + ".parquet")
-          .withFileSizeInBytes(1024).withRecordCount(3).withFormat("PARQUET").build();
-      table.newAppend().appendFile(file).commit();
-      return currentLocation(ns);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
-  static String currentLocation(String ns) {
-    return ((org.apache.iceberg.HasTableOperations) upstream.backingCatalog()
-        .loadTable(TableIdentifier.of(ns, "t"))).operations().current().metadataFileLocation();
+    return CaptureTestUpstream.append(upstream, ns);
   }
 
   private String overlayOver(String ns) {
@@ -152,8 +134,7 @@ class CaptureTest {
     assertThat(capture.pointer().upstreamMetadataLocation()).isEqualTo(firstLocation);
     TableMetadata parsed = TableMetadataParser.fromJson(
         new String(capture.metadataJson(), StandardCharsets.UTF_8));
-    TableMetadata upstreamNow = ((org.apache.iceberg.HasTableOperations) upstream
-        .backingCatalog().loadTable(TableIdentifier.of(ns, "t"))).operations().current();
+    TableMetadata upstreamNow = CaptureTestUpstream.current(upstream, ns);
     assertThat(parsed.snapshots()).hasSize(1);
     assertThat(parsed.currentSnapshot().snapshotId())
         .isEqualTo(upstreamNow.currentSnapshot().snapshotId());
