@@ -148,7 +148,7 @@ public final class AdminOperations {
         overlays.delete(account, id, optionalIfMatch(call, id));
         yield new AdminReply(204, null, null, Map.of());
       }
-      case RECONCILE_OVERLAY, GET_OPERATION -> reconcile.handle(call);
+      case RECONCILE_OVERLAY, CAPTURE_OVERLAY, GET_OPERATION -> reconcile.handle(call);
     };
   }
 

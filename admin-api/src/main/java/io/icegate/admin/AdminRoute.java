@@ -44,6 +44,8 @@ public enum AdminRoute {
   DELETE_OVERLAY("DELETE", "/admin/v1/accounts/{account}/overlays/{overlay}", Access.ADMIN),
   RECONCILE_OVERLAY("POST", "/admin/v1/accounts/{account}/overlays/{overlay}/reconcile",
       Access.ADMIN),
+  CAPTURE_OVERLAY("POST", "/admin/v1/accounts/{account}/overlays/{overlay}/capture",
+      Access.ADMIN),
   GET_OPERATION("GET", "/admin/v1/accounts/{account}/operations/{operation}", Access.READ);
 
   /** Who may call a route. */

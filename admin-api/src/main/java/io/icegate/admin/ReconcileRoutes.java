@@ -2,6 +2,7 @@ package io.icegate.admin;
 
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.overlay.reconcile.OverlayCapture;
 import io.icegate.overlay.reconcile.ReconcileOperation;
 import io.icegate.overlay.reconcile.ReconcileOperations;
 import java.util.Objects;
@@ -10,13 +11,16 @@ import java.util.Objects;
  * HTTP mapping of reconciliation (DESIGN.md, reconcile route): {@code POST
  * .../overlays/{overlay}/reconcile} answers 200 with the report, or with {@code Prefer:
  * respond-async} 202 with the operation and its {@code Location}; {@code GET
- * .../operations/{operation}} answers the operation. The logic lives in overlay-engine.
+ * .../operations/{operation}} answers the operation; {@code POST .../overlays/{overlay}/capture}
+ * answers 200 with the capture report. The logic lives in overlay-engine.
  */
 public final class ReconcileRoutes {
   private final ReconcileOperations operations;
+  private final OverlayCapture capture;
 
-  public ReconcileRoutes(ReconcileOperations operations) {
+  public ReconcileRoutes(ReconcileOperations operations, OverlayCapture capture) {
     this.operations = Objects.requireNonNull(operations, "operations");
+    this.capture = Objects.requireNonNull(capture, "capture");
   }
 
   AdminReply handle(AdminCall call) {
@@ -33,6 +37,7 @@ public final class ReconcileRoutes {
                 + operation.id())
             .withHeader("Preference-Applied", "respond-async");
       }
+      case CAPTURE_OVERLAY -> AdminReply.json(200, capture.capture(account, call.var("overlay")));
       case GET_OPERATION -> {
         String id = call.var("operation");
         yield AdminReply.json(200, operations.get(account, id).orElseThrow(() ->

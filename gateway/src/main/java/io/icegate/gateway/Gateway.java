@@ -198,18 +198,23 @@ public final class Gateway implements AutoCloseable {
   private static io.icegate.admin.ReconcileRoutes reconcileRoutes(Repositories repositories,
       io.icegate.core.credential.CredentialStore credentials, Clock clock,
       io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
+    io.icegate.overlay.adapter.IntegrationAdapter adapter =
+        new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials);
+    io.icegate.overlay.adapter.IntegrationClients clients =
+        new io.icegate.overlay.adapter.IntegrationClients(
+            io.icegate.access.client.CatalogClientFactory.load(Gateway.class.getClassLoader()),
+            addressPolicy);
+    io.icegate.overlay.reconcile.ReconcileSettings settings =
+        io.icegate.overlay.reconcile.ReconcileSettings.withConcurrency(System.getenv(
+            io.icegate.overlay.reconcile.ReconcileSettings.CONCURRENCY_ENV));
     io.icegate.overlay.reconcile.Reconciler reconciler =
-        new io.icegate.overlay.reconcile.Reconciler(repositories,
-            new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials),
-            new io.icegate.overlay.adapter.IntegrationClients(
-                io.icegate.access.client.CatalogClientFactory.load(
-                    Gateway.class.getClassLoader()), addressPolicy),
-            io.icegate.overlay.reconcile.ReconcileSettings.withConcurrency(System.getenv(
-                io.icegate.overlay.reconcile.ReconcileSettings.CONCURRENCY_ENV)),
+        new io.icegate.overlay.reconcile.Reconciler(repositories, adapter, clients, settings,
             io.icegate.overlay.reconcile.ReconcileHook.NONE);
     return new io.icegate.admin.ReconcileRoutes(
         new io.icegate.overlay.reconcile.ReconcileOperations(reconciler,
-            new io.icegate.core.overlay.OperationRecords(repositories.store()), clock, 2));
+            new io.icegate.core.overlay.OperationRecords(repositories.store()), clock, 2),
+        new io.icegate.overlay.reconcile.OverlayCapture(reconciler, repositories, adapter,
+            clients, settings));
   }
 
   /** The store the gateway runs on, for embedding (admin tooling, tests). */

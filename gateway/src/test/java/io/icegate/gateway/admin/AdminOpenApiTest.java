@@ -50,7 +50,7 @@ class AdminOpenApiTest {
             .doesNotContain("ROUTE_NOT_FOUND").doesNotContain("METHOD_NOT_ALLOWED");
       }
       // And a path outside the document is not served.
-      assertThat(gw.send("GET", "/admin/v1/accounts/a/overlays/o/capture", null).body())
+      assertThat(gw.send("GET", "/admin/v1/accounts/a/overlays/o/snapshots", null).body())
           .contains("ROUTE_NOT_FOUND");
     }
   }
