@@ -239,6 +239,35 @@ class CaptureTest {
     assertThat(captures.read(h.account, tableId).orElseThrow().metadataJson()).isEqualTo(inFlight);
   }
 
+  @Test
+  void theInvariantCheckerFlagsAPointerWhoseBlobIsGoneOrATableThatDisagrees() {
+    String ns = upstreamTable();
+    append(ns);
+    String overlay = overlayOver(ns);
+    String catalog = h.repos.overlays(h.account).get(overlay).orElseThrow().spec().catalogId();
+    h.reconcile(overlay);
+    String tableId = h.relations(catalog).get(ns + ".t").id();
+    Captures.Capture capture = new Captures(h.repos).read(h.account, tableId).orElseThrow();
+    Range chunks = KeyLayout.blobChunks(capture.pointer().digest()).range();
+    store.run(tx -> {
+      tx.clearRange(chunks.begin, chunks.end);
+      return null;
+    });
+    assertThat(InvariantChecker.of(store).violations())
+        .anyMatch(v -> v.contains("names blob") && v.contains("missing"));
+    new Blobs(store, clock).write(capture.metadataJson());
+    InvariantChecker.of(store).assertClean();
+
+    Resource<Table> table = h.repos.tables(h.account).get(tableId).orElseThrow();
+    h.repos.tables(h.account).update(tableId, ExpectedGeneration.any(),
+        new Table(table.spec().catalogId(), table.spec().namespace(), table.spec().name(), null,
+            java.util.Map.of(), table.spec().provenance()),
+        io.icegate.core.repo.ChangeKind.METADATA);
+    assertThat(InvariantChecker.of(store).violations()).anyMatch(v -> v.contains("captured at"));
+    h.repos.tables(h.account).update(tableId, ExpectedGeneration.any(), table.spec(),
+        io.icegate.core.repo.ChangeKind.METADATA);
+  }
+
   private long keys(Range range) {
     return store.read(tx -> (long) tx.getRange(range.begin, range.end).size());
   }

@@ -27,7 +27,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Partition spec, sort order, format version and table UUID as loaded from the REST fixture. */
+/**
+ * Partition spec, sort order, format version and table UUID as loaded from the REST fixture, and
+ * the full table metadata capture reads.
+ */
 class IcebergRestTableLayoutTest {
 
   private static final Schema EVENTS =
@@ -113,6 +116,26 @@ class IcebergRestTableLayoutTest {
     try (CatalogClient client = upstream.anonymous()) {
       UpstreamTable table = client.loadTable(NamespacePath.of("layout"), "events");
       assertThat(table.icebergTableUuid()).contains(backing);
+    }
+  }
+
+  @Test
+  void theFullTableMetadataIsTheUpstreamsCurrentMetadataFile() {
+    org.apache.iceberg.Table backing =
+        upstream.fixture.backingCatalog().loadTable(TableIdentifier.of("layout", "events"));
+    org.apache.iceberg.TableMetadata current =
+        ((org.apache.iceberg.HasTableOperations) backing).operations().current();
+    try (CatalogClient client = upstream.anonymous()) {
+      io.icegate.access.model.UpstreamTableMetadata metadata =
+          client.loadTableMetadata(NamespacePath.of("layout"), "events");
+      assertThat(metadata.metadataLocation()).isEqualTo(current.metadataFileLocation());
+      org.apache.iceberg.TableMetadata parsed =
+          org.apache.iceberg.TableMetadataParser.fromJson(metadata.metadataJson());
+      assertThat(parsed.uuid()).isEqualTo(current.uuid());
+      assertThat(parsed.formatVersion()).isEqualTo(3);
+      assertThat(parsed.specs()).hasSameSizeAs(current.specs());
+      assertThat(parsed.sortOrders()).hasSameSizeAs(current.sortOrders());
+      assertThat(parsed.schemas()).hasSameSizeAs(current.schemas());
     }
   }
 }
