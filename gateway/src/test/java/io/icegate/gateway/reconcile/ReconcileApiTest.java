@@ -81,6 +81,27 @@ class ReconcileApiTest {
   }
 
   @Test
+  void reconcileCapturesAndTheCaptureRouteCapturesOnlyWhatMovedUpstream() {
+    org.apache.iceberg.catalog.TableIdentifier id =
+        org.apache.iceberg.catalog.TableIdentifier.of("capt", "t");
+    upstream.backingCatalog().createNamespace(org.apache.iceberg.catalog.Namespace.of("capt"));
+    upstream.backingCatalog().createTable(id, IcebergRestFixture.ORDERS_SCHEMA);
+    String overlay = overlay("capt", catalog("capt"), "[[\"capt\"]]");
+    JsonNode report = json(gw.send("POST", base + "/overlays/" + overlay + "/reconcile", null));
+    assertThat(report.get("captured").asInt()).as(report.toString()).isEqualTo(1);
+
+    HttpResponse<String> r = gw.send("POST", base + "/overlays/" + overlay + "/capture", null);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    assertThat(json(r).get("captured").asInt()).isZero();
+    assertThat(json(r).get("unchanged").asInt()).isEqualTo(1);
+
+    upstream.backingCatalog().loadTable(id).updateProperties().set("k", "v").commit();
+    JsonNode moved = json(gw.send("POST", base + "/overlays/" + overlay + "/capture", null));
+    assertThat(moved.get("captured").asInt()).as(moved.toString()).isEqualTo(1);
+    assertThat(moved.get("failed").asInt()).isZero();
+  }
+
+  @Test
   void asynchronousReconcileAnswers202AndAnOperationThatEndsWithTheReport() throws Exception {
     String overlay = overlay("async", catalog("async"), "[]");
     HttpResponse<String> r = gw.send("POST", base + "/overlays/" + overlay + "/reconcile", null,
