@@ -209,6 +209,25 @@ class CaptureTest {
   }
 
   @Test
+  void accountDeletionRemovesCapturesAndTheCollectorThenDeletesTheBlobAndItsStaleHint() {
+    String ns = upstreamTable();
+    append(ns);
+    String overlay = overlayOver(ns);
+    h.reconcile(overlay);
+    assertThat(keys(KeyLayout.CAPTURES.range())).isEqualTo(1);
+    h.accountDeletion.delete(h.account, ExpectedGeneration.any());
+    assertThat(InvariantChecker.of(store).keysOfAccount(h.account)).isZero();
+    assertThat(keys(KeyLayout.CAPTURES.range())).isZero();
+    assertThat(keys(KeyLayout.BLOB_MARKERS.range())).as("marker and hint").isEqualTo(2);
+
+    clock.advance(Duration.ofHours(2));
+    assertThat(new CaptureChunkCollector(store, clock, Duration.ofHours(1)).collect())
+        .isEqualTo(1);
+    assertThat(keys(KeyLayout.BLOBS.range())).isZero();
+    assertThat(keys(KeyLayout.BLOB_MARKERS.range())).isZero();
+  }
+
+  @Test
   void theCollectorSparesABlobWrittenForAPublicationInFlight() {
     String ns = upstreamTable();
     append(ns);
