@@ -47,7 +47,7 @@ final class ReconcileCommand extends AdminCommand {
 
   @Option(names = "--poll-interval", paramLabel = "DURATION", defaultValue = "500ms",
       converter = DurationConverter.class,
-      description = "Time between polls: 500ms, 2s, 1m or ISO-8601 (PT2S); "
+      description = "Time between polls: 500ms, 2s, 1m, 1h or ISO-8601 (PT2S); "
           + "default ${DEFAULT-VALUE}.")
   Duration pollInterval;
 
@@ -105,9 +105,9 @@ final class ReconcileCommand extends AdminCommand {
         problem.path("code").asText(null));
   }
 
-  /** {@code 500ms}, {@code 2s}, {@code 1m}, or an ISO-8601 duration; positive. */
+  /** {@code 500ms}, {@code 2s}, {@code 1m}, {@code 1h}, or an ISO-8601 duration; positive. */
   static final class DurationConverter implements ITypeConverter<Duration> {
-    private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m)");
+    private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m|h)");
 
     @Override
     public Duration convert(String value) {
@@ -118,14 +118,15 @@ final class ReconcileCommand extends AdminCommand {
         duration = switch (m.group(2)) {
           case "ms" -> Duration.ofMillis(n);
           case "s" -> Duration.ofSeconds(n);
-          default -> Duration.ofMinutes(n);
+          case "m" -> Duration.ofMinutes(n);
+          default -> Duration.ofHours(n);
         };
       } else {
         try {
           duration = Duration.parse(value.trim());
         } catch (DateTimeParseException e) {
-          throw new TypeConversionException("expected a duration such as 500ms, 2s, 1m or PT2S, "
-              + "got '" + value + "'");
+          throw new TypeConversionException(
+              "expected a duration such as 500ms, 2s, 1m, 1h or PT2S, got '" + value + "'");
         }
       }
       if (duration.isNegative() || duration.isZero()) {
