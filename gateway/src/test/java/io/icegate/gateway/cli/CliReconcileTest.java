@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.cli.CliEnvironment;
@@ -17,15 +18,25 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -280,6 +291,102 @@ class CliReconcileTest {
       assertThat(operation.get("state").asText()).isEqualTo("SUCCEEDED");
     } finally {
       cli.destroyForcibly();
+    }
+  }
+
+  /**
+   * A reconcile that lasts a few seconds (every upstream request delayed by a loopback proxy), so
+   * requests overlap it: while a synchronous run holds the Overlay the CLI exits 4 saying so; while
+   * an asynchronous one runs the CLI joins its operation and waits for its report.
+   */
+  @Test
+  void aRunningReconcileIsJoinedOrReportedAsInProgress() throws Exception {
+    try (SlowProxy slow = SlowProxy.start(upstream.uri(), Duration.ofMillis(400))) {
+      List<String> args = new ArrayList<>(List.of("integration", "create", "rec-slow-up",
+          "--type", "ICEBERG_REST", "--uri", slow.uri(), "--auth-type", "bearer",
+          "--bearer-token-env", "UPSTREAM_SECRET"));
+      run(args.toArray(String[]::new)).expect(0);
+      run("catalog", "create", "rec-slow", "--warehouse", "file:/tmp/rec-slow").expect(0);
+      String overlayId = run("overlay", "create", "rec-slow", "--integration", "rec-slow-up",
+          "--catalog", "rec-slow", "--include", "sales", "--include", "Marketing", "-o", "json")
+          .expect(0).json().get("id").asText();
+      String account = run("account", "get", "default", "-o", "json").expect(0).json().get("id")
+          .asText();
+      String reconcile = "/admin/v1/accounts/" + account + "/overlays/" + overlayId
+          + "/reconcile";
+
+      CompletableFuture<Integer> synchronous = CompletableFuture.supplyAsync(
+          () -> gw.send("POST", reconcile, null).statusCode());
+      Thread.sleep(1_000);
+      assertThat(synchronous).isNotDone();
+      Run refused = run("overlay", "reconcile", "rec-slow").expect(ExitCode.CONFLICT).plain();
+      assertThat(refused.err()).contains("overlay rec-slow (" + overlayId + ") is being "
+          + "reconciled by a synchronous request").contains("RECONCILE_IN_PROGRESS");
+      assertThat(synchronous.get(60, TimeUnit.SECONDS)).isEqualTo(200);
+
+      String first = run("overlay", "reconcile", "rec-slow", "--no-wait").expect(0).out().strip();
+      Thread.sleep(2_500);
+      Run joined = run("overlay", "reconcile", "rec-slow", "--poll-interval", "100ms")
+          .expect(0).plain();
+      assertThat(joined.err()).contains("icegate: joined the reconcile of overlay rec-slow ("
+          + overlayId + ") running since ").contains(": operation " + first);
+      assertThat(joined.out()).containsPattern("(?m)^unchanged:\\s+4$")
+          .containsPattern("(?m)^runGeneration:\\s+2$");
+    }
+  }
+
+  /**
+   * An HTTP proxy on 127.0.0.1 that holds every request for {@code delay} before forwarding it to
+   * {@code target}, and answers with the target's status, content type and body.
+   */
+  private record SlowProxy(HttpServer server, ExecutorService threads) implements AutoCloseable {
+    static SlowProxy start(URI target, Duration delay) throws Exception {
+      HttpClient client = HttpClient.newHttpClient();
+      HttpServer server = HttpServer.create(
+          new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      ExecutorService threads = Executors.newCachedThreadPool();
+      server.setExecutor(threads);
+      server.createContext("/", exchange -> {
+        try (exchange) {
+          Thread.sleep(delay.toMillis());
+          byte[] body = exchange.getRequestBody().readAllBytes();
+          HttpRequest.Builder forward = HttpRequest.newBuilder(
+              URI.create(target + exchange.getRequestURI().toString()))
+              .method(exchange.getRequestMethod(), body.length == 0
+                  ? HttpRequest.BodyPublishers.noBody()
+                  : HttpRequest.BodyPublishers.ofByteArray(body));
+          for (String name : List.of("Authorization", "Content-Type", "Accept")) {
+            String value = exchange.getRequestHeaders().getFirst(name);
+            if (value != null) {
+              forward.header(name, value);
+            }
+          }
+          HttpResponse<byte[]> answer = client.send(forward.build(),
+              HttpResponse.BodyHandlers.ofByteArray());
+          answer.headers().firstValue("Content-Type")
+              .ifPresent(v -> exchange.getResponseHeaders().set("Content-Type", v));
+          byte[] out = answer.body();
+          boolean empty = out.length == 0 || exchange.getRequestMethod().equals("HEAD");
+          exchange.sendResponseHeaders(answer.statusCode(), empty ? -1 : out.length);
+          if (!empty) {
+            exchange.getResponseBody().write(out);
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      server.start();
+      return new SlowProxy(server, threads);
+    }
+
+    String uri() {
+      return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    @Override
+    public void close() {
+      server.stop(0);
+      threads.shutdownNow();
     }
   }
 }
