@@ -92,7 +92,9 @@ final class MetadataPointer<S extends ResourceSpec> {
    * @throws CommitFailedException the pointer is not at {@code expected} (or, for a table, the
    *     table is gone)
    * @throws NoSuchViewException a view to replace is gone
-   * @throws AlreadyExistsException a table or view with the identifier exists (create)
+   * @throws AlreadyExistsException a table or view with the identifier exists (create), managed
+   *     or not
+   * @throws IcegateException {@code MANAGED_BY_OVERLAY} (403) when the relation to move is managed
    * @throws NoSuchNamespaceException the namespace does not exist (create)
    */
   void swap(Transaction tx, String expected, String newLocation) {
@@ -119,6 +121,9 @@ final class MetadataPointer<S extends ResourceSpec> {
       return;
     }
     Resource<S> resource = current.orElseThrow(() -> gone.apply(ident));
+    // Seed 000: a managed relation is read-only; refused here, in the writing transaction, so a
+    // relation published by an Overlay after the writer's load is never written over.
+    ManagedRelationAccess.requireLocal(resource, ident.toString());
     String at = location.apply(resource.spec());
     if (!at.equals(expected)) {
       throw new CommitFailedException(

@@ -325,20 +325,35 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   }
 
   /**
-   * The current metadata location of table {@code ident}: one point read, for ETags and the
+   * What table {@code ident}'s load answer derives from: one point read, for ETags and the
    * load-table cache.
    *
    * @throws NoSuchTableException when the table does not exist
    */
-  public String metadataLocation(TableIdentifier ident) {
-    return call(() -> read(tx -> findTable(tx, ident)))
-        .map(r -> r.spec().metadataLocation())
-        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
+  public TableSource tableSource(TableIdentifier ident) {
+    return TableSource.of(call(() -> read(tx -> findTable(tx, ident)))
+        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident)));
   }
 
-  /** Parsed metadata at {@code location}, from the shared cache. */
-  public TableMetadata metadataAt(String location) {
-    return cache.table(io, location);
+  /**
+   * The metadata to serve for table {@code ident} now, with its source: a managed table's record
+   * and definition are read in one transaction (never from an upstream catalog), a local table's
+   * metadata file through the shared cache.
+   *
+   * @throws NoSuchTableException when the table does not exist
+   */
+  public TableSource.Served served(TableIdentifier ident) {
+    TableSource.Served found = call(() -> read(tx -> {
+      Resource<io.icegate.core.model.Table> table = findTable(tx, ident)
+          .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
+      return new TableSource.Served(TableSource.of(table), table.spec().managed()
+          ? ManagedRelationAccess.tableMetadata(tx, table, ident.toString())
+          : null);
+    }));
+    if (found.source() instanceof TableSource.MetadataFile file) {
+      return new TableSource.Served(file, cache.table(io, file.location()));
+    }
+    return found;
   }
 
   @Override
@@ -361,10 +376,17 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
    * the Catalog's warehouse (checked before the file is read).
    *
    * @throws org.apache.iceberg.exceptions.BadRequestException when it lies outside
+   * @throws org.apache.iceberg.exceptions.ForbiddenException when a managed table has the name:
+   *     registering over it would replace it. This check only picks the answer; the create below
+   *     refuses any taken name in its own transaction, so a race cannot write over it
    */
   @Override
   public org.apache.iceberg.Table registerTable(
       TableIdentifier ident, String metadataFileLocation) {
+    call(() -> read(tx -> {
+      findTable(tx, ident).ifPresent(t -> ManagedRelationAccess.requireLocal(t, ident.toString()));
+      return null;
+    }));
     locations.requireInside("metadata location", metadataFileLocation);
     return super.registerTable(ident, metadataFileLocation);
   }
@@ -411,15 +433,23 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   public boolean dropTable(TableIdentifier ident, boolean purge) {
     TableMetadata last = null;
     if (purge) {
+      TableSource source;
       try {
-        last = metadataAt(metadataLocation(ident));
+        source = tableSource(ident);
       } catch (NoSuchTableException e) {
         return false;
       }
+      if (source instanceof TableSource.MetadataFile file) {
+        last = cache.table(io, file.location());
+      }
+      // else managed: refused below, before any file is read or deleted
     }
     boolean dropped = call(() -> write(tx -> {
       Optional<Resource<io.icegate.core.model.Table>> found = findTable(tx, ident);
-      found.ifPresent(r -> tables().delete(tx, r.id(), ExpectedGeneration.any()));
+      found.ifPresent(r -> {
+        ManagedRelationAccess.requireLocal(r, ident.toString());
+        tables().delete(tx, r.id(), ExpectedGeneration.any());
+      });
       return found.isPresent();
     }));
     if (dropped && last != null) {
@@ -434,6 +464,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     call(() -> write(tx -> {
       Resource<io.icegate.core.model.Table> source = findTable(tx, from)
           .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", from));
+      ManagedRelationAccess.requireLocal(source, from.toString());
       rename(tx, tables(), source.id(), from, to);
       return null;
     }));
@@ -443,7 +474,10 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   public boolean dropView(TableIdentifier ident) {
     return call(() -> write(tx -> {
       Optional<Resource<io.icegate.core.model.View>> found = findView(tx, ident);
-      found.ifPresent(r -> views().delete(tx, r.id(), ExpectedGeneration.any()));
+      found.ifPresent(r -> {
+        ManagedRelationAccess.requireLocal(r, ident.toString());
+        views().delete(tx, r.id(), ExpectedGeneration.any());
+      });
       return found.isPresent();
     }));
   }
@@ -453,6 +487,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     call(() -> write(tx -> {
       Resource<io.icegate.core.model.View> source = findView(tx, from)
           .orElseThrow(() -> new NoSuchViewException("View does not exist: %s", from));
+      ManagedRelationAccess.requireLocal(source, from.toString());
       rename(tx, views(), source.id(), from, to);
       return null;
     }));

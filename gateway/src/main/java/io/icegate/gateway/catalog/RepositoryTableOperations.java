@@ -1,6 +1,8 @@
 package io.icegate.gateway.catalog;
 
+import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.Table;
 import io.icegate.core.store.Transaction;
 import java.util.List;
@@ -18,11 +20,16 @@ import org.apache.iceberg.io.FileIO;
  * CommitFailedException} (409, the client retries on fresh metadata); a store commit with unknown
  * result is a {@link CommitStateUnknownException} (500), and the new file is kept because it may be
  * the table's current metadata.
+ *
+ * <p>A managed table ({@link ManagedRelationAccess}) refreshes from its stored definition and
+ * refuses every commit with 403.
  */
 final class RepositoryTableOperations extends BaseMetastoreTableOperations {
   private final RepositoryCatalog catalog;
   private final TableIdentifier ident;
   private final MetadataPointer<Table> pointer;
+  /** The Overlay managing the table as last refreshed, or null for a local (or absent) table. */
+  private Provenance managed;
 
   /**
    * Table properties that place the table's files (metadata; data, in its current and deprecated
@@ -53,8 +60,11 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
 
   @Override
   protected void doRefresh() {
-    Optional<Resource<Table>> found = RepositoryCatalog.call(
-        () -> catalog.read(tx -> catalog.findTable(tx, ident)));
+    record Found(Resource<Table> table, TableMetadata definition) {}
+    Optional<Found> found = RepositoryCatalog.call(() -> catalog.read(
+        tx -> catalog.findTable(tx, ident).map(table -> new Found(table, table.spec().managed()
+            ? ManagedRelationAccess.tableMetadata(tx, table, ident.toString())
+            : null))));
     if (found.isEmpty()) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchTableException("Table does not exist: %s", ident);
@@ -62,12 +72,36 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
       disableRefresh();
       return;
     }
-    refreshFromMetadataLocation(found.get().spec().metadataLocation(), null, 2,
+    Resource<Table> table = found.get().table();
+    managed = table.spec().provenance();
+    if (managed != null) {
+      // The served location stands for the definition (it changes with its digest); the
+      // definition was read in the same transaction as the record.
+      refreshFromMetadataLocation(TableSource.of(table).key(), null, 1,
+          location -> found.get().definition());
+      return;
+    }
+    refreshFromMetadataLocation(table.spec().metadataLocation(), null, 2,
         location -> catalog.cache().table(io(), location));
+  }
+
+  /**
+   * Fails with 403 when the table was managed when last refreshed, before any metadata file is
+   * written (a managed table's location may be upstream storage). The swap checks again in the
+   * writing transaction ({@link MetadataPointer#swap}).
+   */
+  void requireLocal() {
+    if (managed != null) {
+      throw RepositoryErrors.toIceberg(
+          ManagedRelationAccess.refusal(ResourceKind.TABLE, ident.toString(), managed));
+    }
   }
 
   @Override
   protected void doCommit(TableMetadata base, TableMetadata metadata) {
+    if (base != null) {
+      requireLocal();
+    }
     String newLocation = stage(base, metadata);
     pointer.commit(base == null ? null : base.metadataFileLocation(), newLocation, io());
     requestRefresh();

@@ -1,6 +1,8 @@
 package io.icegate.gateway.catalog;
 
+import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.View;
 import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -12,12 +14,15 @@ import org.apache.iceberg.view.ViewProperties;
 
 /**
  * View operations: the same compare-and-set of the metadata location ({@link MetadataPointer}) as
- * {@link RepositoryTableOperations}, for views.
+ * {@link RepositoryTableOperations}, for views. A managed view ({@link ManagedRelationAccess})
+ * refreshes from its stored definition and refuses every replace with 403.
  */
 final class RepositoryViewOperations extends BaseViewOperations {
   private final RepositoryCatalog catalog;
   private final TableIdentifier ident;
   private final MetadataPointer<View> pointer;
+  /** The Overlay managing the view as last refreshed, or null for a local (or absent) view. */
+  private Provenance managed;
 
   RepositoryViewOperations(RepositoryCatalog catalog, TableIdentifier ident) {
     this.catalog = catalog;
@@ -37,8 +42,11 @@ final class RepositoryViewOperations extends BaseViewOperations {
 
   @Override
   protected void doRefresh() {
-    Optional<Resource<View>> found = RepositoryCatalog.call(
-        () -> catalog.read(tx -> catalog.findView(tx, ident)));
+    record Found(Resource<View> view, ViewMetadata definition) {}
+    Optional<Found> found = RepositoryCatalog.call(() -> catalog.read(
+        tx -> catalog.findView(tx, ident).map(view -> new Found(view, view.spec().managed()
+            ? ManagedRelationAccess.viewMetadata(tx, view, ident.toString())
+            : null))));
     if (found.isEmpty()) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchViewException("View does not exist: %s", ident);
@@ -46,12 +54,26 @@ final class RepositoryViewOperations extends BaseViewOperations {
       disableRefresh();
       return;
     }
-    refreshFromMetadataLocation(found.get().spec().metadataLocation(), null, 2,
+    ViewMetadata definition = found.get().definition();
+    managed = found.get().view().spec().provenance();
+    if (definition != null) {
+      // Read in the same transaction as the record; its metadata location is the served one.
+      refreshFromMetadataLocation(definition.metadataFileLocation(), null, 1,
+          location -> definition);
+      return;
+    }
+    refreshFromMetadataLocation(found.get().view().spec().metadataLocation(), null, 2,
         location -> catalog.cache().view(io(), location));
   }
 
   @Override
   protected void doCommit(ViewMetadata base, ViewMetadata metadata) {
+    if (base != null && managed != null) {
+      // Before any file is written: a managed view's location may be upstream storage. The
+      // swap checks again in the writing transaction ({@link MetadataPointer#swap}).
+      throw RepositoryErrors.toIceberg(
+          ManagedRelationAccess.refusal(ResourceKind.VIEW, ident.toString(), managed));
+    }
     // A new or moved view location must stay inside the warehouse; checked before any write.
     if (base == null || !metadata.location().equals(base.location())) {
       catalog.locations().requireInside("view location", metadata.location());

@@ -19,7 +19,8 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
  * {@code POST /v1/{prefix}/transactions/commit}: every table change is validated against and
  * applied to its table's current metadata, every new metadata file is written, and then all
  * pointers move in one store transaction, each compared-and-set against the metadata it was
- * built on. Either every table moves or none does.
+ * built on. Either every table moves or none does; a managed table among them refuses the whole
+ * request (403) before anything is written.
  */
 final class TransactionCommit {
   private final RepositoryCatalog catalog;
@@ -32,22 +33,30 @@ final class TransactionCommit {
 
   void commit(CommitTransactionRequest request) {
     Set<TableIdentifier> seen = new HashSet<>();
+    List<RepositoryTableOperations> tables = new ArrayList<>();
+    for (UpdateTableRequest change : request.tableChanges()) {
+      TableIdentifier ident = change.identifier();
+      if (ident == null) {
+        throw new IllegalArgumentException("Invalid table change: missing identifier");
+      }
+      if (!seen.add(ident)) {
+        throw new IllegalArgumentException("Invalid transaction: table " + ident + " twice");
+      }
+      RepositoryTableOperations ops = (RepositoryTableOperations) catalog.newTableOps(ident);
+      if (ops.current() == null) {
+        throw new NoSuchTableException("Table does not exist: %s", ident);
+      }
+      // A managed table anywhere in the request refuses all of it before any file is written;
+      // each swap checks again in the store transaction.
+      ops.requireLocal();
+      tables.add(ops);
+    }
     List<Staged> staged = new ArrayList<>();
     try {
-      for (UpdateTableRequest change : request.tableChanges()) {
-        TableIdentifier ident = change.identifier();
-        if (ident == null) {
-          throw new IllegalArgumentException("Invalid table change: missing identifier");
-        }
-        if (!seen.add(ident)) {
-          throw new IllegalArgumentException("Invalid transaction: table " + ident + " twice");
-        }
-        RepositoryTableOperations ops =
-            (RepositoryTableOperations) catalog.newTableOps(ident);
+      for (int i = 0; i < tables.size(); i++) {
+        UpdateTableRequest change = request.tableChanges().get(i);
+        RepositoryTableOperations ops = tables.get(i);
         TableMetadata base = ops.current();
-        if (base == null) {
-          throw new NoSuchTableException("Table does not exist: %s", ident);
-        }
         for (UpdateRequirement requirement : change.requirements()) {
           requirement.validate(base);
         }

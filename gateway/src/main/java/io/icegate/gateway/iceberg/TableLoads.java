@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.icegate.gateway.catalog.RepositoryCatalog;
+import io.icegate.gateway.catalog.TableSource;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -15,9 +16,11 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
  * Load-table with an {@code ETag} and a cache of serialized responses. A table's answer depends
- * only on its metadata location (an immutable file) and the {@code snapshots} mode, so the ETag
- * is a digest of the two and a cached body never goes stale. A hit costs one point read of the
- * table pointer; {@code If-None-Match} with the current ETag answers 304 without a body.
+ * only on its {@link TableSource} (an immutable metadata file, or a managed table's definition
+ * named by its digest) and the {@code snapshots} mode, so the ETag is a digest of the two and a
+ * cached body never goes stale. A hit costs one point read of the table record; {@code
+ * If-None-Match} with the current ETag answers 304 without a body. A managed table is served from
+ * its stored definition: no snapshots, no {@code metadata-location}, no upstream call.
  */
 public final class TableLoads {
   private final Cache<String, byte[]> bodies;
@@ -36,18 +39,25 @@ public final class TableLoads {
       throw new IllegalArgumentException("snapshots must be all or refs: " + mode);
     }
     TableIdentifier ident = request.table();
-    String location = catalog.metadataLocation(ident);
-    String etag = etag(location, mode);
-    Map<String, String> headers = Map.of("ETag", etag);
+    TableSource source = catalog.tableSource(ident);
+    String etag = etag(source.key(), mode);
     if (matches(request.ifNoneMatch(), etag)) {
-      return new IcebergReply(304, null, headers);
+      return new IcebergReply(304, null, Map.of("ETag", etag));
     }
-    byte[] body = bodies.get(mode + '|' + location, key -> serialize(catalog, location, mode));
-    return new IcebergReply(200, body, headers);
+    byte[] body = bodies.getIfPresent(mode + '|' + source.key());
+    if (body == null) {
+      // Read again with the metadata: the ETag and cache key must name what the body holds, should
+      // the table have moved since the point read above.
+      TableSource.Served served = catalog.served(ident);
+      etag = etag(served.source().key(), mode);
+      body = serialize(served, mode);
+      bodies.put(mode + '|' + served.source().key(), body);
+    }
+    return new IcebergReply(200, body, Map.of("ETag", etag));
   }
 
-  private static byte[] serialize(RepositoryCatalog catalog, String location, String mode) {
-    TableMetadata metadata = catalog.metadataAt(location);
+  private static byte[] serialize(TableSource.Served served, String mode) {
+    TableMetadata metadata = served.metadata();
     if (mode.equals("refs")) {
       metadata = TableMetadata.buildFrom(metadata).suppressHistoricalSnapshots().build();
     }
@@ -55,14 +65,14 @@ public final class TableLoads {
     try {
       return IcebergJson.mapper().writeValueAsBytes(response);
     } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot serialize table metadata " + location, e);
+      throw new IllegalStateException("cannot serialize table metadata " + served.source(), e);
     }
   }
 
-  static String etag(String location, String mode) {
+  static String etag(String sourceKey, String mode) {
     try {
       byte[] digest = MessageDigest.getInstance("SHA-256")
-          .digest((mode + '\n' + location).getBytes(StandardCharsets.UTF_8));
+          .digest((mode + '\n' + sourceKey).getBytes(StandardCharsets.UTF_8));
       return "\"" + HexFormat.of().formatHex(digest, 0, 16) + "\"";
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
