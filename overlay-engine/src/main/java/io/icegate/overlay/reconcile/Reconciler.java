@@ -6,6 +6,7 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
+import io.icegate.core.model.IntegrationType;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.overlay.ReconcileRuns;
@@ -155,6 +156,16 @@ public final class Reconciler {
     }
   }
 
+  /**
+   * The upstream's name for its own catalog, which a view's default catalog then names needlessly
+   * (seed 000): Iceberg REST's {@code warehouse}; for Unity the {@code catalog} connection property
+   * (the Unity catalog whose schemas are the root namespaces). Delta Sharing shares no views.
+   */
+  private static String upstreamCatalogName(Integration integration) {
+    return integration.properties().get(
+        integration.type() == IntegrationType.UNITY ? "catalog" : "warehouse");
+  }
+
   private ReconcileReport phases(Handle handle, ReconcileProgress progress, long started) {
     Resource<CatalogOverlay> overlay = handle.overlay();
     Resource<Integration> integration = handle.integration();
@@ -167,7 +178,7 @@ public final class Reconciler {
     try (CatalogClient client = clients.open(adapter.resolve(integration))) {
       client.validate();
       inventory = new UpstreamScan(client, selection, settings.concurrency(),
-          integration.spec().properties().get("warehouse"), progress).scan();
+          upstreamCatalogName(integration.spec()), progress).scan();
     } catch (CatalogAccessException e) {
       throw UpstreamFailures.toIcegate(e, "integration " + integration.id());
     }

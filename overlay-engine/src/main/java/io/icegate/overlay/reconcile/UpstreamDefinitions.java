@@ -24,13 +24,30 @@ final class UpstreamDefinitions {
   private UpstreamDefinitions() {}
 
   /**
+   * A table property by which a provider says why it has no schema for a table (the Unity
+   * provider sets it, e.g. when a Delta type has no Iceberg counterpart); quoted in the error.
+   */
+  static final String SCHEMA_FALLBACK_REASON = "icegate.schema-fallback-reason";
+
+  /**
+   * A table without an Iceberg schema or without a location (a Delta table with a type Iceberg
+   * cannot represent, say) is not skipped: skipping would retire an earlier materialization of it
+   * as if it were gone upstream. The run fails naming the table, its format and the provider's
+   * reason, and publishes nothing (seed 000: a discovery failure publishes nothing).
+   *
    * @throws IcegateException UPSTREAM_FAILED when the upstream table lacks a schema or location or
    *     its metadata is not valid Iceberg metadata
    */
   static DesiredRelation table(UpstreamTable table) {
-    String path = table.namespace() + "." + table.name();
-    if (table.schemaJson() == null || table.storageLocation() == null) {
-      throw unusable(path, "it has no Iceberg schema or no location");
+    String path = table.format() + " table "
+        + String.join(".", table.namespace().segments()) + "." + table.name();
+    if (table.schemaJson() == null) {
+      String reason = table.properties().get(SCHEMA_FALLBACK_REASON);
+      throw unusable(path, "the provider gives no Iceberg schema for it"
+          + (reason == null ? "" : " (" + reason + ")"));
+    }
+    if (table.storageLocation() == null) {
+      throw unusable(path, "the provider gives no storage location for it");
     }
     String uuid = table.icebergTableUuid().map(UUID::toString)
         .orElseGet(() -> derivedUuid(table.identity().value()));
@@ -53,7 +70,7 @@ final class UpstreamDefinitions {
    * @throws IcegateException UPSTREAM_FAILED when the view is not a valid Iceberg view
    */
   static DesiredRelation view(UpstreamView view, String upstreamCatalogName) {
-    String path = view.namespace() + "." + view.name();
+    String path = "view " + String.join(".", view.namespace().segments()) + "." + view.name();
     List<ViewDefinition.Representation> sql = view.representations().stream()
         .map((ViewRepresentation r) -> new ViewDefinition.Representation(r.dialect(), r.sql()))
         .toList();
@@ -96,6 +113,6 @@ final class UpstreamDefinitions {
 
   private static IcegateException unusable(String path, String why) {
     return new IcegateException(ErrorCode.UPSTREAM_FAILED, null,
-        "upstream object " + path + " cannot be materialized: " + why);
+        "upstream " + path + " cannot be materialized: " + why);
   }
 }

@@ -3,14 +3,20 @@ package io.icegate.sparkit.nativetables;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.icegate.sparkit.testing.AdminApi;
+import io.icegate.sparkit.testing.FixtureProcess;
 import io.icegate.sparkit.testing.GatewayProcess;
 import io.icegate.sparkit.testing.IcebergSpark;
+import io.icegate.sparkit.testing.S3Objects;
 import io.icegate.sparkit.testing.WorkDirs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
@@ -19,7 +25,6 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,13 +43,14 @@ import org.junit.jupiter.api.Timeout;
 class NativeTablesTest {
   private static final String TOKEN = "igt_spark-it-bootstrap-token";
 
+  private static Path work;
   private static GatewayProcess gateway;
   private static SparkSession spark;
 
   @BeforeAll
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   static void start() throws IOException {
-    Path work = WorkDirs.fresh("native-");
+    work = WorkDirs.fresh("native-");
     gateway = GatewayProcess.start(work, TOKEN);
     spark = IcebergSpark.start(work);
     spark.conf().set("spark.sql.session.timeZone", "UTC");
@@ -254,11 +260,53 @@ class NativeTablesTest {
         .noneMatch(f -> f.toString().endsWith(".metadata.json"));
   }
 
+  /**
+   * A Catalog on {@code s3://} created through the admin API, as a user's script would (s3proxy in
+   * a child JVM as the object store, its keys as the Catalog's write-only storage keys). The
+   * gateway writes table metadata with those keys; Spark writes data files itself, so its catalog
+   * carries the same S3 settings (the gateway vends no credentials yet).
+   */
   @Test
-  @Disabled("The gateway serves s3:// warehouses per Catalog (docs/gateway.md), but the packaged "
-      + "server has no admin API yet to create such a Catalog: only writing the store directly "
-      + "does, which a user cannot do. Enable once POST /admin/v1/catalogs exists.")
-  void tableOnS3Warehouse() {}
+  void tableOnS3Warehouse() throws Exception {
+    try (FixtureProcess store = FixtureProcess.startObjectStore(work, "lake")) {
+      AdminApi admin = new AdminApi(gateway.baseUri(), TOKEN);
+      String account = admin.accountId("default");
+      Map<String, Object> s3 = new LinkedHashMap<>();
+      s3.put("endpoint", store.address());
+      s3.put("region", store.setting("region"));
+      s3.put("pathStyleAccess", true);
+      s3.put("accessKeyId", store.setting("access-key-id"));
+      s3.put("secretAccessKey", store.setting("secret-access-key"));
+      JsonNode created = admin.post("/admin/v1/accounts/" + account + "/catalogs",
+          Map.of("name", "lake", "warehouse", "s3://lake/warehouse", "storage", Map.of("s3", s3)))
+          .expect(201);
+      assertThat(created.toString()).doesNotContain(store.setting("secret-access-key"));
+
+      Map<String, String> fileIo = new LinkedHashMap<>();
+      fileIo.put("s3.endpoint", store.address());
+      fileIo.put("s3.path-style-access", "true");
+      fileIo.put("client.region", store.setting("region"));
+      fileIo.put("s3.access-key-id", store.setting("access-key-id"));
+      fileIo.put("s3.secret-access-key", store.setting("secret-access-key"));
+      IcebergSpark.restCatalog(spark, "ice_s3", gateway.icebergUri(), "lake", "token", TOKEN,
+          fileIo);
+
+      sql("CREATE NAMESPACE ice_s3.lakens");
+      sql("CREATE TABLE ice_s3.lakens.events (id BIGINT, kind STRING) USING iceberg "
+          + "PARTITIONED BY (kind)");
+      sql("INSERT INTO ice_s3.lakens.events VALUES (1, 'a'), (2, 'b'), (3, 'b')");
+
+      assertThat(rows("SELECT kind, count(*) FROM ice_s3.lakens.events GROUP BY kind "
+          + "ORDER BY kind")).containsExactly("a|1", "b|2");
+      assertThat(rows("DESCRIBE TABLE EXTENDED ice_s3.lakens.events"))
+          .anyMatch(row -> row.startsWith("Location|s3://lake/warehouse/lakens/events|"));
+      List<String> objects = S3Objects.list(fileIo, "s3://lake/warehouse/lakens/events/");
+      assertThat(objects)
+          .anyMatch(key -> key.contains("/metadata/") && key.endsWith(".metadata.json"))
+          .anyMatch(key -> key.contains("/data/kind=b/") && key.endsWith(".parquet"));
+      assertThat(gateway.warehouse().resolve("lakens")).doesNotExist();
+    }
+  }
 
   @Test
   void credentialThroughTheOAuthTokenRoute() {

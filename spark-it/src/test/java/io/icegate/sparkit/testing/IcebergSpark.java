@@ -1,6 +1,7 @@
 package io.icegate.sparkit.testing;
 
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -48,11 +49,22 @@ public final class IcebergSpark {
    */
   public static void restCatalog(SparkSession spark, String name, String uri, String warehouse,
       String authProperty, String authValue) {
+    restCatalog(spark, name, uri, warehouse, authProperty, authValue, Map.of());
+  }
+
+  /**
+   * As above, plus further catalog properties, e.g. S3FileIO's {@code s3.endpoint}, {@code
+   * s3.path-style-access}, {@code client.region}, {@code s3.access-key-id}, {@code
+   * s3.secret-access-key} for tables on {@code s3://}.
+   */
+  public static void restCatalog(SparkSession spark, String name, String uri, String warehouse,
+      String authProperty, String authValue, Map<String, String> properties) {
     String prefix = "spark.sql.catalog." + name;
     spark.conf().set(prefix, SPARK_CATALOG);
     spark.conf().set(prefix + ".type", "rest");
     spark.conf().set(prefix + ".uri", uri);
     spark.conf().set(prefix + ".warehouse", warehouse);
     spark.conf().set(prefix + "." + authProperty, authValue);
+    properties.forEach((key, value) -> spark.conf().set(prefix + "." + key, value));
   }
 }

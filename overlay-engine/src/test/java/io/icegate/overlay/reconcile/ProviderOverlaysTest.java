@@ -1,0 +1,341 @@
+package io.icegate.overlay.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
+import io.icegate.access.iceberg.fixture.IcebergRestFixture;
+import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.access.unity.UnitySettings;
+import io.icegate.access.unity.fixture.DeltaLogWriter;
+import io.icegate.access.unity.fixture.UnityCatalogFixture;
+import io.icegate.core.credential.SecretValues;
+import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.Integration;
+import io.icegate.core.model.IntegrationAuthentication;
+import io.icegate.core.model.IntegrationType;
+import io.icegate.core.model.Provenance;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.overlay.ManagedRelations;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.OnConflict;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.engine.EngineKvStore;
+import io.icegate.core.store.memory.InMemoryEngine;
+import io.icegate.core.testing.InvariantChecker;
+import io.icegate.overlay.definition.TableDefinition;
+import io.icegate.overlay.definition.ViewDefinition;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Overlays over all three provider types reconciling into one Catalog that also holds local
+ * content: the Iceberg REST fixture (Iceberg's REST servlet over JDBC on s3proxy), the Unity
+ * fixture (written from Unity Catalog's OpenAPI, OAuth client credentials, Delta logs on s3proxy
+ * read by the provider with vended keys) and the Delta Sharing fixture (written from the
+ * protocol's PROTOCOL document, recipient bearer token). All over HTTP on loopback, with the real
+ * core services on the in-memory store.
+ */
+class ProviderOverlaysTest {
+  private static final String LAKE = "lake";
+  private static final String CLIENT_SECRET_MEMBER = "clientSecret";
+  private static final String DS_SCHEMA =
+      "{\"type\":\"struct\",\"fields\":["
+          + "{\"name\":\"symbol\",\"type\":\"string\",\"nullable\":true,\"metadata\":{}},"
+          + "{\"name\":\"price\",\"type\":\"double\",\"nullable\":true,\"metadata\":{}},"
+          + "{\"name\":\"day\",\"type\":\"date\",\"nullable\":true,\"metadata\":{}}]}";
+
+  private static ObjectStoreFixture objects;
+  private static IcebergRestFixture iceberg;
+  private static UnityCatalogFixture unity;
+  private static DeltaSharingFixture sharing;
+  private static S3Client s3;
+  private static DeltaLogWriter log;
+
+  private KvStore store;
+  private ReconcileHarness h;
+
+  @BeforeAll
+  static void startUpstreams() throws Exception {
+    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
+    objects = ObjectStoreFixture.startS3Proxy();
+    objects.createBucket(LAKE);
+    s3 = objects.newClient();
+    log = new DeltaLogWriter(s3, LAKE);
+    iceberg = IcebergRestFixture.start(objects).seed();
+    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
+    unity.requireOAuth();
+    sharing = DeltaSharingFixture.start();
+  }
+
+  @AfterAll
+  static void stopUpstreams() throws Exception {
+    sharing.close();
+    unity.close();
+    iceberg.close();
+    s3.close();
+    objects.close();
+  }
+
+  @BeforeEach
+  void world() {
+    store = new EngineKvStore(InMemoryEngine.create());
+    h = new ReconcileHarness(store, Clock.systemUTC());
+  }
+
+  @AfterEach
+  void clean() {
+    InvariantChecker.of(store).assertClean();
+    store.close();
+  }
+
+  @Test
+  void icebergUnityAndDeltaSharingOverlaysReconcileSideBySideIntoOneCatalog() {
+    // Unity: main.bronze. events' log is newer than Unity's column list (amount only in the log)
+    // and partitioned by region; nolog has a location but no log (Unity's columns are used).
+    Map<String, String> unityColumns = columns("id", "long", "region", "string");
+    String events = unity.addTable("main", "bronze", "events", "EXTERNAL", "DELTA",
+        location("bronze/events"), unityColumns);
+    log.commitSchema("bronze/events", 0, unityColumns, List.of("region"));
+    log.commitSchema("bronze/events", 1,
+        columns("id", "long", "region", "string", "amount", "double"), List.of("region"));
+    String clicks = unity.addTable("main", "bronze", "clicks", "MANAGED", "DELTA",
+        location("bronze/clicks"), columns("id", "long"));
+    log.commitSchema("bronze/clicks", 0, columns("id", "long"));
+    String nolog = unity.addTable("main", "bronze", "nolog", "EXTERNAL", "DELTA",
+        location("bronze/nolog"), columns("id", "long", "day", "date"));
+    unity.partitionBy("main", "bronze", "nolog", List.of("day"));
+    String view = unity.addView("main", "bronze", "recent_events",
+        "SELECT * FROM main.bronze.events WHERE id > 10", unityColumns);
+    // Delta Sharing: share partners, schema feeds; trades partitioned by day.
+    String token = sharing.issueToken();
+    sharing.put("partners", "feeds", "trades", new DeltaSharingFixture.Table("t-trades",
+        location("shared/trades"), List.of("dir"), 7, DS_SCHEMA, true, List.of("day")));
+    sharing.put("partners", "feeds", "quotes", new DeltaSharingFixture.Table("t-quotes",
+        location("shared/quotes"), List.of("dir"), 0, DS_SCHEMA, true));
+
+    String catalog = h.catalog("analytics");
+    h.localTable(catalog, List.of("local"), "mine");
+    String icebergOverlay = h.overlay("sales", h.integration("rest", iceberg), catalog,
+        List.of(List.of("sales")));
+    String unityOverlay = h.overlay("bronze", unityIntegration(), catalog,
+        List.of(List.of("bronze")));
+    String sharingOverlay = h.overlay("feeds", sharingIntegration(token), catalog,
+        List.of(List.of("partners", "feeds")));
+
+    assertThat(h.reconcile(icebergOverlay).created()).isEqualTo(3);
+    ReconcileReport unityFirst = h.reconcile(unityOverlay);
+    assertThat(unityFirst.created()).isEqualTo(4);
+    assertThat(unityFirst.warnings()).isEmpty();
+    assertThat(h.reconcile(sharingOverlay).created()).isEqualTo(2);
+
+    Map<String, Resource<?>> relations = h.relations(catalog);
+    assertThat(relations).containsOnlyKeys("local.mine", "sales.orders", "sales.emea.customers",
+        "sales.order_summary", "bronze.events", "bronze.clicks", "bronze.nolog",
+        "bronze.recent_events", "partners.feeds.trades", "partners.feeds.quotes");
+    assertThat(ReconcileHarness.managedBy(relations.get("local.mine"))).isNull();
+    assertThat(ReconcileHarness.managedBy(relations.get("sales.orders"))).isEqualTo(icebergOverlay);
+    assertThat(ReconcileHarness.managedBy(relations.get("partners.feeds.trades")))
+        .isEqualTo(sharingOverlay);
+
+    // Unity Delta table: Unity's table id, the log's schema, partition and commit file.
+    Resource<?> eventsTable = relations.get("bronze.events");
+    assertThat(eventsTable.kind()).isEqualTo(ResourceKind.TABLE);
+    Provenance p = ManagedRelations.provenanceOf(eventsTable);
+    assertThat(p.overlayId()).isEqualTo(unityOverlay);
+    assertThat(p.tableFormat()).isEqualTo("DELTA");
+    assertThat(p.externalId()).isEqualTo(events);
+    assertThat(p.identityStable()).isTrue();
+    assertThat(p.upstreamMetadataLocation())
+        .isEqualTo(location("bronze/events") + "/_delta_log/00000000000000000001.json");
+    TableDefinition eventsDef = tableDefinition(eventsTable);
+    // The definition carries the Delta table's root as its location and the commit file as its
+    // upstream metadata location; the served metadata has no metadata file of its own.
+    assertThat(eventsDef.location()).isEqualTo(location("bronze/events"));
+    assertThat(eventsDef.tableFormat()).isEqualTo("DELTA");
+    assertThat(eventsDef.upstreamMetadataLocation()).isEqualTo(p.upstreamMetadataLocation());
+    assertThat(eventsDef.properties()).containsEntry("icegate.schema-source", "delta-log")
+        .containsEntry("delta.log-version", "1");
+    TableMetadata eventsMeta = eventsDef.toTableMetadata();
+    assertThat(eventsMeta.location()).isEqualTo(location("bronze/events"));
+    assertThat(eventsMeta.metadataFileLocation()).isNull();
+    assertThat(eventsMeta.snapshots()).isEmpty();
+    assertThat(eventsMeta.schema().columns()).extracting(Types.NestedField::name)
+        .containsExactly("id", "region", "amount");
+    assertThat(eventsMeta.spec().fields()).singleElement().satisfies(f -> identityOn(f,
+        eventsMeta.schema().findField("region").fieldId()));
+
+    // A Delta table whose log does not read: Unity's columns, no upstream metadata location.
+    Resource<?> nologTable = relations.get("bronze.nolog");
+    assertThat(ManagedRelations.provenanceOf(nologTable).externalId()).isEqualTo(nolog);
+    assertThat(ManagedRelations.provenanceOf(nologTable).upstreamMetadataLocation()).isNull();
+    TableDefinition nologDef = tableDefinition(nologTable);
+    assertThat(nologDef.upstreamMetadataLocation()).isNull();
+    assertThat(nologDef.properties()).containsEntry("icegate.schema-source", "unity-columns")
+        .containsKey("icegate.schema-fallback-reason");
+    TableMetadata nologMeta = nologDef.toTableMetadata();
+    assertThat(nologMeta.location()).isEqualTo(location("bronze/nolog"));
+    assertThat(nologMeta.schema().columns()).extracting(Types.NestedField::name)
+        .containsExactly("id", "day");
+    assertThat(nologMeta.spec().fields()).singleElement().satisfies(f -> identityOn(f,
+        nologMeta.schema().findField("day").fieldId()));
+
+    // Unity view: a View, Unity's id, the SQL as the spark representation; the default catalog
+    // named the Integration's own Unity catalog, so it is not carried over.
+    Resource<?> viewRelation = relations.get("bronze.recent_events");
+    assertThat(viewRelation.kind()).isEqualTo(ResourceKind.VIEW);
+    assertThat(ManagedRelations.provenanceOf(viewRelation).externalId()).isEqualTo(view);
+    assertThat(ManagedRelations.provenanceOf(viewRelation).tableFormat()).isNull();
+    ViewDefinition viewDef = ViewDefinition.fromBytes(definition(viewRelation));
+    assertThat(viewDef.representations()).containsExactly(new ViewDefinition.Representation(
+        "spark", "SELECT * FROM main.bronze.events WHERE id > 10"));
+    assertThat(viewDef.defaultNamespace()).containsExactly("bronze");
+    assertThat(viewDef.defaultCatalog()).isNull();
+    assertThat(viewDef.toViewMetadata(0L).schema().columns()).hasSize(2);
+
+    // Delta Sharing table: share id and table id, the metadata's schemaString and partitions,
+    // the commit file of the served version.
+    Resource<?> trades = relations.get("partners.feeds.trades");
+    Provenance tp = ManagedRelations.provenanceOf(trades);
+    assertThat(tp.tableFormat()).isEqualTo("DELTA");
+    assertThat(tp.externalId()).isEqualTo("share-id-partners\u001ft-trades");
+    assertThat(tp.identityStable()).isTrue();
+    assertThat(tp.upstreamMetadataLocation())
+        .isEqualTo(location("shared/trades") + "/_delta_log/00000000000000000007.json");
+    TableDefinition tradesDef = tableDefinition(trades);
+    assertThat(tradesDef.location()).isEqualTo(location("shared/trades"));
+    assertThat(tradesDef.properties()).containsEntry("delta-sharing.schema-string", DS_SCHEMA)
+        .containsEntry("delta-sharing.table-version", "7");
+    TableMetadata tradesMeta = tradesDef.toTableMetadata();
+    assertThat(tradesMeta.schema().columns()).extracting(Types.NestedField::name)
+        .containsExactly("symbol", "price", "day");
+    assertThat(tradesMeta.schema().findField("day").type()).isEqualTo(Types.DateType.get());
+    assertThat(tradesMeta.spec().fields()).singleElement().satisfies(f -> identityOn(f,
+        tradesMeta.schema().findField("day").fieldId()));
+    // Delta Sharing has no views: nothing but tables came from it (and no view was asked for).
+    assertThat(relations.entrySet()).filteredOn(e -> e.getKey().startsWith("partners."))
+        .allSatisfy(e -> assertThat(e.getValue().kind()).isEqualTo(ResourceKind.TABLE));
+
+    // Unchanged re-runs publish nothing.
+    for (String overlay : List.of(icebergOverlay, unityOverlay, sharingOverlay)) {
+      ReconcileReport again = h.reconcile(overlay);
+      assertThat(again.created()).as(overlay).isZero();
+      assertThat(again.updated()).as(overlay).isZero();
+      assertThat(again.retired()).as(overlay).isZero();
+    }
+
+    // Upstream changes: a table dropped in Unity and one no longer shared retire; a new Delta
+    // commit that changes the schema updates the Table in place.
+    unity.dropTable("main", "bronze", "clicks");
+    log.commitSchema("bronze/events", 2,
+        columns("id", "long", "region", "string", "amount", "double", "note", "string"),
+        List.of("region"));
+    sharing.remove("partners", "feeds", "quotes");
+    ReconcileReport unitySecond = h.reconcile(unityOverlay);
+    assertThat(unitySecond.retired()).isEqualTo(1);
+    assertThat(unitySecond.updated()).isEqualTo(1);
+    assertThat(unitySecond.unchanged()).isEqualTo(2);
+    ReconcileReport sharingSecond = h.reconcile(sharingOverlay);
+    assertThat(sharingSecond.retired()).isEqualTo(1);
+    assertThat(sharingSecond.unchanged()).isEqualTo(1);
+    relations = h.relations(catalog);
+    assertThat(relations).doesNotContainKeys("bronze.clicks", "partners.feeds.quotes");
+    assertThat(relations.get("bronze.events").id()).isEqualTo(eventsTable.id());
+    assertThat(tableDefinition(relations.get("bronze.events")).toTableMetadata().schema()
+        .findField("note")).isNotNull();
+    assertThat(clicks).isNotEqualTo(events);
+
+    // Deleting the Unity Overlay retires its contributions only.
+    h.overlays.delete(h.account, unityOverlay, ExpectedGeneration.any());
+    assertThat(h.relations(catalog)).containsOnlyKeys("local.mine", "sales.orders",
+        "sales.emea.customers", "sales.order_summary", "partners.feeds.trades");
+    assertThat(h.namespaces(catalog)).containsExactly("local", "partners", "partners.feeds",
+        "sales", "sales.emea");
+  }
+
+  @Test
+  void aDeltaTableWithNoIcebergSchemaFailsTheRunNamingItAndPublishesNothing() {
+    // Unity's columns and the log agree on a Delta type Iceberg has no counterpart for.
+    Map<String, String> withInterval = columns("id", "long", "span", "interval");
+    unity.addTable("main", "odd", "intervals", "EXTERNAL", "DELTA", location("odd/intervals"),
+        withInterval);
+    log.commitSchema("odd/intervals", 0, withInterval);
+    unity.addTable("main", "odd", "fine", "EXTERNAL", "DELTA", location("odd/fine"),
+        columns("id", "long"));
+    log.commitSchema("odd/fine", 0, columns("id", "long"));
+    String catalog = h.catalog("analytics");
+    String overlay = h.overlay("odd", unityIntegration(), catalog, List.of(List.of("odd")));
+
+    assertThatThrownBy(() -> h.reconcile(overlay))
+        .isInstanceOfSatisfying(IcegateException.class, e -> {
+          assertThat(e.code()).isEqualTo(ErrorCode.UPSTREAM_FAILED);
+          assertThat(e.getMessage()).contains("odd.intervals", "DELTA", "interval");
+        });
+    assertThat(h.relations(catalog)).isEmpty();
+    assertThat(h.namespaces(catalog)).isEmpty();
+  }
+
+  private String unityIntegration() {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put(UnitySettings.CATALOG, "main");
+    properties.put(UnitySettings.S3_ENDPOINT, objects.endpoint().toString());
+    properties.put(UnitySettings.S3_REGION, ObjectStoreFixture.REGION);
+    properties.put(UnitySettings.S3_PATH_STYLE_ACCESS, "true");
+    Integration spec = new Integration("unity", IntegrationType.UNITY, unity.uri().toString(),
+        properties, new IntegrationAuthentication.OAuth2ClientCredentials(null,
+            UnityCatalogFixture.CLIENT_ID, null), 0);
+    return create(spec, Map.of(CLIENT_SECRET_MEMBER, UnityCatalogFixture.CLIENT_SECRET));
+  }
+
+  private String sharingIntegration(String token) {
+    Integration spec = new Integration("sharing", IntegrationType.DELTA_SHARING,
+        sharing.endpoint().toString(), Map.of(), new IntegrationAuthentication.Bearer(), 0);
+    return create(spec, Map.of("token", token));
+  }
+
+  private String create(Integration spec, Map<String, String> secrets) {
+    return h.integrations.create(h.account, spec, new SecretValues(secrets),
+        new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
+  }
+
+  private byte[] definition(Resource<?> relation) {
+    return store.read(tx -> new ManagedRelations()
+        .definition(tx, h.account, relation.kind(), relation.id())).orElseThrow();
+  }
+
+  private TableDefinition tableDefinition(Resource<?> relation) {
+    return TableDefinition.fromBytes(definition(relation));
+  }
+
+  private static void identityOn(PartitionField field, int sourceId) {
+    assertThat(field.transform().isIdentity()).isTrue();
+    assertThat(field.sourceId()).isEqualTo(sourceId);
+  }
+
+  private static String location(String path) {
+    return "s3://" + LAKE + "/" + path;
+  }
+
+  /** Name, Delta type, name, Delta type, ... in order. */
+  private static Map<String, String> columns(String... nameType) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (int i = 0; i < nameType.length; i += 2) {
+      out.put(nameType[i], nameType[i + 1]);
+    }
+    return out;
+  }
+}
