@@ -27,8 +27,8 @@ class ReconcileComparisonSmokeTest {
 
     assertThat(iterations).hasSize(1);
     ReconcileComparison.Iteration it = iterations.get(0);
-    assertThat(it.initial().writes()).isGreaterThan(ReconcileComparison.RUN_RECORD_WRITES);
-    assertThat(it.unchanged().writes()).isEqualTo(ReconcileComparison.RUN_RECORD_WRITES);
+    assertThat(it.initial().writes()).isGreaterThan(ReconcileComparison.UNCHANGED_RUN_WRITES);
+    assertThat(it.unchanged().writes()).isEqualTo(ReconcileComparison.UNCHANGED_RUN_WRITES);
     assertThat(text.toString(StandardCharsets.UTF_8))
         .contains("warm-up", "iteration 1", "bare discovery", "unchanged re-run");
   }
