@@ -3,6 +3,7 @@ package io.icegate.cli;
 import io.icegate.cli.command.AccountCommand;
 import io.icegate.cli.command.CatalogCommand;
 import io.icegate.cli.command.IntegrationCommand;
+import io.icegate.cli.command.OperationCommand;
 import io.icegate.cli.command.OverlayCommand;
 import java.lang.reflect.Constructor;
 import java.util.List;
@@ -10,16 +11,16 @@ import picocli.CommandLine;
 
 /**
  * Installs the admin commands on the gateway's single picocli root ({@code icegate catalog ...},
- * {@code icegate integration ...}, {@code icegate overlay ...}, {@code icegate account ...}) and
- * maps their failures to {@link ExitCode}s. A new resource group is one more entry in
- * {@link #GROUPS}.
+ * {@code icegate integration ...}, {@code icegate overlay ...}, {@code icegate operation ...},
+ * {@code icegate account ...}) and maps their failures to {@link ExitCode}s. A new resource group
+ * is one more entry in {@link #GROUPS}.
  */
 public final class Cli {
   private Cli() {}
 
   static final List<Class<?>> GROUPS =
       List.of(CatalogCommand.class, IntegrationCommand.class, OverlayCommand.class,
-          AccountCommand.class);
+          OperationCommand.class, AccountCommand.class);
 
   /**
    * Adds the command groups to {@code root}, with {@code environment} handed to every command, and

@@ -7,13 +7,28 @@ package io.icegate.cli;
  */
 public final class CliException extends RuntimeException {
   private final int exitCode;
+  private final String problemCode;
 
   public CliException(int exitCode, String message) {
+    this(exitCode, message, null);
+  }
+
+  /**
+   * @param problemCode the server's problem {@code code} (io.icegate.core.error.ErrorCode), or
+   *     null when the failure is the CLI's own
+   */
+  public CliException(int exitCode, String message, String problemCode) {
     super(message);
     this.exitCode = exitCode;
+    this.problemCode = problemCode;
   }
 
   public int exitCode() {
     return exitCode;
+  }
+
+  /** The server's problem code ({@code RECONCILE_IN_PROGRESS}), or empty for the CLI's own. */
+  public java.util.Optional<String> problemCode() {
+    return java.util.Optional.ofNullable(problemCode);
   }
 }

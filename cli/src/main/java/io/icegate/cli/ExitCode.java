@@ -27,6 +27,11 @@ public final class ExitCode {
    * the upstream is unusable as configured, which scripts must tell apart from a failed request.
    */
   public static final int VALIDATION_FAILED = 8;
+  /**
+   * The CLI stopped waiting for an operation (Ctrl-C); the operation itself keeps running on the
+   * server. 128 + SIGINT, what shells and the JVM report for an interrupted process.
+   */
+  public static final int INTERRUPTED = 130;
 
   /** The exit code of an HTTP error status. */
   public static int ofStatus(int status) {

@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "overlay", mixinStandardHelpOptions = true,
     description = "Manage catalog overlays (an integration's namespaces shown in a catalog).",
     subcommands = {OverlayCommand.Create.class, OverlayCommand.List.class,
-        OverlayCommand.Get.class, OverlayCommand.Update.class, OverlayCommand.Delete.class})
+        OverlayCommand.Get.class, OverlayCommand.Update.class, OverlayCommand.Delete.class,
+        ReconcileCommand.class})
 public final class OverlayCommand {
   private static final ResourceKind KIND = ResourceKind.OVERLAY;
 

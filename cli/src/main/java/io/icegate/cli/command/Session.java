@@ -63,6 +63,21 @@ public final class Session {
     return collection(kind) + "/" + AdminClient.encode(id);
   }
 
+  /** The route of the account's asynchronous operation {@code id}. */
+  public String operation(String id) {
+    return ADMIN + "/accounts/" + AdminClient.encode(accountId()) + "/operations/"
+        + AdminClient.encode(id);
+  }
+
+  /**
+   * The command that shows operation {@code id} later: {@code icegate operation get ID}, with
+   * {@code --account} when the account setting is not the default one.
+   */
+  public String followCommand(String id) {
+    return "icegate operation get " + id
+        + (GlobalOptions.DEFAULT_ACCOUNT.equals(accountRef) ? "" : " --account " + accountRef);
+  }
+
   /**
    * The id of the {@code --account} setting. Listing accounts needs a server-admin token; with an
    * account token the setting is taken as an id and read directly.

@@ -23,8 +23,8 @@ import java.util.Optional;
 /**
  * The admin HTTP API as the CLI sees it (docs/admin-api.md): JSON over {@code java.net.http} with
  * a bearer token. A non-2xx answer becomes a {@link CliException} whose exit code follows the
- * status and whose message is the problem's {@code code} and {@code detail}; the request body is
- * never part of a message (it may hold a secret).
+ * status and whose message is the problem's {@code code}, {@code detail} and itemized {@code
+ * details}; the request body is never part of a message (it may hold a secret).
  */
 public final class AdminClient {
   /** Records as request bodies: absent members are left out, not sent as null. */
@@ -179,6 +179,20 @@ public final class AdminClient {
     if (!detail.isEmpty()) {
       message.append(": ").append(detail);
     }
-    return new CliException(ExitCode.ofStatus(status), message.toString());
+    message.append(itemized(json == null ? null : json.get("details")));
+    return new CliException(ExitCode.ofStatus(status), message.toString(),
+        code.isEmpty() ? null : code);
+  }
+
+  /**
+   * A problem's itemized {@code details} (e.g. every reconcile conflict) as indented lines after
+   * the first, or empty when there are none.
+   */
+  public static String itemized(JsonNode details) {
+    StringBuilder out = new StringBuilder();
+    if (details != null && details.isArray()) {
+      details.forEach(d -> out.append(System.lineSeparator()).append("  - ").append(d.asText()));
+    }
+    return out.toString();
   }
 }

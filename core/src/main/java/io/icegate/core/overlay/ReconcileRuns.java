@@ -5,6 +5,7 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceKind;
+import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
@@ -17,15 +18,37 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One reconcile at a time per Overlay (issue 8, seed 000 "Reconciliation publication"): the run
- * record under {@link KeyLayout#RUNS}. A run takes the next run generation in one transaction;
- * every transaction the run publishes in asserts that generation is still current ({@link
- * #assertCurrent}), so a newer run supersedes an older one at its next publication.
+ * The run record of an Overlay under {@link KeyLayout#RUNS}: which reconcile run may publish
+ * (issue 8 "One run at a time per Overlay", seed 000 "Refresh and reconciliation ownership").
  *
- * <p>A running record holds a lease. A second run is refused while the lease lasts (its holder is
- * presumed alive); once it lapses the holder is presumed dead and a new run may start, which makes
- * the dead one's generation stale. The holder extends its lease inside its own publication
- * transactions ({@link #renew}), which write anyway. Thread-safe.
+ * <p><b>Start writes nothing.</b> {@link #start} only reads: it notes the generation of the
+ * record it observes ({@code G}, 0 when the Overlay never recorded a run) and the start time from
+ * this instance's clock, and refuses ({@link Busy}) while a RUNNING record's lease lives. A run
+ * writes its record lazily, in its first publishing transaction ({@link #record}, called inside
+ * the same fenced transaction as the publication): generation {@code G'+1}, RUNNING, a lease, its
+ * start time and operation id, where {@code G'} is the generation it then finds. It may take that
+ * generation only when the record it finds
+ *
+ * <ul>
+ *   <li>still shows {@code G} (no run recorded since this one started), or
+ *   <li>shows a run that started strictly before this one (an older run: this newer one
+ *       supersedes it, and the older one's next fenced transaction fails).
+ * </ul>
+ *
+ * A record of a run that started at or after this one's start means this run is superseded
+ * (RECONCILE_SUPERSEDED). Once its record is written, each later transaction of the run asserts
+ * the record is still its own (same operation id and start) and renews the lease. So the newer
+ * start wins, and an older run can never publish once a newer run has published. Ordering is by
+ * start time on the server clock; across processes it is only as good as their clocks agree.
+ *
+ * <p>A run that changes nothing never writes: its record, its end and its generation leave no
+ * trace, and {@link #finish} commits no transaction. Consequently two processes' runs that both
+ * change nothing leave no trace, and a run elsewhere that has not yet published does not block a
+ * start here: the refusal of overlapping runs is this record's live lease once it exists, plus
+ * whatever in-memory registry the caller keeps within its process.
+ *
+ * <p>A RUNNING record whose lease lapsed no longer blocks a start: its holder is presumed dead
+ * (or too slow), and the newer run supersedes it at its first publication. Thread-safe.
  */
 public final class ReconcileRuns {
 
@@ -35,10 +58,10 @@ public final class ReconcileRuns {
   /**
    * The stored run record.
    *
-   * @param generation the run generation (1 for the Overlay's first run)
+   * @param generation the run generation (1 for the Overlay's first run that published)
    * @param state RUNNING until the run ends
    * @param operationId the operation the run belongs to (what an asynchronous request joins)
-   * @param startedAtMillis epoch milliseconds of the start
+   * @param startedAtMillis epoch milliseconds of the run's start (not of its first write)
    * @param leaseExpiresAtMillis epoch milliseconds after which a RUNNING record is presumed dead
    */
   public record Run(long generation, State state, String operationId, long startedAtMillis,
@@ -49,21 +72,89 @@ public final class ReconcileRuns {
     }
   }
 
-  /** What {@link #start} found: a new run, or the live run that holds the Overlay. */
+  /**
+   * What a started run carries from {@link #start} to {@link #finish}: what it observed and when
+   * it started, and the generation it wrote once it did. Used by one run at a time; safe to hand
+   * to another thread.
+   */
+  public static final class Ticket {
+    private final String accountId;
+    private final String overlayId;
+    private final String operationId;
+    private final long observedGeneration;
+    private final long startedAtMillis;
+    // Set inside the closure of a transaction that may still fail to commit: a hint for finish
+    // and the report, never a fact the fence relies on (it re-reads the record every time).
+    private volatile long writtenGeneration;
+
+    Ticket(String accountId, String overlayId, String operationId, long observedGeneration,
+        long startedAtMillis) {
+      this.accountId = Objects.requireNonNull(accountId, "accountId");
+      this.overlayId = Objects.requireNonNull(overlayId, "overlayId");
+      this.operationId = Objects.requireNonNull(operationId, "operationId");
+      this.observedGeneration = observedGeneration;
+      this.startedAtMillis = startedAtMillis;
+    }
+
+    public String accountId() {
+      return accountId;
+    }
+
+    public String overlayId() {
+      return overlayId;
+    }
+
+    public String operationId() {
+      return operationId;
+    }
+
+    /** The generation of the record observed at start; 0 when there was none. */
+    public long observedGeneration() {
+      return observedGeneration;
+    }
+
+    /** Epoch milliseconds of the start, from the {@link ReconcileRuns} clock. */
+    public long startedAtMillis() {
+      return startedAtMillis;
+    }
+
+    /** Whether the run attempted to write its record (a committed write is not guaranteed). */
+    public boolean wroteRecord() {
+      return writtenGeneration != 0;
+    }
+
+    /**
+     * The generation the run recorded, or, for a run that wrote nothing, the observed one (the
+     * last recorded run's, 0 if none).
+     */
+    public long generation() {
+      long written = writtenGeneration;
+      return written != 0 ? written : observedGeneration;
+    }
+
+    @Override
+    public String toString() {
+      return "Ticket[overlay=" + overlayId + ", operation=" + operationId + ", observed="
+          + observedGeneration + ", startedAt=" + startedAtMillis + "]";
+    }
+  }
+
+  /** What {@link #start} found: a run may begin, or a live run holds the Overlay. */
   public sealed interface Start permits Started, Busy {}
 
-  /** The caller now holds run {@code run}. */
-  public record Started(Run run) implements Start {}
+  /** The caller may run, carrying {@code ticket}. */
+  public record Started(Ticket ticket) implements Start {}
 
-  /** Another run holds the Overlay; {@code run} is it. */
-  public record Busy(Run run) implements Start {}
+  /** A live run holds the Overlay; {@code operationId} is its operation. */
+  public record Busy(String operationId) implements Start {}
 
   private final KvStore store;
   private final Clock clock;
   private final Duration lease;
 
   /**
-   * @param lease how long a running record blocks others without being renewed
+   * @param clock the server clock: start times order runs, leases expire by it
+   * @param lease how long a RUNNING record blocks others without being renewed
    */
   public ReconcileRuns(KvStore store, Clock clock, Duration lease) {
     this.store = Objects.requireNonNull(store, "store");
@@ -72,34 +163,23 @@ public final class ReconcileRuns {
   }
 
   /**
-   * Takes the next run generation of {@code overlayId} for {@code operationId}, in one
-   * transaction (idempotent on an unknown commit: a retry that finds its own operation's record
-   * reports it as started).
+   * Observes the run record of {@code overlayId} in {@code tx}, writing nothing.
    *
-   * @return {@link Started} with the new run, or {@link Busy} when a run with a live lease holds
-   *     the Overlay
+   * @return {@link Busy} naming the holder's operation when a RUNNING record's lease lives,
+   *     otherwise {@link Started} with a ticket noting the observed generation and the start time
    */
-  public Start start(String accountId, String overlayId, String operationId) {
-    return store.run(io.icegate.core.store.Idempotence.IDEMPOTENT, tx -> {
-      long now = clock.millis();
-      Optional<Run> current = read(tx, accountId, overlayId);
-      if (current.isPresent()) {
-        Run run = current.get();
-        if (run.operationId().equals(operationId) && run.state() == State.RUNNING) {
-          return new Started(run); // our own earlier attempt committed
-        }
-        if (run.state() == State.RUNNING && run.leaseExpiresAtMillis() > now) {
-          return new Busy(run);
-        }
-      }
-      long generation = current.map(Run::generation).orElse(0L) + 1;
-      Run started = new Run(generation, State.RUNNING, operationId, now, now + lease.toMillis());
-      write(tx, accountId, overlayId, started);
-      return new Started(started);
-    });
+  public Start start(ReadTransaction tx, String accountId, String overlayId, String operationId) {
+    long now = clock.millis();
+    Optional<Run> current = read(tx, accountId, overlayId);
+    if (current.isPresent() && current.get().state() == State.RUNNING
+        && current.get().leaseExpiresAtMillis() > now) {
+      return new Busy(current.get().operationId());
+    }
+    return new Started(new Ticket(accountId, overlayId, operationId,
+        current.map(Run::generation).orElse(0L), now));
   }
 
-  /** The run record of {@code overlayId}, if it ever ran. */
+  /** The run record of {@code overlayId}, if a run ever wrote it. */
   public Optional<Run> read(ReadTransaction tx, String accountId, String overlayId) {
     byte[] bytes = tx.get(KeyLayout.run(accountId, overlayId));
     if (bytes == null) {
@@ -113,42 +193,84 @@ public final class ReconcileRuns {
   }
 
   /**
-   * Fails unless run {@code generation} is still the Overlay's current, running one.
+   * Fails unless run {@code ticket} may still publish (see the class comment), writing nothing.
    *
    * @throws IcegateException RECONCILE_SUPERSEDED
    */
-  public void assertCurrent(ReadTransaction tx, String accountId, String overlayId,
-      long generation) {
-    Optional<Run> run = read(tx, accountId, overlayId);
-    if (run.isEmpty() || run.get().generation() != generation
-        || run.get().state() != State.RUNNING) {
-      throw new IcegateException(ErrorCode.RECONCILE_SUPERSEDED, ResourceKind.OVERLAY,
-          "a newer reconcile of overlay " + overlayId + " started");
-    }
-  }
-
-  /** Extends the lease of the current run, inside a transaction that asserted it is current. */
-  public void renew(Transaction tx, String accountId, String overlayId, Run run) {
-    long now = clock.millis();
-    write(tx, accountId, overlayId, new Run(run.generation(), State.RUNNING, run.operationId(),
-        run.startedAtMillis(), now + lease.toMillis()));
+  public void assertCurrent(ReadTransaction tx, Ticket ticket) {
+    generationToWrite(read(tx, ticket.accountId(), ticket.overlayId()), ticket);
   }
 
   /**
-   * Records the end of run {@code run} when it is still the current one (a superseded run leaves
-   * the newer record alone). Idempotent.
+   * {@link #assertCurrent}, then writes the run's record in {@code tx}, a transaction that
+   * publishes: the first time it takes the next generation (superseding an older run), later it
+   * renews the lease. Safe to repeat when {@code tx} is retried after an unknown commit result.
+   *
+   * @throws IcegateException RECONCILE_SUPERSEDED
    */
-  public void finish(String accountId, String overlayId, Run run, boolean succeeded) {
-    store.run(io.icegate.core.store.Idempotence.IDEMPOTENT, tx -> {
-      Optional<Run> current = read(tx, accountId, overlayId);
-      if (current.isPresent() && current.get().generation() == run.generation()
+  public void record(Transaction tx, Ticket ticket) {
+    long generation = generationToWrite(read(tx, ticket.accountId(), ticket.overlayId()), ticket);
+    write(tx, ticket.accountId(), ticket.overlayId(), new Run(generation, State.RUNNING,
+        ticket.operationId(), ticket.startedAtMillis(), clock.millis() + lease.toMillis()));
+    ticket.writtenGeneration = generation;
+  }
+
+  /**
+   * Records the end of run {@code ticket} if its record is still the current one. Commits no
+   * transaction at all when the run never wrote its record (it leaves no trace); leaves a newer
+   * run's record alone. Idempotent.
+   */
+  public void finish(Ticket ticket, boolean succeeded) {
+    if (!ticket.wroteRecord()) {
+      return;
+    }
+    store.run(Idempotence.IDEMPOTENT, tx -> {
+      Optional<Run> current = read(tx, ticket.accountId(), ticket.overlayId());
+      if (current.isPresent() && isOwn(current.get(), ticket)
           && current.get().state() == State.RUNNING) {
-        write(tx, accountId, overlayId, new Run(run.generation(),
-            succeeded ? State.SUCCEEDED : State.FAILED, run.operationId(), run.startedAtMillis(),
-            current.get().leaseExpiresAtMillis()));
+        Run run = current.get();
+        write(tx, ticket.accountId(), ticket.overlayId(), new Run(run.generation(),
+            succeeded ? State.SUCCEEDED : State.FAILED, run.operationId(),
+            run.startedAtMillis(), run.leaseExpiresAtMillis()));
       }
       return null;
     });
+  }
+
+  /**
+   * The generation run {@code ticket} holds or may take given the record {@code current}. Decided
+   * from the stored record alone (not from the ticket's write hint), so a transaction retried
+   * after a commit that did or did not apply decides right either way.
+   */
+  private static long generationToWrite(Optional<Run> current, Ticket ticket) {
+    if (current.isEmpty()) {
+      if (ticket.observedGeneration() == 0) {
+        return 1;
+      }
+      throw superseded(ticket); // a record it observed is gone: not the world it started in
+    }
+    Run run = current.get();
+    if (isOwn(run, ticket)) {
+      if (run.state() != State.RUNNING) {
+        throw superseded(ticket);
+      }
+      return run.generation();
+    }
+    if (run.generation() == ticket.observedGeneration()
+        || run.startedAtMillis() < ticket.startedAtMillis()) {
+      return run.generation() + 1;
+    }
+    throw superseded(ticket);
+  }
+
+  private static boolean isOwn(Run run, Ticket ticket) {
+    return run.operationId().equals(ticket.operationId())
+        && run.startedAtMillis() == ticket.startedAtMillis();
+  }
+
+  private static IcegateException superseded(Ticket ticket) {
+    return new IcegateException(ErrorCode.RECONCILE_SUPERSEDED, ResourceKind.OVERLAY,
+        "a newer reconcile of overlay " + ticket.overlayId() + " started");
   }
 
   private static void write(Transaction tx, String accountId, String overlayId, Run run) {

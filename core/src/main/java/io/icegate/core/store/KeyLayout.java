@@ -100,10 +100,10 @@ public final class KeyLayout {
 
   /**
    * Reconcile runs: {@code (account id, overlay id) -> run record} (JSON: run generation, state,
-   * phase, holder operation id, start time, lease expiry). One record per Overlay; a run takes the
-   * next generation in one transaction and every publication of that run asserts it is still the
-   * current one, so an older run can no longer publish or retire. Written by {@link
-   * io.icegate.core.overlay.ReconcileRuns}.
+   * holder operation id, start time, lease expiry). One record per Overlay; a run writes it in its
+   * first publishing transaction, taking the next generation, and every later publication of that
+   * run asserts it is still its own, so an older run can no longer publish or retire; a run that
+   * changes nothing never writes it. Written by {@link io.icegate.core.overlay.ReconcileRuns}.
    */
   public static final Subspace RUNS = subspace(13);
 

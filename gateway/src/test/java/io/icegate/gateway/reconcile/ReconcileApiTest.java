@@ -75,9 +75,15 @@ class ReconcileApiTest {
     assertThat(report.get("namespacesCreated").asInt()).isEqualTo(2);
     assertThat(report.get("overlayId").asText()).isEqualTo(overlay);
 
+    assertThat(report.get("runGeneration").asInt()).isEqualTo(1);
+
+    // An unchanged synchronous re-run commits no write (not even its run record) and reports the
+    // generation of the last run that recorded one.
+    long writes = gw.gateway().store().stats().committedWrites();
     JsonNode again = json(gw.send("POST", base + "/overlays/" + overlay + "/reconcile", null));
     assertThat(again.get("unchanged").asInt()).isEqualTo(3);
-    assertThat(again.get("runGeneration").asInt()).isEqualTo(2);
+    assertThat(again.get("runGeneration").asInt()).isEqualTo(1);
+    assertThat(gw.gateway().store().stats().committedWrites()).isEqualTo(writes);
   }
 
   @Test

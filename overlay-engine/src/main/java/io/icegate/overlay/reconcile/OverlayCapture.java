@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * Capture on request (issue 10: {@code POST .../overlays/{overlay}/capture}): every managed Iceberg
  * Table of the Overlay is compared with the upstream's current metadata location and captured
  * when it moved. The capture holds a run of the Overlay like a reconcile ({@link ReconcileRuns}),
- * so the two never overlap, and every pointer transaction is fenced by it ({@link RunFence}).
+ * so the two never overlap, and every pointer transaction is fenced by it ({@link RunFence}); a
+ * capture that changes nothing writes nothing, its run record included.
  * Thread-safe.
  */
 public final class OverlayCapture {
@@ -51,14 +52,14 @@ public final class OverlayCapture {
     if (start instanceof ReconcileRuns.Busy) {
       throw new IcegateException(ErrorCode.RECONCILE_IN_PROGRESS, ResourceKind.OVERLAY, overlayId);
     }
-    ReconcileRuns.Run run = ((ReconcileRuns.Started) start).run();
+    ReconcileRuns.Ticket ticket = ((ReconcileRuns.Started) start).ticket();
     boolean ok = false;
     String outcome = "failed";
     CaptureReport report = null;
     try {
-      Reconciler.Handle handle = reconciler.handle(accountId, overlayId, run);
+      Reconciler.Handle handle = reconciler.handle(accountId, overlayId, ticket);
       RunFence fence = new RunFence(repositories, reconciler.runs(), handle.integration(),
-          handle.overlay(), run);
+          handle.overlay(), ticket);
       repositories.store().read(tx -> {
         fence.assertCurrent(tx);
         return null;
@@ -66,7 +67,7 @@ public final class OverlayCapture {
       TableCapturer capturer = new TableCapturer(repositories, fence, settings.concurrency());
       TableCapturer.Result result = capturer.capture(capturer.ofOverlay(settings.batch()),
           () -> clients.open(adapter.resolve(handle.integration())));
-      report = new CaptureReport(overlayId, run.generation(), result.captured(),
+      report = new CaptureReport(overlayId, ticket.generation(), result.captured(),
           result.unchanged(), result.failed(), result.warnings(),
           (System.nanoTime() - started) / 1_000_000);
       ok = true;
@@ -77,13 +78,13 @@ public final class OverlayCapture {
       throw e;
     } finally {
       try {
-        reconciler.runs().finish(accountId, overlayId, run, ok);
+        reconciler.finish(ticket, ok);
       } catch (RuntimeException e) {
         LOG.warn("recording the end of capture run {} of overlay {} failed: {}",
-            run.generation(), overlayId, e.getClass().getName());
+            ticket.generation(), overlayId, e.getClass().getName());
       }
       LOG.info("capture account={} overlay={} run={} outcome={} captured={} unchanged={}"
-              + " failed={} durationMs={}", accountId, overlayId, run.generation(), outcome,
+              + " failed={} durationMs={}", accountId, overlayId, ticket.generation(), outcome,
           report == null ? 0 : report.captured(), report == null ? 0 : report.unchanged(),
           report == null ? 0 : report.failed(), (System.nanoTime() - started) / 1_000_000);
     }

@@ -20,10 +20,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles synchronously or as asynchronous operations ({@code Prefer: respond-async}). An
- * asynchronous request takes the run generation on the caller's thread (so "already running" is
- * decided at once), stores the operation, and runs the phases on a small executor. A second
- * asynchronous request while a run holds the Overlay joins that run's operation; when the holder
- * is a synchronous run (which has no operation) it is refused with RECONCILE_IN_PROGRESS.
+ * asynchronous request begins its run on the caller's thread (so "already running" is decided at
+ * once, by the reconciler's registry in this process or a live run record from another), stores
+ * the operation, and runs the phases on a small executor. A second asynchronous request while a
+ * run holds the Overlay joins that run's operation; when the holder is a synchronous run (which
+ * has no operation) it is refused with RECONCILE_IN_PROGRESS. Unlike a synchronous run, an
+ * asynchronous one always writes: its operation record, at start and end.
  *
  * <p>Operations are stored ({@link OperationRecords}) at start and end, and held in memory while
  * they run, so {@link #get} shows live phase and counts here and the final state anywhere. Closing
@@ -71,20 +73,20 @@ public final class ReconcileOperations implements AutoCloseable {
     String id = UUID.randomUUID().toString();
     ReconcileRuns.Start start = reconciler.begin(accountId, overlayId, id);
     if (start instanceof ReconcileRuns.Busy busy) {
-      return get(accountId, busy.run().operationId()).orElseThrow(() -> new IcegateException(
+      return get(accountId, busy.operationId()).orElseThrow(() -> new IcegateException(
           ErrorCode.RECONCILE_IN_PROGRESS, ResourceKind.OVERLAY, overlayId));
     }
-    ReconcileRuns.Run run = ((ReconcileRuns.Started) start).run();
+    ReconcileRuns.Ticket ticket = ((ReconcileRuns.Started) start).ticket();
     ReconcileProgress progress = new ReconcileProgress();
     Live entry = new Live(accountId, overlayId, progress, clock.millis());
     live.put(id, entry);
     try {
-      Reconciler.Handle handle = reconciler.handle(accountId, overlayId, run);
+      Reconciler.Handle handle = reconciler.handle(accountId, overlayId, ticket);
       records.put(accountId, id, snapshot(id, entry));
       executor.execute(() -> runAsync(id, entry, handle));
     } catch (RuntimeException e) {
       live.remove(id);
-      reconciler.runs().finish(accountId, overlayId, run, false);
+      reconciler.release(ticket);
       throw e;
     }
     return snapshot(id, entry);

@@ -6,7 +6,8 @@ import java.util.List;
  * The answer of a completed run (DESIGN.md, reconcile route).
  *
  * @param overlayId the reconciled Overlay
- * @param runGeneration the run's generation
+ * @param runGeneration the run generation this run recorded; a run that published nothing records
+ *     none and reports the generation it observed at start (the last recorded run's, 0 if none)
  * @param created Tables and Views created
  * @param updated Tables and Views whose definition or path changed
  * @param unchanged Tables and Views left as they were (no write)

@@ -17,8 +17,10 @@ import io.icegate.overlay.adapter.UpstreamFailures;
 import io.icegate.overlay.selection.NamespaceSelection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,15 +41,23 @@ import org.slf4j.LoggerFactory;
  *       TableCapturer}); a Table whose capture fails is a warning, not a failed run.
  * </ol>
  *
- * One run per Overlay at a time ({@link ReconcileRuns}); each run logs one structured line.
- * Thread-safe.
+ * <p>One run per Overlay at a time. Within this instance (one per process in the gateway) a
+ * registry of running Overlays refuses a second run at once, before the first has written
+ * anything; across processes the Overlay's run record refuses it once a run has written its
+ * record with a live lease ({@link ReconcileRuns}). A run observes that record at start without
+ * writing and writes it in its first publishing transaction ({@link RunFence}), so a run that
+ * changes nothing (an unchanged re-run) commits no write at all; among runs that publish, the
+ * newer start wins. Each run logs one structured line. Thread-safe.
  */
 public final class Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
 
   /** A run that holds its Overlay, between {@link #begin} and {@link #execute}. */
   public record Handle(Resource<CatalogOverlay> overlay, Resource<Integration> integration,
-      ReconcileRuns.Run run) {}
+      ReconcileRuns.Ticket ticket) {}
+
+  /** An Overlay in the registry of running ones. */
+  private record Running(String accountId, String overlayId) {}
 
   private final Repositories repositories;
   private final IntegrationAdapter adapter;
@@ -55,6 +65,7 @@ public final class Reconciler {
   private final ReconcileRuns runs;
   private final ReconcileSettings settings;
   private final ReconcileHook hook;
+  private final Map<Running, ReconcileRuns.Ticket> running = new ConcurrentHashMap<>();
 
   public Reconciler(Repositories repositories, IntegrationAdapter adapter,
       IntegrationClients clients, ReconcileSettings settings, ReconcileHook hook) {
@@ -82,43 +93,83 @@ public final class Reconciler {
     if (start instanceof ReconcileRuns.Busy) {
       throw new IcegateException(ErrorCode.RECONCILE_IN_PROGRESS, ResourceKind.OVERLAY, overlayId);
     }
-    ReconcileRuns.Run run = ((ReconcileRuns.Started) start).run();
+    ReconcileRuns.Ticket ticket = ((ReconcileRuns.Started) start).ticket();
     Handle handle;
     try {
-      handle = handle(accountId, overlayId, run);
+      handle = handle(accountId, overlayId, ticket);
     } catch (RuntimeException e) {
-      runs.finish(accountId, overlayId, run, false); // do not hold the Overlay until the lease lapses
+      release(ticket);
       throw e;
     }
     return execute(handle, new ReconcileProgress());
   }
 
   /**
-   * Takes the Overlay's next run generation for {@code operationId}, unless a live run holds it.
+   * Starts a run for {@code operationId}, writing nothing: refused while this instance runs the
+   * Overlay or the Overlay's run record shows a live run. A started run holds the Overlay in this
+   * instance until {@link #execute} ends or {@link #release}.
    *
+   * @return {@link ReconcileRuns.Started} with the run's ticket, or {@link ReconcileRuns.Busy}
+   *     naming the holder's operation
    * @throws IcegateException NOT_FOUND (account or Overlay)
    */
   public ReconcileRuns.Start begin(String accountId, String overlayId, String operationId) {
-    repositories.store().read(tx -> repositories.overlays(accountId).require(tx, overlayId));
-    return runs.start(accountId, overlayId, operationId);
+    Running key = new Running(accountId, overlayId);
+    ReconcileRuns.Ticket holder = running.get(key);
+    if (holder != null) {
+      return new ReconcileRuns.Busy(holder.operationId());
+    }
+    ReconcileRuns.Start start = repositories.store().read(tx -> {
+      repositories.overlays(accountId).require(tx, overlayId);
+      return runs.start(tx, accountId, overlayId, operationId);
+    });
+    if (start instanceof ReconcileRuns.Started started) {
+      holder = running.putIfAbsent(key, started.ticket());
+      if (holder != null) {
+        return new ReconcileRuns.Busy(holder.operationId()); // lost a race within this process
+      }
+    }
+    return start;
+  }
+
+  /** Ends a begun run that will not {@link #execute}: the Overlay is free again here. */
+  public void release(ReconcileRuns.Ticket ticket) {
+    end(ticket, false);
+  }
+
+  /**
+   * Ends a begun run whose work was done outside {@link #execute} (a capture on request): records
+   * its end if it wrote its record, and frees the Overlay in this instance.
+   */
+  public void finish(ReconcileRuns.Ticket ticket, boolean succeeded) {
+    end(ticket, succeeded);
+  }
+
+  private void end(ReconcileRuns.Ticket ticket, boolean succeeded) {
+    try {
+      runs.finish(ticket, succeeded); // writes only if the run wrote its record
+    } finally {
+      running.remove(new Running(ticket.accountId(), ticket.overlayId()), ticket);
+    }
   }
 
   /**
    * The Overlay and Integration records a started run observes: everything it publishes is fenced
-   * on their generations as read here (after the run generation was taken, so a change after this
-   * point fences the run and one before it is what the run reconciles).
+   * on their generations as read here (after the run started, so a change after this point fences
+   * the run and one before it is what the run reconciles).
    */
-  public Handle handle(String accountId, String overlayId, ReconcileRuns.Run run) {
+  public Handle handle(String accountId, String overlayId, ReconcileRuns.Ticket ticket) {
     return repositories.store().read(tx -> {
       Resource<CatalogOverlay> overlay = repositories.overlays(accountId).require(tx, overlayId);
       Resource<Integration> integration =
           repositories.integrations(accountId).require(tx, overlay.spec().integrationId());
-      return new Handle(overlay, integration, run);
+      return new Handle(overlay, integration, ticket);
     });
   }
 
   /**
-   * Runs the five phases for a begun run, recording its end in the run record.
+   * Runs the five phases for a begun run, recording its end in the run record if the run wrote
+   * one, and frees the Overlay in this instance.
    *
    * @throws IcegateException RECONCILE_CONFLICT (with every conflict in {@link
    *     IcegateException#details()}), RECONCILE_SUPERSEDED, the upstream codes (NOT_FOUND,
@@ -142,17 +193,17 @@ public final class Reconciler {
     } finally {
       progress.enter(ReconcileProgress.Phase.DONE);
       try {
-        runs.finish(account, overlay.id(), handle.run(), ok);
+        end(handle.ticket(), ok);
       } catch (RuntimeException e) {
         LOG.warn("recording the end of reconcile run {} of overlay {} failed: {}",
-            handle.run().generation(), overlay.id(), e.getClass().getName());
+            handle.ticket().generation(), overlay.id(), e.getClass().getName());
       }
       var counts = progress.counts();
       LOG.info("reconcile account={} overlay={} catalog={} integration={} run={} outcome={}"
               + " created={} updated={} unchanged={} retired={} namespacesClaimed={}"
               + " namespacesCreated={} namespacesPruned={} warnings={} durationMs={}",
           account, overlay.id(), overlay.spec().catalogId(), overlay.spec().integrationId(),
-          handle.run().generation(), outcome, counts.get("created"), counts.get("updated"),
+          handle.ticket().generation(), outcome, counts.get("created"), counts.get("updated"),
           counts.get("unchanged"), counts.get("retired"), counts.get("namespacesClaimed"),
           counts.get("namespacesCreated"), counts.get("namespacesPruned"),
           report == null ? 0 : report.warnings().size(),
@@ -191,7 +242,7 @@ public final class Reconciler {
     progress.enter(ReconcileProgress.Phase.PREFLIGHT);
     Destination destination = new Destination(repositories, account, overlay.spec().catalogId(),
         integration.id(), overlay.id());
-    RunFence fence = new RunFence(repositories, runs, integration, overlay, handle.run());
+    RunFence fence = new RunFence(repositories, runs, integration, overlay, handle.ticket());
     // A run already superseded at this point must not even report conflicts as if it were current.
     repositories.store().read(tx -> {
       fence.assertCurrent(tx);
@@ -220,7 +271,7 @@ public final class Reconciler {
     List<String> warnings = new ArrayList<>(inventory.warnings());
     warnings.addAll(captured.warnings());
 
-    return ReconcileReport.of(overlay.id(), handle.run().generation(), progress, warnings,
+    return ReconcileReport.of(overlay.id(), handle.ticket().generation(), progress, warnings,
         (System.nanoTime() - started) / 1_000_000);
   }
 }

@@ -19,22 +19,50 @@ import java.util.Optional;
  * What every publication of a run asserts in its own transaction (seed 000 "Refresh and
  * reconciliation ownership"): no deletion fence on the account, the Integration, the Overlay or
  * the target Catalog; the Integration's configuration and credential generations and the
- * Overlay's configuration generation as observed when the run started; and the run still the
- * Overlay's current one. Any change makes the stale run stop with RECONCILE_SUPERSEDED.
+ * Overlay's configuration generation as observed when the run started; and the run still allowed
+ * to publish by the Overlay's run record ({@link ReconcileRuns}). Any change makes the stale run
+ * stop with RECONCILE_SUPERSEDED.
  *
- * @param run the run record this run holds
+ * <p>The run record is written lazily: {@link #assertAndRenew} in the run's first publishing
+ * transaction writes it (taking generation G+1 when the record still shows the generation G the
+ * run observed at start, or shows a run that started before this one, which this newer run then
+ * supersedes), and in every later one asserts it is still the run's own and renews its lease. A
+ * record of a run started at or after this one's start supersedes this run. {@link
+ * #assertCurrent} checks the same without writing, so a run that publishes nothing (an unchanged
+ * re-run) commits no write at all.
+ *
+ * @param ticket what the run observed at start ({@link ReconcileRuns#start})
  */
 record RunFence(Repositories repositories, ReconcileRuns runs, Resource<Integration> integration,
-    Resource<CatalogOverlay> overlay, ReconcileRuns.Run run) {
+    Resource<CatalogOverlay> overlay, ReconcileRuns.Ticket ticket) {
 
   String accountId() {
     return overlay.accountId();
   }
 
   /**
+   * The fence without writing, for reads that must not act for a superseded run.
+   *
    * @throws IcegateException RECONCILE_SUPERSEDED naming what changed
    */
   void assertCurrent(ReadTransaction tx) {
+    assertObserved(tx);
+    runs.assertCurrent(tx, ticket);
+  }
+
+  /**
+   * The fence, then the run record written in {@code tx} (taken at the first call, renewed later);
+   * for a transaction that publishes.
+   *
+   * @throws IcegateException RECONCILE_SUPERSEDED naming what changed
+   */
+  void assertAndRenew(Transaction tx) {
+    assertObserved(tx);
+    runs.record(tx, ticket);
+  }
+
+  /** Deletion fences and the configuration and credential generations observed at start. */
+  private void assertObserved(ReadTransaction tx) {
     String account = accountId();
     DeletionFences fences = repositories.fences();
     for (ResourceRef ref : List.of(ResourceRef.account(account), integration.ref(), overlay.ref(),
@@ -58,13 +86,6 @@ record RunFence(Repositories repositories, ReconcileRuns runs, Resource<Integrat
         || nowOverlay.get().configurationGeneration() != overlay.configurationGeneration()) {
       throw superseded("overlay " + overlay.id() + " changed its configuration");
     }
-    runs.assertCurrent(tx, account, overlay.id(), run.generation());
-  }
-
-  /** {@link #assertCurrent} plus a lease renewal, for a transaction that publishes. */
-  void assertAndRenew(Transaction tx) {
-    assertCurrent(tx);
-    runs.renew(tx, accountId(), overlay.id(), run);
   }
 
   private static IcegateException superseded(String what) {

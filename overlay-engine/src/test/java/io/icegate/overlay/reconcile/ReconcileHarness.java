@@ -160,6 +160,26 @@ final class ReconcileHarness {
     return out;
   }
 
+  /** Every key and value of the store, hex-encoded (comparable with equals). */
+  Map<String, String> content() {
+    Map<String, String> out = new TreeMap<>();
+    java.util.HexFormat hex = java.util.HexFormat.of();
+    store.read(tx -> {
+      for (var kv : tx.getRange(new byte[] {0x00}, new byte[] {(byte) 0xff})) {
+        out.put(hex.formatHex(kv.key()), hex.formatHex(kv.value()));
+      }
+      return null;
+    });
+    return out;
+  }
+
+  /** The run record of {@code overlayId}, if a run wrote one. */
+  Optional<io.icegate.core.overlay.ReconcileRuns.Run> runRecord(String overlayId) {
+    var runs = new io.icegate.core.overlay.ReconcileRuns(store, Clock.systemUTC(),
+        Duration.ofMinutes(10));
+    return store.read(tx -> runs.read(tx, account, overlayId));
+  }
+
   /** The overlay managing {@code relation}, or null for a local one. */
   static String managedBy(Resource<?> relation) {
     var p = ManagedRelations.provenanceOf(relation);
