@@ -160,6 +160,7 @@ class CaptureTest {
 
     // Unchanged upstream: neither a reconcile nor a capture on request writes anything.
     List<String> before = captureState();
+    var stats = store.stats();
     ReconcileReport third = h.reconcile(overlay);
     assertThat(third.captured()).isZero();
     assertThat(third.captureUnchanged()).isEqualTo(1);
@@ -168,6 +169,8 @@ class CaptureTest {
     assertThat(requested.unchanged()).isEqualTo(1);
     assertThat(requested.failed()).isZero();
     assertThat(captureState()).isEqualTo(before);
+    assertThat(store.stats().committedWrites()).isEqualTo(stats.committedWrites());
+    assertThat(store.stats().mutations()).isEqualTo(stats.mutations());
 
     // A capture on request asks the upstream itself: a commit no reconcile saw is captured.
     String thirdLocation = append(ns);
@@ -225,6 +228,42 @@ class CaptureTest {
         .isEqualTo(1);
     assertThat(keys(KeyLayout.BLOBS.range())).isZero();
     assertThat(keys(KeyLayout.BLOB_MARKERS.range())).isZero();
+  }
+
+  @Test
+  void aTableGoneUpstreamIsACountedFailureWithAWarningAndAStaleGenerationIsSkipped() {
+    String ns = upstreamTable();
+    append(ns);
+    String overlay = overlayOver(ns);
+    String catalog = h.repos.overlays(h.account).get(overlay).orElseThrow().spec().catalogId();
+    h.reconcile(overlay);
+    String tableId = h.relations(catalog).get(ns + ".t").id();
+    Captures captures = new Captures(h.repos);
+    CapturePointer pointer = captures.pointer(h.account, tableId).orElseThrow();
+
+    // A publication that read no pointer (generation 0) finds generation 1: nothing is written.
+    List<String> before = captureState();
+    assertThat(captures.publish(h.account, overlay, tableId, Optional.empty(),
+        "s3://elsewhere/v2.json", "{}".getBytes(StandardCharsets.UTF_8), tx -> { }))
+        .isInstanceOf(io.icegate.core.capture.CaptureOutcome.Skipped.class);
+    assertThat(captures.pointer(h.account, tableId)).contains(pointer);
+
+    // A fence that refuses stops the publication before its pointer.
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> captures.publish(h.account, overlay,
+        tableId, Optional.of(pointer), "s3://elsewhere/v3.json",
+        "{}".getBytes(StandardCharsets.UTF_8), tx -> {
+          throw new IllegalStateException("superseded");
+        })).hasMessage("superseded");
+    assertThat(captures.pointer(h.account, tableId)).contains(pointer);
+
+    upstream.backingCatalog().dropTable(TableIdentifier.of(ns, "t"), false);
+    CaptureReport report = capture().capture(h.account, overlay);
+    assertThat(report.failed()).isEqualTo(1);
+    assertThat(report.captured()).isZero();
+    assertThat(report.warnings()).singleElement().asString()
+        .contains("capture of table " + ns + ".t failed", "NOT_FOUND");
+    assertThat(captures.pointer(h.account, tableId)).contains(pointer);
+    assertThat(before).isNotEmpty();
   }
 
   @Test
