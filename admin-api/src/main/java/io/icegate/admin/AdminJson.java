@@ -58,11 +58,17 @@ public final class AdminJson {
     if (body.length == 0) {
       throw malformed("a JSON body is required");
     }
+    T value;
     try {
-      return MAPPER.readValue(body, type);
+      value = MAPPER.readValue(body, type);
     } catch (IOException e) {
       throw describe(e);
     }
+    if (value == null) {
+      // Jackson reads the JSON literal null as a null object rather than failing.
+      throw malformed("the body is not the expected JSON object");
+    }
+    return value;
   }
 
   /** {@code node} as {@code type}, with the same error mapping as {@link #read}. */

@@ -518,6 +518,15 @@ class AdminApiTest {
   }
 
   @Test
+  void aJsonNullBodyIsAProblemNotA500() {
+    // Jackson reads the literal null as a null object; every create used to fail on it with a 500.
+    assertProblem(gw.send("POST", "/admin/v1/accounts", "null"), 400, "MALFORMED_REQUEST");
+    assertProblem(gw.send("POST", base() + "/catalogs", "null"), 400, "MALFORMED_REQUEST");
+    assertProblem(gw.send("POST", base() + "/integrations", "null"), 400, "MALFORMED_REQUEST");
+    assertProblem(gw.send("POST", base() + "/overlays", " null "), 400, "MALFORMED_REQUEST");
+  }
+
+  @Test
   void aBadPercentEscapeInTheQueryIsAProblemNotA500() throws Exception {
     // java.net.URI refuses a bad percent escape, so this one goes over a raw socket.
     java.net.URI uri = java.net.URI.create(gw.baseUri());
