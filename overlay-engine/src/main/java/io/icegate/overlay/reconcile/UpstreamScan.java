@@ -74,6 +74,7 @@ final class UpstreamScan {
       }
       List<DesiredRelation> loaded = all(pool, objects, this::load);
       List<String> warnings = new ArrayList<>();
+      warnUnmatchedIncludes(selected, warnings);
       List<DesiredRelation> relations = disambiguate(loaded, warnings);
       return new Inventory(selected.stream().map(NamespacePath::segments).toList(), relations,
           warnings);
@@ -102,6 +103,22 @@ final class UpstreamScan {
     }
     selected.sort(NamespaceOrder.INSTANCE);
     return selected;
+  }
+
+  /**
+   * An include path under which nothing was selected is almost always a typo or a case mismatch
+   * (paths are case-sensitive): the run still succeeds, and the report says so.
+   */
+  private void warnUnmatchedIncludes(List<NamespacePath> selected, List<String> warnings) {
+    for (NamespacePath include : selection.includeNamespaces()) {
+      List<String> prefix = include.segments();
+      boolean matched = selected.stream().anyMatch(ns -> ns.segments().size() >= prefix.size()
+          && ns.segments().subList(0, prefix.size()).equals(prefix));
+      if (!matched) {
+        warnings.add("include path " + String.join(".", prefix) + " selects no upstream "
+            + "namespace: it does not exist upstream (paths are case-sensitive) or is excluded");
+      }
+    }
   }
 
   private DesiredRelation load(CatalogObjectRef ref) {

@@ -314,6 +314,17 @@ class ReconcileTest {
     assertThat(h.reconcile(overlay).unchanged()).isEqualTo(2);
   }
 
+  @Test
+  void anIncludePathThatSelectsNothingUpstreamIsAWarning() {
+    String a = h.integration("a", upstreamA);
+    String catalog = h.catalog("analytics");
+    String overlay = h.overlay("typo", a, catalog, List.of(List.of("SALES"), List.of("sales")));
+    ReconcileReport report = h.reconcile(overlay);
+    assertThat(report.created()).isPositive(); // sales still reconciles
+    assertThat(report.warnings()).singleElement().asString()
+        .contains("include path SALES selects no upstream namespace");
+  }
+
   /** What a hook between discovery and publication changes; the stale run then publishes nothing. */
   private void assertFenced(Consumer<Ctx> change) {
     Ctx ctx = new Ctx();
