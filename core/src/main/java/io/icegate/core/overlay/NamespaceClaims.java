@@ -1,7 +1,7 @@
 package io.icegate.core.overlay;
 
 import com.apple.foundationdb.Range;
-import com.apple.foundationdb.tuple.Tuple;
+import com.apple.foundationdb.subspace.Subspace;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.store.KeyLayout;
@@ -88,36 +88,35 @@ public final class NamespaceClaims {
 
   /** Every claim on {@code namespaceId}, in overlay-id order (a serializable range read). */
   public List<Claim> claimsOn(ReadTransaction tx, String accountId, String namespaceId) {
-    Range range = KeyLayout.claimsOnNamespace(accountId, namespaceId).range();
-    List<Claim> claims = new ArrayList<>();
-    for (KeyValue kv : tx.getRange(range.begin, range.end)) {
-      String overlayId =
-          KeyLayout.claimsOnNamespace(accountId, namespaceId).unpack(kv.key()).getString(0);
-      claims.add(new Claim(namespaceId, overlayId, decode(kv.value()).createdByMaterialization()));
-    }
-    return claims;
+    return claimsOn(tx, accountId, namespaceId, 0);
   }
 
   /** The first claim on {@code namespaceId}, if any (what a refused drop or move names). */
   public Optional<Claim> anyClaimOn(ReadTransaction tx, String accountId, String namespaceId) {
-    Range range = KeyLayout.claimsOnNamespace(accountId, namespaceId).range();
-    List<KeyValue> first = tx.getRange(range.begin, range.end, 1, ReadTransaction.Direction.FORWARD);
-    if (first.isEmpty()) {
-      return Optional.empty();
+    return claimsOn(tx, accountId, namespaceId, 1).stream().findFirst();
+  }
+
+  /** Up to {@code limit} claims on {@code namespaceId} (0: all), in overlay-id order. */
+  private List<Claim> claimsOn(ReadTransaction tx, String accountId, String namespaceId,
+      int limit) {
+    Subspace claims = KeyLayout.claimsOnNamespace(accountId, namespaceId);
+    Range range = claims.range();
+    List<Claim> found = new ArrayList<>();
+    for (KeyValue kv :
+        tx.getRange(range.begin, range.end, limit, ReadTransaction.Direction.FORWARD)) {
+      found.add(new Claim(namespaceId, claims.unpack(kv.key()).getString(0),
+          decode(kv.value()).createdByMaterialization()));
     }
-    String overlayId =
-        KeyLayout.claimsOnNamespace(accountId, namespaceId).unpack(first.get(0).key()).getString(0);
-    return Optional.of(
-        new Claim(namespaceId, overlayId, decode(first.get(0).value()).createdByMaterialization()));
+    return found;
   }
 
   /** Ids of every Namespace {@code overlayId} claims, in id order. */
   public List<String> claimedBy(ReadTransaction tx, String accountId, String overlayId) {
-    Range range = KeyLayout.claimsOfOverlay(accountId, overlayId).range();
+    Subspace claims = KeyLayout.claimsOfOverlay(accountId, overlayId);
+    Range range = claims.range();
     List<String> ids = new ArrayList<>();
     for (KeyValue kv : tx.getRange(range.begin, range.end)) {
-      Tuple rest = KeyLayout.claimsOfOverlay(accountId, overlayId).unpack(kv.key());
-      ids.add(rest.getString(0));
+      ids.add(claims.unpack(kv.key()).getString(0));
     }
     return ids;
   }
