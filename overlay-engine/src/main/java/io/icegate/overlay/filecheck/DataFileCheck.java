@@ -86,6 +86,15 @@ public final class DataFileCheck {
   }
 
   /**
+   * As {@link #check(TableMetadata, FileIO)}, handing each problem to {@code problems} as it is
+   * found (in completion order, one call at a time, possibly from a pool thread; every call has
+   * happened when this returns) instead of collecting them.
+   */
+  public static void check(TableMetadata metadata, FileIO io, Consumer<FileProblem> problems) {
+    check(metadata, io, DEFAULT_PARALLELISM, problems);
+  }
+
+  /**
    * As {@link #check(TableMetadata, FileIO, int)}, handing each problem to {@code problems} as it
    * is found (in completion order, one call at a time) instead of collecting them, for tables with
    * very many bad files.

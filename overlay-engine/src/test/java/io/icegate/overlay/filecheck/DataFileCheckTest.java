@@ -401,6 +401,9 @@ class DataFileCheckTest {
     List<FileProblem> streamed = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
     DataFileCheck.check(table.metadata(), io, 3, streamed::add);
     assertThat(streamed).containsExactlyInAnyOrderElementsOf(sequential);
+    List<FileProblem> defaults = new java.util.ArrayList<>();
+    DataFileCheck.check(table.metadata(), io, defaults::add);
+    assertThat(defaults).containsExactlyInAnyOrderElementsOf(sequential);
   }
 
   private DataFile writeParquetWithoutIds(int rows) throws IOException {
