@@ -325,31 +325,28 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   }
 
   /**
-   * What table {@code ident}'s load answer derives from: one point read, for ETags and the
-   * load-table cache.
+   * What table {@code ident}'s load answer derives from: point reads of the record and, for a
+   * managed table, its capture pointer, in one transaction; for ETags and the load-table cache.
    *
    * @throws NoSuchTableException when the table does not exist
    */
   public TableSource tableSource(TableIdentifier ident) {
-    return TableSource.of(call(() -> read(tx -> findTable(tx, ident)))
-        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident)));
+    return call(() -> read(tx -> TableSource.of(tx, findTable(tx, ident)
+        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident)))));
   }
 
   /**
-   * The metadata to serve for table {@code ident} now, with its source: a managed table's record
-   * and definition are read in one transaction (never from an upstream catalog), a local table's
-   * metadata file through the shared cache.
+   * The metadata to serve for table {@code ident} now, with its source: a managed table's record,
+   * capture pointer and captured metadata (or definition) are read in one transaction (never from
+   * an upstream catalog), a local table's metadata file through the shared cache.
    *
    * @throws NoSuchTableException when the table does not exist
    */
   public TableSource.Served served(TableIdentifier ident) {
-    TableSource.Served found = call(() -> read(tx -> {
-      Resource<io.icegate.core.model.Table> table = findTable(tx, ident)
-          .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
-      return new TableSource.Served(TableSource.of(table), table.spec().managed()
-          ? ManagedRelationAccess.tableMetadata(tx, table, ident.toString())
-          : null);
-    }));
+    TableSource.Served found = call(() -> read(tx -> ManagedRelationAccess.read(tx,
+        findTable(tx, ident)
+            .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident)),
+        ident.toString())));
     if (found.source() instanceof TableSource.MetadataFile file) {
       return new TableSource.Served(file, cache.table(io, file.location()));
     }

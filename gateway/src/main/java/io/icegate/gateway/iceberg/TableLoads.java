@@ -16,11 +16,13 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
  * Load-table with an {@code ETag} and a cache of serialized responses. A table's answer depends
- * only on its {@link TableSource} (an immutable metadata file, or a managed table's definition
- * named by its digest) and the {@code snapshots} mode, so the ETag is a digest of the two and a
- * cached body never goes stale. A hit costs one point read of the table record; {@code
- * If-None-Match} with the current ETag answers 304 without a body. A managed table is served from
- * its stored definition: no snapshots, no {@code metadata-location}, no upstream call.
+ * only on its {@link TableSource} (an immutable metadata file, a managed table's capture named by
+ * its capture generation and digest, or a managed table's definition named by its digest) and the
+ * {@code snapshots} mode, so the ETag is a digest of the two and a cached body never goes stale. A
+ * hit costs point reads of the table record and its capture pointer; {@code If-None-Match} with
+ * the current ETag answers 304 without a body. A managed table is served from its capture
+ * (upstream snapshots and refs, as captured) or, before its first capture, from its stored
+ * definition (no snapshots, no {@code metadata-location}); never with an upstream call.
  */
 public final class TableLoads {
   private final Cache<String, byte[]> bodies;
