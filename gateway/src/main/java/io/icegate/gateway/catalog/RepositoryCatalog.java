@@ -54,6 +54,7 @@ import org.apache.iceberg.view.ViewOperations;
  */
 public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
   private final Repositories repositories;
+  private final Resource<io.icegate.core.model.Catalog> catalog;
   private final String accountId;
   private final String catalogId;
   private final WarehouseLocations locations;
@@ -89,6 +90,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
       MetadataCache cache,
       Runnable stale) {
     this.repositories = repositories;
+    this.catalog = catalog;
     this.generation = catalog.generation();
     this.stale = stale;
     this.accountId = catalog.accountId();
@@ -333,6 +335,22 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   public TableSource tableSource(TableIdentifier ident) {
     return call(() -> read(tx -> TableSource.of(tx, findTable(tx, ident)
         .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident)))));
+  }
+
+  /**
+   * Table {@code ident}'s record: one point read (credential vending tells managed from native
+   * tables by it).
+   *
+   * @throws NoSuchTableException when the table does not exist
+   */
+  public Resource<io.icegate.core.model.Table> tableRecord(TableIdentifier ident) {
+    return call(() -> read(tx -> findTable(tx, ident)))
+        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
+  }
+
+  /** The Catalog resource this adapter serves, as read when the adapter was made. */
+  public Resource<io.icegate.core.model.Catalog> catalogResource() {
+    return catalog;
   }
 
   /**

@@ -35,11 +35,28 @@ public final class TableLoads {
         .build();
   }
 
-  IcebergReply load(RepositoryCatalog catalog, IcebergRequest request) {
+  /**
+   * The {@code snapshots} query parameter: {@code all} (default) or {@code refs}.
+   *
+   * @throws IllegalArgumentException for any other value
+   */
+  static String snapshotsMode(IcebergRequest request) {
     String mode = request.query().getOrDefault("snapshots", "all");
     if (!mode.equals("all") && !mode.equals("refs")) {
       throw new IllegalArgumentException("snapshots must be all or refs: " + mode);
     }
+    return mode;
+  }
+
+  /** {@code metadata} as the snapshots {@code mode} serves it. */
+  static TableMetadata forMode(TableMetadata metadata, String mode) {
+    return mode.equals("refs")
+        ? TableMetadata.buildFrom(metadata).suppressHistoricalSnapshots().build()
+        : metadata;
+  }
+
+  IcebergReply load(RepositoryCatalog catalog, IcebergRequest request) {
+    String mode = snapshotsMode(request);
     TableIdentifier ident = request.table();
     TableSource source = catalog.tableSource(ident);
     String etag = etag(source.key(), mode);
@@ -59,10 +76,7 @@ public final class TableLoads {
   }
 
   private static byte[] serialize(TableSource.Served served, String mode) {
-    TableMetadata metadata = served.metadata();
-    if (mode.equals("refs")) {
-      metadata = TableMetadata.buildFrom(metadata).suppressHistoricalSnapshots().build();
-    }
+    TableMetadata metadata = forMode(served.metadata(), mode);
     LoadTableResponse response = LoadTableResponse.builder().withTableMetadata(metadata).build();
     try {
       return IcebergJson.mapper().writeValueAsBytes(response);
