@@ -19,6 +19,7 @@ import io.icegate.gateway.server.HttpServer;
 import io.icegate.gateway.server.HttpSettings;
 import io.icegate.gateway.server.StoreLocation;
 import io.icegate.gateway.vending.AssumeRoleVending;
+import io.icegate.gateway.vending.ManagedTableCredentials;
 import io.icegate.gateway.vending.NativeCredentialSource;
 import io.icegate.gateway.vending.TableCredentials;
 import java.io.PrintStream;
@@ -100,7 +101,8 @@ public final class Gateway implements AutoCloseable {
           new ConfigRoute(directory, tokens, idempotency.receiptLifetime()),
           new TableLoads(256L * 1024 * 1024),
           new IdempotentReplies(store, idempotency, clock),
-          tableCredentials(storageSecrets, clock));
+          tableCredentials(storageSecrets, repositories, credentials, clock,
+              settings.outboundPolicy()));
       RouteMetrics metrics = new RouteMetrics();
       CachingAuthenticator authenticator =
           new CachingAuthenticator(tokens, Duration.ofSeconds(10), 100_000);
@@ -143,13 +145,21 @@ public final class Gateway implements AutoCloseable {
 
   /**
    * Storage credentials vended on request: native tables from their Catalog's storage settings;
-   * managed tables vend nothing yet.
+   * managed tables what their upstream vends through their Integration, under the same outbound
+   * address policy as every other upstream call.
    */
   private static TableCredentials tableCredentials(
-      io.icegate.gateway.fileio.CatalogFileIO.StorageSecrets secrets, Clock clock) {
+      io.icegate.gateway.fileio.CatalogFileIO.StorageSecrets secrets, Repositories repositories,
+      io.icegate.core.credential.CredentialStore credentials, Clock clock,
+      io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
     return new TableCredentials(
         new NativeCredentialSource(secrets, new AssumeRoleVending(secrets, clock)),
-        TableCredentials.MANAGED_NOT_VENDED);
+        new ManagedTableCredentials(
+            new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials),
+            new io.icegate.overlay.adapter.IntegrationClients(
+                io.icegate.access.client.CatalogClientFactory.load(Gateway.class.getClassLoader()),
+                addressPolicy),
+            clock, 10_000));
   }
 
   /** The admin API over the core services. */

@@ -83,13 +83,14 @@ final class ManagedRelationAccess {
 
   /**
    * The source of {@code table} read in {@code tx}, with the metadata to serve when it is managed
-   * (read in the same transaction); a local table's metadata is left {@code null}, for the caller
-   * to read from its metadata file.
+   * (from {@code cache} by the source's key, else read in the same transaction); a local table's
+   * metadata is left {@code null}, for the caller to read from its metadata file.
    */
-  static TableSource.Served read(ReadTransaction tx, Resource<Table> table, String displayName) {
+  static TableSource.Served read(ReadTransaction tx, Resource<Table> table, String displayName,
+      MetadataCache cache) {
     TableSource source = TableSource.of(tx, table);
     return new TableSource.Served(source, source instanceof TableSource.Managed managed
-        ? tableMetadata(tx, managed, displayName)
+        ? cache.managedTable(source.key(), () -> tableMetadata(tx, managed, displayName))
         : null);
   }
 

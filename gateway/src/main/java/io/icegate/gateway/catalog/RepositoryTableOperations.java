@@ -61,7 +61,8 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
   protected void doRefresh() {
     Optional<TableSource.Served> found = RepositoryCatalog.call(() -> catalog.read(
         tx -> catalog.findTable(tx, ident)
-            .map(table -> ManagedRelationAccess.read(tx, table, ident.toString()))));
+            .map(table -> ManagedRelationAccess.read(tx, table, ident.toString(),
+                catalog.cache()))));
     if (found.isEmpty()) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchTableException("Table does not exist: %s", ident);

@@ -99,7 +99,8 @@ public final class IcebergOperations {
           delegation.load(catalog, request, () -> tableLoads.load(catalog, request));
       case LOAD_CREDENTIALS -> delegation.credentials(catalog, request);
       case TABLE_EXISTS -> {
-        CatalogHandlers.tableExists(catalog, request.table());
+        // A point read, and like load-table a 403 for a managed table that is not visible.
+        catalog.readableSource(request.table());
         yield IcebergReply.noContent();
       }
       case UPDATE_TABLE -> IcebergReply.ok(CatalogHandlers.updateTable(

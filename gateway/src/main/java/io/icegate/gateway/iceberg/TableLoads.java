@@ -58,7 +58,7 @@ public final class TableLoads {
   IcebergReply load(RepositoryCatalog catalog, IcebergRequest request) {
     String mode = snapshotsMode(request);
     TableIdentifier ident = request.table();
-    TableSource source = catalog.tableSource(ident);
+    TableSource source = catalog.readableSource(ident);
     String etag = etag(source.key(), mode);
     if (matches(request.ifNoneMatch(), etag)) {
       return new IcebergReply(304, null, Map.of("ETag", etag));

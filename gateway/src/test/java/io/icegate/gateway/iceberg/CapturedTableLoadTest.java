@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * managed table answers the captured upstream metadata — snapshots, refs, snapshot log, schemas,
  * the upstream UUID — over real HTTP, to iceberg-core's RESTCatalog and to raw requests; an
  * upstream commit and a reconcile give a new snapshot and a new ETag; {@code snapshots=refs}
- * keeps only referenced snapshots.
+ * keeps only referenced snapshots. Each capture is validated clean (through core) so the table is
+ * visible.
  */
 class CapturedTableLoadTest {
   private static FederatedCatalog fed;
@@ -36,6 +37,7 @@ class CapturedTableLoadTest {
     fed.appendUpstream(FederatedCatalog.ORDERS);
     JsonNode report = fed.reconcile();
     assertThat(report.get("captured").asInt()).as(report.toString()).isGreaterThanOrEqualTo(1);
+    fed.validate(FederatedCatalog.ORDERS);
     client = fed.gateway().client();
   }
 
@@ -84,6 +86,7 @@ class CapturedTableLoadTest {
     assertThat(fed.gateway().send("GET", path, null, "If-None-Match", etag).statusCode())
         .isEqualTo(304);
     fed.reconcile();
+    fed.validate(FederatedCatalog.ORDERS);
 
     HttpResponse<String> after = fed.gateway().send("GET", path, null, "If-None-Match", etag);
     assertThat(after.statusCode()).as(after.body()).isEqualTo(200);
@@ -111,6 +114,7 @@ class CapturedTableLoadTest {
   void snapshotsRefsKeepsOnlyReferencedSnapshotsUnderItsOwnEtag() {
     fed.appendUpstream(FederatedCatalog.ORDERS);
     fed.reconcile();
+    fed.validate(FederatedCatalog.ORDERS);
     String path = fed.loadPath(FederatedCatalog.ORDERS);
     HttpResponse<String> all = fed.gateway().send("GET", path, null);
     HttpResponse<String> refs = fed.gateway().send("GET", path + "?snapshots=refs", null);

@@ -6,9 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.core.model.NameScope;
+import io.icegate.core.repo.Repositories;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
@@ -110,13 +114,29 @@ public final class FederatedCatalog implements AutoCloseable {
     return json(report);
   }
 
-  /** The gateway's id of the managed Table named {@code name} in the Catalog, from the store. */
+  private Repositories repositories() {
+    return new Repositories(gateway.gateway().store(), Clock.systemUTC());
+  }
+
+  /** The gateway's id of the Table {@code ident} of the Catalog, from the store. */
   public String tableId(TableIdentifier ident) {
-    io.icegate.core.repo.Repositories repos = new io.icegate.core.repo.Repositories(
-        gateway.gateway().store(), java.time.Clock.systemUTC());
-    return repos.tables(account).getByName(io.icegate.core.model.NameScope.inCatalog(
-            gateway.prefix(), java.util.List.of(ident.namespace().levels())), ident.name())
+    return repositories().tables(account).getByName(NameScope.inCatalog(
+            gateway.prefix(), List.of(ident.namespace().levels())), ident.name())
         .orElseThrow().id();
+  }
+
+  /**
+   * Publishes a validation of {@code ident}'s current capture with one error per file in {@code
+   * badFiles} (none: clean, the table becomes visible); see {@link TestValidations}.
+   */
+  public void validate(TableIdentifier ident, String... badFiles) {
+    TestValidations.publish(gateway.gateway().store(), account, tableId(ident), ident.toString(),
+        badFiles);
+  }
+
+  /** Sets {@code ident}'s visibility override through core (the admin route's service call). */
+  public void override(TableIdentifier ident) {
+    TestValidations.override(gateway.gateway().store(), account, tableId(ident));
   }
 
   /**
