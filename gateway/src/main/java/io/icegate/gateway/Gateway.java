@@ -37,11 +37,14 @@ public final class Gateway implements AutoCloseable {
   private final DataDirLock lock;
   private final KvStore store;
   private final HttpServer server;
+  private final AssumeRoleVending assumeRole;
 
-  private Gateway(DataDirLock lock, KvStore store, HttpServer server) {
+  private Gateway(DataDirLock lock, KvStore store, HttpServer server,
+      AssumeRoleVending assumeRole) {
     this.lock = lock;
     this.store = store;
     this.server = server;
+    this.assumeRole = assumeRole;
   }
 
   /**
@@ -94,13 +97,16 @@ public final class Gateway implements AutoCloseable {
           new io.icegate.core.credential.CredentialStore(store, masterKey(settings), clock);
       io.icegate.gateway.fileio.CatalogFileIO.StorageSecrets storageSecrets =
           (id, generation) -> credentials.read(id, generation).map(v -> v.get("secretAccessKey"));
+      // Managed tables vend nothing until their upstream source is plugged in.
+      AssumeRoleVending assumeRole = new AssumeRoleVending(storageSecrets, clock);
       CatalogDirectory directory = new CatalogDirectory(repositories, new MetadataCache(10_000),
           new io.icegate.gateway.fileio.CatalogFileIO(storageSecrets));
       IcebergOperations operations = new IcebergOperations(directory,
           new ConfigRoute(directory, tokens, idempotency.receiptLifetime()),
           new TableLoads(256L * 1024 * 1024),
           new IdempotentReplies(store, idempotency, clock),
-          tableCredentials(storageSecrets, clock));
+          new TableCredentials(new NativeCredentialSource(storageSecrets, assumeRole),
+              TableCredentials.MANAGED_NOT_VENDED));
       RouteMetrics metrics = new RouteMetrics();
       CachingAuthenticator authenticator =
           new CachingAuthenticator(tokens, Duration.ofSeconds(10), 100_000);
@@ -117,7 +123,7 @@ public final class Gateway implements AutoCloseable {
       LOG.info("gateway started: bind={}, port={}, store={}, dataDir={}, allowLocalFiles={}, "
           + "outboundPolicy={}", settings.bind(), server.port(), storeName, settings.dataDir(),
           settings.allowLocalFiles(), settings.outboundPolicy());
-      return new Gateway(lock, store, server);
+      return new Gateway(lock, store, server, assumeRole);
     } catch (Exception | Error e) {
       store.close();
       lock.close();
@@ -139,17 +145,6 @@ public final class Gateway implements AutoCloseable {
         keyFile == null ? null : java.nio.file.Path.of(keyFile), settings.dataDir(),
         shared ? io.icegate.core.credential.MasterKey.Generation.FORBIDDEN
             : io.icegate.core.credential.MasterKey.Generation.ALLOWED);
-  }
-
-  /**
-   * Storage credentials vended on request: native tables from their Catalog's storage settings;
-   * managed tables vend nothing yet.
-   */
-  private static TableCredentials tableCredentials(
-      io.icegate.gateway.fileio.CatalogFileIO.StorageSecrets secrets, Clock clock) {
-    return new TableCredentials(
-        new NativeCredentialSource(secrets, new AssumeRoleVending(secrets, clock)),
-        TableCredentials.MANAGED_NOT_VENDED);
   }
 
   /** The admin API over the core services. */
@@ -256,6 +251,7 @@ public final class Gateway implements AutoCloseable {
     } catch (Exception e) {
       LOG.warn("stopping the HTTP server failed", e);
     } finally {
+      assumeRole.close();
       store.close();
       lock.close();
     }

@@ -101,6 +101,9 @@ public final class AssumeRoleVending implements AutoCloseable {
   VendingOutcome vend(Resource<Catalog> catalog, CatalogStorage.S3 s3, String location,
       S3Location parsed, StorageAccess access) {
     String key = catalog.id() + '@' + catalog.generation() + '|' + access + '|' + location;
+    // Concurrent asks for one key wait for a single AssumeRole. The call runs inside the map's
+    // compute (bounded by the client's 20 s call timeout), so a slow STS can also delay the few
+    // keys that share its hash bin.
     return sessions.get(key, k -> assume(catalog, s3, location, parsed, access));
   }
 
