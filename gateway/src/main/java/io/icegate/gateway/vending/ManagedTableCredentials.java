@@ -57,8 +57,12 @@ public final class ManagedTableCredentials implements TableCredentialSource {
   /** A credential without a reported expiry is fetched again this often. */
   public static final Duration NO_EXPIRY_CADENCE = Duration.ofMinutes(15);
 
-  /** A cached credential is replaced this long before it expires (at most half its lifetime). */
-  public static final Duration RENEWAL_MARGIN = Duration.ofMinutes(5);
+  /**
+   * A cached credential is replaced this long before it expires (at most half its lifetime).
+   * Iceberg's S3FileIO refreshes through the credentials route 5 minutes before expiry; a longer
+   * margin means a refresh never receives a session already inside its refresh window.
+   */
+  public static final Duration RENEWAL_MARGIN = Duration.ofMinutes(10);
 
   /** Non-secret connection properties the client needs to reach the storage (endpoint, ...). */
   private static final List<String> STORAGE_SETTINGS = List.of(
