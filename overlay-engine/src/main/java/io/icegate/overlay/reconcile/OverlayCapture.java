@@ -1,5 +1,6 @@
 package io.icegate.overlay.reconcile;
 
+import io.icegate.access.client.CatalogClient;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.ResourceKind;
@@ -7,8 +8,10 @@ import io.icegate.core.overlay.ReconcileRuns;
 import io.icegate.core.repo.Repositories;
 import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * Table of the Overlay is compared with the upstream's current metadata location and captured
  * when it moved. The capture holds a run of the Overlay like a reconcile ({@link ReconcileRuns}),
  * so the two never overlap, and every pointer transaction is fenced by it ({@link RunFence}); a
- * capture that changes nothing writes nothing, its run record included.
+ * capture that changes nothing writes nothing, its run record included. {@link #captureTables} is
+ * the capture step both this and a reconcile run.
  * Thread-safe.
  */
 public final class OverlayCapture {
@@ -36,6 +40,24 @@ public final class OverlayCapture {
     this.adapter = Objects.requireNonNull(adapter, "adapter");
     this.clients = Objects.requireNonNull(clients, "clients");
     this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  /**
+   * The capture step of a run, shared by reconcile (its last phase) and capture on request: each
+   * of {@code targets} whose upstream metadata location moved gets a new capture generation,
+   * published in batches ({@link TableCapturer}), every pointer transaction fenced by {@code
+   * fence}.
+   *
+   * @param stash full metadata the run's discovery kept ({@link MetadataStash#EMPTY}: none)
+   * @param open opens the upstream client, only if some Table's metadata must be loaded
+   * @return counts, warnings and the ids of the Tables that got a new capture generation
+   * @throws IcegateException RECONCILE_SUPERSEDED when the run went stale
+   */
+  static TableCapturer.Result captureTables(Repositories repositories, RunFence fence,
+      ReconcileSettings settings, List<TableCapturer.Target> targets, MetadataStash stash,
+      Supplier<CatalogClient> open) {
+    return new TableCapturer(repositories, fence, settings.concurrency(), settings.batch())
+        .capture(targets, stash, open);
   }
 
   /**
@@ -64,9 +86,10 @@ public final class OverlayCapture {
         fence.assertCurrent(tx);
         return null;
       });
-      TableCapturer capturer = new TableCapturer(repositories, fence, settings.concurrency());
-      TableCapturer.Result result = capturer.capture(capturer.ofOverlay(settings.batch()),
-          () -> clients.open(adapter.resolve(handle.integration())));
+      TableCapturer.Result result = captureTables(repositories, fence, settings,
+          new TableCapturer(repositories, fence, settings.concurrency(), settings.batch())
+              .ofOverlay(settings.batch()),
+          MetadataStash.EMPTY, () -> clients.open(adapter.resolve(handle.integration())));
       report = new CaptureReport(overlayId, ticket.generation(), result.captured(),
           result.unchanged(), result.failed(), result.warnings(),
           (System.nanoTime() - started) / 1_000_000);
