@@ -15,6 +15,7 @@ import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
 import io.icegate.overlay.adapter.UpstreamFailures;
 import io.icegate.overlay.selection.NamespaceSelection;
+import io.icegate.overlay.tablevalidation.TableValidator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +41,9 @@ import org.slf4j.LoggerFactory;
  *       Retirer});
  *   <li>capture the managed Iceberg Tables whose upstream metadata location changed ({@link
  *       OverlayCapture#captureTables}), in batches with one fenced pointer transaction each; a
- *       Table whose capture fails is a warning, not a failed run.
+ *       Table whose capture fails is a warning, not a failed run;
+ *   <li>validate the managed Iceberg Tables whose current capture has no validation yet ({@link
+ *       TableValidator}); a Table whose validation fails is a warning and stays invisible.
  * </ol>
  *
  * <p>One run per Overlay at a time. Within this instance (one per process in the gateway) a
@@ -268,15 +271,23 @@ public final class Reconciler {
         .retire(inventory.identityKeys(), Destination.withAncestors(inventory.namespaces()));
 
     progress.enter(ReconcileProgress.Phase.CAPTURE);
-    TableCapturer.Result captured = OverlayCapture.captureTables(repositories, fence, settings,
+    List<TableCapturer.Target> targets =
         new TableCapturer(repositories, fence, settings.concurrency(), settings.batch())
-            .ofInventory(inventory),
-        stash, () -> clients.open(adapter.resolve(integration)));
+            .ofInventory(inventory);
+    TableCapturer.Result captured = OverlayCapture.captureTables(repositories, fence, settings,
+        targets, stash, () -> clients.open(adapter.resolve(integration)));
     progress.captured.addAndGet(captured.captured());
     progress.captureUnchanged.addAndGet(captured.unchanged());
     progress.captureFailed.addAndGet(captured.failed());
     List<String> warnings = new ArrayList<>(inventory.warnings());
     warnings.addAll(captured.warnings());
+
+    progress.enter(ReconcileProgress.Phase.VALIDATE);
+    TableValidator.Result validated = OverlayCapture.validateTables(repositories, clients,
+        settings, fence, integration, targets, () -> clients.open(adapter.resolve(integration)));
+    progress.validated.addAndGet(validated.validated());
+    progress.validationFailed.addAndGet(validated.failed());
+    warnings.addAll(validated.warnings());
 
     return ReconcileReport.of(overlay.id(), handle.ticket().generation(), progress, warnings,
         (System.nanoTime() - started) / 1_000_000);
