@@ -267,6 +267,8 @@ public final class Reconciler {
         settings.batch())
         .retire(inventory.identityKeys(), Destination.withAncestors(inventory.namespaces()));
 
+    hook.afterRetirement(inventory);
+
     progress.enter(ReconcileProgress.Phase.CAPTURE);
     TableCapturer.Result captured = OverlayCapture.captureTables(repositories, fence, settings,
         new TableCapturer(repositories, fence, settings.concurrency(), settings.batch())
