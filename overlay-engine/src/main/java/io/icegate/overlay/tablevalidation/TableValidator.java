@@ -274,9 +274,8 @@ public final class TableValidator {
       return List.of(subject.error(refused.problem()));
     }
     try (ValidationFileIO io = ((ValidationFileIO.Ready) opened).io()) {
-      List<ValidationError> errors = new ArrayList<>();
-      DataFileCheck.check(metadata, io, problem -> errors.add(subject.error(problem)));
-      return errors;
+      // in manifest order, so a revalidation of the same files lists its errors the same way
+      return DataFileCheck.check(metadata, io).stream().map(subject::error).toList();
     }
   }
 
