@@ -10,7 +10,8 @@ import java.util.OptionalDouble;
  * Only publication has a known total: discovery loads the inventory (its size becomes the total),
  * publication then decides each of those tables and views once (created, updated or unchanged).
  *
- * @param phase the phase in lower case ({@code publish}), {@code ?} when the body has none
+ * @param phase the phase in lower case ({@code publish}), {@code failed} for a FAILED operation
+ *     whatever its phase, {@code ?} when the body has none
  * @param counts the counts for this phase: {@code 1,240/10,000 tables and views}
  * @param fraction publication's share done in [0, 1]; empty in the other phases
  */
@@ -23,7 +24,9 @@ public record OperationProgress(String phase, String counts, OptionalDouble frac
     long loaded = c.path("loaded").asLong();
     long decided = c.path("created").asLong() + c.path("updated").asLong()
         + c.path("unchanged").asLong();
-    String label = phase.toLowerCase(Locale.ROOT);
+    // a failed run ends in phase DONE too; its label must not read as success
+    String label = "FAILED".equals(operation.path("state").asText())
+        ? "failed" : phase.toLowerCase(Locale.ROOT);
     return switch (phase) {
       case "STARTING" -> new OperationProgress(label, "starting", OptionalDouble.empty());
       case "DISCOVERY" -> new OperationProgress(label,
@@ -34,6 +37,9 @@ public record OperationProgress(String phase, String counts, OptionalDouble frac
       case "PUBLISH" -> new OperationProgress(label,
           number(decided) + "/" + number(loaded) + " tables and views",
           OptionalDouble.of(loaded == 0 ? 1.0 : Math.min(1.0, (double) decided / loaded)));
+      case "CAPTURE" -> new OperationProgress(label, number(c.path("captured").asLong())
+          + " captured, " + number(c.path("captureUnchanged").asLong()) + " unchanged, "
+          + number(c.path("captureFailed").asLong()) + " failed", OptionalDouble.empty());
       case "RETIRE" -> new OperationProgress(label,
           number(c.path("retired").asLong()) + " retired", OptionalDouble.empty());
       default -> new OperationProgress(label, number(c.path("created").asLong()) + " created, "

@@ -49,6 +49,24 @@ class ProgressViewTest {
   }
 
   @Test
+  void aFailedOperationIsLabelledFailedNotDone() throws Exception {
+    // found by a new-user tryout: "[done]" beside "state: FAILED" read as success
+    JsonNode failed = JSON.readTree("{\"state\":\"FAILED\",\"phase\":\"DONE\",\"counts\":{"
+        + "\"loaded\":4,\"created\":0,\"updated\":0,\"unchanged\":0,\"retired\":0}}");
+    assertThat(OperationProgress.of(failed).line())
+        .isEqualTo("[failed] 0 created, 0 updated, 0 unchanged, 0 retired");
+  }
+
+  @Test
+  void captureCountsTablesWhoseUpstreamStateWasCaptured() throws Exception {
+    JsonNode capture = JSON.readTree("{\"state\":\"RUNNING\",\"phase\":\"CAPTURE\","
+        + "\"counts\":{\"loaded\":4,\"captured\":3,\"captureUnchanged\":1,"
+        + "\"captureFailed\":0}}");
+    assertThat(OperationProgress.of(capture).line())
+        .isEqualTo("[capture] 3 captured, 1 unchanged, 0 failed");
+  }
+
+  @Test
   void aTerminalGetsOneLineRedrawnAfterACarriageReturn() throws Exception {
     StringWriter err = new StringWriter();
     ProgressView bar = view(true, err, "100");
