@@ -18,6 +18,10 @@ import io.icegate.gateway.server.DataDirLock;
 import io.icegate.gateway.server.HttpServer;
 import io.icegate.gateway.server.HttpSettings;
 import io.icegate.gateway.server.StoreLocation;
+import io.icegate.gateway.vending.AssumeRoleVending;
+import io.icegate.gateway.vending.ManagedTableCredentials;
+import io.icegate.gateway.vending.NativeCredentialSource;
+import io.icegate.gateway.vending.TableCredentials;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,11 +38,14 @@ public final class Gateway implements AutoCloseable {
   private final DataDirLock lock;
   private final KvStore store;
   private final HttpServer server;
+  private final AssumeRoleVending assumeRole;
 
-  private Gateway(DataDirLock lock, KvStore store, HttpServer server) {
+  private Gateway(DataDirLock lock, KvStore store, HttpServer server,
+      AssumeRoleVending assumeRole) {
     this.lock = lock;
     this.store = store;
     this.server = server;
+    this.assumeRole = assumeRole;
   }
 
   /**
@@ -89,13 +96,18 @@ public final class Gateway implements AutoCloseable {
       IdempotencySettings idempotency = IdempotencySettings.DEFAULT;
       io.icegate.core.credential.CredentialStore credentials =
           new io.icegate.core.credential.CredentialStore(store, masterKey(settings), clock);
+      io.icegate.gateway.fileio.CatalogFileIO.StorageSecrets storageSecrets =
+          (id, generation) -> credentials.read(id, generation).map(v -> v.get("secretAccessKey"));
+      AssumeRoleVending assumeRole = new AssumeRoleVending(storageSecrets, clock);
       CatalogDirectory directory = new CatalogDirectory(repositories, new MetadataCache(10_000),
-          new io.icegate.gateway.fileio.CatalogFileIO((id, generation) ->
-              credentials.read(id, generation).map(v -> v.get("secretAccessKey"))));
+          new io.icegate.gateway.fileio.CatalogFileIO(storageSecrets));
       IcebergOperations operations = new IcebergOperations(directory,
           new ConfigRoute(directory, tokens, idempotency.receiptLifetime()),
           new TableLoads(256L * 1024 * 1024),
-          new IdempotentReplies(store, idempotency, clock));
+          new IdempotentReplies(store, idempotency, clock),
+          new TableCredentials(new NativeCredentialSource(storageSecrets, assumeRole),
+              managedTableCredentials(repositories, credentials, clock,
+                  settings.outboundPolicy())));
       RouteMetrics metrics = new RouteMetrics();
       CachingAuthenticator authenticator =
           new CachingAuthenticator(tokens, Duration.ofSeconds(10), 100_000);
@@ -105,14 +117,14 @@ public final class Gateway implements AutoCloseable {
           operations, authenticator, metrics, http.maxRequestBytes());
       io.icegate.admin.AdminServlet admin = adminServlet(credentials, repositories, tokens,
           clock, idempotency, http.maxRequestBytes(), settings.outboundPolicy(),
-          authenticator.accountCleanup());
+          authenticator.accountCleanup(), settings.allowLocalFiles());
       HttpServer server = HttpServer.start(http, store, servlet, admin, metrics);
       // The resolved values (bound port, store path), not the flags: port 0 and a default store
       // say nothing. Neither the token nor any credential is part of the line.
       LOG.info("gateway started: bind={}, port={}, store={}, dataDir={}, allowLocalFiles={}, "
           + "outboundPolicy={}", settings.bind(), server.port(), storeName, settings.dataDir(),
           settings.allowLocalFiles(), settings.outboundPolicy());
-      return new Gateway(lock, store, server);
+      return new Gateway(lock, store, server, assumeRole);
     } catch (Exception | Error e) {
       store.close();
       lock.close();
@@ -136,12 +148,27 @@ public final class Gateway implements AutoCloseable {
             : io.icegate.core.credential.MasterKey.Generation.ALLOWED);
   }
 
+  /**
+   * Storage credentials of managed tables: what their upstream vends through their Integration,
+   * under the same outbound address policy as every other upstream call.
+   */
+  private static ManagedTableCredentials managedTableCredentials(Repositories repositories,
+      io.icegate.core.credential.CredentialStore credentials, Clock clock,
+      io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
+    return new ManagedTableCredentials(
+        new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials),
+        new io.icegate.overlay.adapter.IntegrationClients(
+            io.icegate.access.client.CatalogClientFactory.load(Gateway.class.getClassLoader()),
+            addressPolicy),
+        clock, 10_000);
+  }
+
   /** The admin API over the core services. */
   private static io.icegate.admin.AdminServlet adminServlet(
       io.icegate.core.credential.CredentialStore credentials, Repositories repositories,
       ApiTokens tokens, Clock clock, IdempotencySettings idempotency, long maxBodyBytes,
       io.icegate.access.network.OutboundAddressPolicy addressPolicy,
-      io.icegate.core.durability.CleanupStep forgetTokens) {
+      io.icegate.core.durability.CleanupStep forgetTokens, boolean allowLocalFiles) {
     io.icegate.core.durability.IdempotentCreates creates =
         new io.icegate.core.durability.IdempotentCreates(repositories, clock, idempotency);
     io.icegate.core.credential.CredentialedWrites writes =
@@ -167,7 +194,8 @@ public final class Gateway implements AutoCloseable {
         overlays,
         new io.icegate.core.overlay.IntegrationCascade(repositories, overlays, retirement,
             credentials),
-        reconcileRoutes(repositories, credentials, clock, addressPolicy));
+        reconcileRoutes(repositories, credentials, clock, addressPolicy, allowLocalFiles),
+        tableRoutes(repositories, credentials, overlays, addressPolicy, allowLocalFiles));
     return new io.icegate.admin.AdminServlet(operations, tokens::resolve, (int) maxBodyBytes);
   }
 
@@ -197,7 +225,7 @@ public final class Gateway implements AutoCloseable {
    */
   private static io.icegate.admin.ReconcileRoutes reconcileRoutes(Repositories repositories,
       io.icegate.core.credential.CredentialStore credentials, Clock clock,
-      io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
+      io.icegate.access.network.OutboundAddressPolicy addressPolicy, boolean allowLocalFiles) {
     io.icegate.overlay.adapter.IntegrationAdapter adapter =
         new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials);
     io.icegate.overlay.adapter.IntegrationClients clients =
@@ -206,7 +234,8 @@ public final class Gateway implements AutoCloseable {
             addressPolicy);
     io.icegate.overlay.reconcile.ReconcileSettings settings =
         io.icegate.overlay.reconcile.ReconcileSettings.withConcurrency(System.getenv(
-            io.icegate.overlay.reconcile.ReconcileSettings.CONCURRENCY_ENV));
+            io.icegate.overlay.reconcile.ReconcileSettings.CONCURRENCY_ENV))
+            .withAllowLocalFiles(allowLocalFiles);
     io.icegate.overlay.reconcile.Reconciler reconciler =
         new io.icegate.overlay.reconcile.Reconciler(repositories, adapter, clients, settings,
             io.icegate.overlay.reconcile.ReconcileHook.NONE);
@@ -215,6 +244,27 @@ public final class Gateway implements AutoCloseable {
             new io.icegate.core.overlay.OperationRecords(repositories.store()), clock, 2),
         new io.icegate.overlay.reconcile.OverlayCapture(reconciler, repositories, adapter,
             clients, settings));
+  }
+
+  /**
+   * Tables' capture, validation and visibility routes, revalidating with the same outbound
+   * address policy and {@code --allow-local-files} as reconciliation.
+   */
+  private static io.icegate.admin.TableRoutes tableRoutes(Repositories repositories,
+      io.icegate.core.credential.CredentialStore credentials,
+      io.icegate.core.overlay.OverlayService overlays,
+      io.icegate.access.network.OutboundAddressPolicy addressPolicy, boolean allowLocalFiles) {
+    io.icegate.overlay.adapter.IntegrationAdapter adapter =
+        new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials);
+    io.icegate.overlay.adapter.IntegrationClients clients =
+        new io.icegate.overlay.adapter.IntegrationClients(
+            io.icegate.access.client.CatalogClientFactory.load(Gateway.class.getClassLoader()),
+            addressPolicy);
+    return new io.icegate.admin.TableRoutes(repositories,
+        new io.icegate.overlay.tablevalidation.TableRevalidation(repositories, adapter, clients,
+            overlays, new io.icegate.overlay.tablevalidation.TableValidator(repositories,
+                addressPolicy, allowLocalFiles,
+                io.icegate.overlay.reconcile.ReconcileSettings.DEFAULT.concurrency())));
   }
 
   /** The store the gateway runs on, for embedding (admin tooling, tests). */
@@ -240,6 +290,7 @@ public final class Gateway implements AutoCloseable {
     } catch (Exception e) {
       LOG.warn("stopping the HTTP server failed", e);
     } finally {
+      assumeRole.close();
       store.close();
       lock.close();
     }
