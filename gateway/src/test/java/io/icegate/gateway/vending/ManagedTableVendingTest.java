@@ -12,10 +12,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.icegate.access.iceberg.fixture.CredentialVendingFilter;
 import io.icegate.access.iceberg.fixture.CredentialVendingFilter.StorageCredential;
 import io.icegate.access.iceberg.fixture.CredentialVendingFilter.Vended;
+import io.icegate.core.store.KeyValue;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.gateway.testing.FederatedCatalog;
 import io.icegate.gateway.testing.GatewayFixture;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -276,6 +278,17 @@ class ManagedTableVendingTest {
     }
     assertThat(admin.toString()).doesNotContain(SECRET).doesNotContain(TOKEN)
         .doesNotContain("upstream-bearer-secret");
+    // nor in any store record: vended sessions are process memory only, and the Integration's
+    // secret is stored sealed (seed 000, "Vended storage credentials")
+    List<KeyValue> all = fed.gateway().gateway().store().read(tx -> tx.getRange(new byte[0],
+        new byte[] {(byte) 0xff}));
+    assertThat(all).isNotEmpty();
+    for (KeyValue kv : all) {
+      String record = new String(kv.key(), StandardCharsets.ISO_8859_1)
+          + new String(kv.value(), StandardCharsets.ISO_8859_1);
+      assertThat(record).doesNotContain(SECRET).doesNotContain(TOKEN)
+          .doesNotContain("upstream-bearer-secret");
+    }
   }
 
   private static String throwableText(IThrowableProxy proxy) {
