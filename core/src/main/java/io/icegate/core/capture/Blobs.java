@@ -35,8 +35,12 @@ public final class Blobs {
   /** Bytes per chunk; below the store's 100 kB value limit with room to spare. */
   public static final int CHUNK_BYTES = 64 * 1024;
 
-  /** Chunks per write transaction: 4 MB, well below the 10 MB transaction limit. */
-  static final int CHUNKS_PER_TRANSACTION = 64;
+  /**
+   * Payload bytes per write transaction: 4 MB (64 full chunks), well below the 10 MB transaction
+   * limit. Counted in bytes, not chunks, so a batch of small blobs (one short chunk each) shares
+   * one transaction.
+   */
+  static final int BYTES_PER_TRANSACTION = 64 * CHUNK_BYTES;
 
   /**
    * The marker of a blob.
@@ -71,7 +75,7 @@ public final class Blobs {
 
   /**
    * Stores many payloads as {@link #write} does, packing them into as few transactions as the
-   * {@value #CHUNKS_PER_TRANSACTION}-chunk cap allows: several small blobs share a transaction, a
+   * {@value #BYTES_PER_TRANSACTION}-byte cap allows: several small blobs share a transaction, a
    * large one spans several. Within a blob the marker goes with its first chunk and later chunks
    * follow in order, so {@link #complete} holds exactly when the whole blob is there.
    *
@@ -80,6 +84,7 @@ public final class Blobs {
   public List<String> writeAll(List<byte[]> payloads) {
     List<String> digests = new ArrayList<>(payloads.size());
     List<Write> pending = new ArrayList<>();
+    long pendingBytes = 0;
     long now = clock.millis();
     for (byte[] payload : payloads) {
       String digest = digest(payload);
@@ -90,11 +95,14 @@ public final class Blobs {
         pending.add(new Write(digest, marker, payload, -1));
       }
       for (int index = 0; index < chunks; index++) {
-        if (pending.size() >= CHUNKS_PER_TRANSACTION) {
+        int length = Math.min(CHUNK_BYTES, payload.length - index * CHUNK_BYTES);
+        if (!pending.isEmpty() && pendingBytes + length > BYTES_PER_TRANSACTION) {
           commit(pending);
           pending = new ArrayList<>();
+          pendingBytes = 0;
         }
         pending.add(new Write(digest, index == 0 ? marker : null, payload, index));
+        pendingBytes += length;
       }
     }
     if (!pending.isEmpty()) {
