@@ -228,8 +228,28 @@ public final class AdminOperations {
       return null;
     }
     AdminRequests.S3 s3 = storage.s3();
+    CatalogStorage.AssumeRole assumeRole = null;
+    if (s3.roleArn() != null) {
+      assumeRole = new CatalogStorage.AssumeRole(s3.roleArn(), s3.stsEndpoint(),
+          s3.durationSeconds() == null
+              ? CatalogStorage.AssumeRole.DEFAULT_DURATION_SECONDS
+              : s3.durationSeconds(),
+          s3.externalId());
+    } else {
+      requireRoleArnFor("stsEndpoint", s3.stsEndpoint());
+      requireRoleArnFor("durationSeconds", s3.durationSeconds());
+      requireRoleArnFor("externalId", s3.externalId());
+    }
     return new CatalogStorage(new CatalogStorage.S3(s3.endpoint(), s3.region(),
-        Boolean.TRUE.equals(s3.pathStyleAccess()), s3.accessKeyId(), 0));
+        Boolean.TRUE.equals(s3.pathStyleAccess()), s3.accessKeyId(), 0,
+        Boolean.TRUE.equals(s3.vendStaticKeys()), assumeRole));
+  }
+
+  private static void requireRoleArnFor(String member, Object value) {
+    if (value != null) {
+      throw IcegateException.invalidArgument(
+          "storage.s3." + member + " is an AssumeRole setting: it needs storage.s3.roleArn");
+    }
   }
 
   private static CreateRequest createRequest(AdminCall call) {

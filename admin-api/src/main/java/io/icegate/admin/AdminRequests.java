@@ -33,13 +33,28 @@ public final class AdminRequests {
   /** Catalog storage. */
   public record Storage(S3 s3) {}
 
-  /** S3 storage; {@code secretAccessKey} is write-only. */
+  /**
+   * S3 storage; {@code secretAccessKey} is write-only. Credential vending: {@code vendStaticKeys},
+   * or STS AssumeRole with {@code roleArn} and its optional {@code stsEndpoint}, {@code
+   * durationSeconds} (default 3600) and {@code externalId}.
+   */
   public record S3(String endpoint, String region, Boolean pathStyleAccess, String accessKeyId,
-      String secretAccessKey) {
+      String secretAccessKey, Boolean vendStaticKeys, String roleArn, String stsEndpoint,
+      Integer durationSeconds, String externalId) {
+    /** S3 storage without credential vending. */
+    public S3(String endpoint, String region, Boolean pathStyleAccess, String accessKeyId,
+        String secretAccessKey) {
+      this(endpoint, region, pathStyleAccess, accessKeyId, secretAccessKey, null, null, null,
+          null, null);
+    }
+
     @Override
     public String toString() {
       return "S3[endpoint=" + endpoint + ", region=" + region + ", accessKeyId=" + accessKeyId
-          + ", secretAccessKey=" + (secretAccessKey == null ? "absent" : "redacted") + "]";
+          + ", secretAccessKey=" + (secretAccessKey == null ? "absent" : "redacted")
+          + ", vendStaticKeys=" + vendStaticKeys + ", roleArn=" + roleArn + ", stsEndpoint="
+          + stsEndpoint + ", durationSeconds=" + durationSeconds + ", externalId=" + externalId
+          + "]";
     }
   }
 

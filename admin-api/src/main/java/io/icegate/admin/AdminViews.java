@@ -35,6 +35,15 @@ final class AdminViews {
         s3View.put("accessKeyId", s3.accessKeyId());
         s3View.put("credentialsConfigured", s3.credentialGeneration() > 0);
         s3View.put("credentialGeneration", s3.credentialGeneration());
+        s3View.put("vending", s3.assumeRole() != null ? "assume-role"
+            : s3.vendStaticKeys() ? "static-keys" : "none");
+        s3View.put("vendStaticKeys", s3.vendStaticKeys());
+        if (s3.assumeRole() != null) {
+          s3View.put("roleArn", s3.assumeRole().roleArn());
+          s3View.put("stsEndpoint", s3.assumeRole().stsEndpoint());
+          s3View.put("durationSeconds", s3.assumeRole().durationSeconds());
+          s3View.put("externalId", s3.assumeRole().externalId());
+        }
         out.put("storage", Map.of("s3", s3View));
       }
     } else if (resource.spec() instanceof Integration i) {

@@ -18,6 +18,10 @@ import io.icegate.gateway.server.DataDirLock;
 import io.icegate.gateway.server.HttpServer;
 import io.icegate.gateway.server.HttpSettings;
 import io.icegate.gateway.server.StoreLocation;
+import io.icegate.gateway.vending.AssumeRoleVending;
+import io.icegate.gateway.vending.ManagedTableCredentials;
+import io.icegate.gateway.vending.NativeCredentialSource;
+import io.icegate.gateway.vending.TableCredentials;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -89,13 +93,16 @@ public final class Gateway implements AutoCloseable {
       IdempotencySettings idempotency = IdempotencySettings.DEFAULT;
       io.icegate.core.credential.CredentialStore credentials =
           new io.icegate.core.credential.CredentialStore(store, masterKey(settings), clock);
+      io.icegate.gateway.fileio.CatalogFileIO.StorageSecrets storageSecrets =
+          (id, generation) -> credentials.read(id, generation).map(v -> v.get("secretAccessKey"));
       CatalogDirectory directory = new CatalogDirectory(repositories, new MetadataCache(10_000),
-          new io.icegate.gateway.fileio.CatalogFileIO((id, generation) ->
-              credentials.read(id, generation).map(v -> v.get("secretAccessKey"))));
+          new io.icegate.gateway.fileio.CatalogFileIO(storageSecrets));
       IcebergOperations operations = new IcebergOperations(directory,
           new ConfigRoute(directory, tokens, idempotency.receiptLifetime()),
           new TableLoads(256L * 1024 * 1024),
-          new IdempotentReplies(store, idempotency, clock));
+          new IdempotentReplies(store, idempotency, clock),
+          tableCredentials(storageSecrets, repositories, credentials, clock,
+              settings.outboundPolicy()));
       RouteMetrics metrics = new RouteMetrics();
       CachingAuthenticator authenticator =
           new CachingAuthenticator(tokens, Duration.ofSeconds(10), 100_000);
@@ -134,6 +141,25 @@ public final class Gateway implements AutoCloseable {
         keyFile == null ? null : java.nio.file.Path.of(keyFile), settings.dataDir(),
         shared ? io.icegate.core.credential.MasterKey.Generation.FORBIDDEN
             : io.icegate.core.credential.MasterKey.Generation.ALLOWED);
+  }
+
+  /**
+   * Storage credentials vended on request: native tables from their Catalog's storage settings;
+   * managed tables what their upstream vends through their Integration, under the same outbound
+   * address policy as every other upstream call.
+   */
+  private static TableCredentials tableCredentials(
+      io.icegate.gateway.fileio.CatalogFileIO.StorageSecrets secrets, Repositories repositories,
+      io.icegate.core.credential.CredentialStore credentials, Clock clock,
+      io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
+    return new TableCredentials(
+        new NativeCredentialSource(secrets, new AssumeRoleVending(secrets, clock)),
+        new ManagedTableCredentials(
+            new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials),
+            new io.icegate.overlay.adapter.IntegrationClients(
+                io.icegate.access.client.CatalogClientFactory.load(Gateway.class.getClassLoader()),
+                addressPolicy),
+            clock, 10_000));
   }
 
   /** The admin API over the core services. */

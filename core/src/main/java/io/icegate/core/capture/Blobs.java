@@ -1,7 +1,6 @@
 package io.icegate.core.capture;
 
 import com.apple.foundationdb.Range;
-import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.icegate.core.model.ModelJson;
@@ -16,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -66,28 +66,61 @@ public final class Blobs {
    * @return the digest, lowercase hex
    */
   public String write(byte[] payload) {
-    String digest = digest(payload);
-    int chunks = (payload.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
-    Marker marker = new Marker(clock.millis(), payload.length, chunks);
-    Subspace keys = KeyLayout.blobChunks(digest);
-    int first = 0;
-    do {
-      int from = first;
-      int to = Math.min(chunks, from + CHUNKS_PER_TRANSACTION);
-      store.run(Idempotence.IDEMPOTENT, tx -> {
-        if (from == 0) {
-          tx.set(KeyLayout.blobMarker(digest), json(marker));
+    return writeAll(List.of(payload)).get(0);
+  }
+
+  /**
+   * Stores many payloads as {@link #write} does, packing them into as few transactions as the
+   * {@value #CHUNKS_PER_TRANSACTION}-chunk cap allows: several small blobs share a transaction, a
+   * large one spans several. Within a blob the marker goes with its first chunk and later chunks
+   * follow in order, so {@link #complete} holds exactly when the whole blob is there.
+   *
+   * @return the digests, lowercase hex, in the order of {@code payloads}
+   */
+  public List<String> writeAll(List<byte[]> payloads) {
+    List<String> digests = new ArrayList<>(payloads.size());
+    List<Write> pending = new ArrayList<>();
+    long now = clock.millis();
+    for (byte[] payload : payloads) {
+      String digest = digest(payload);
+      digests.add(digest);
+      int chunks = (payload.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
+      Marker marker = new Marker(now, payload.length, chunks);
+      if (chunks == 0) {
+        pending.add(new Write(digest, marker, payload, -1));
+      }
+      for (int index = 0; index < chunks; index++) {
+        if (pending.size() >= CHUNKS_PER_TRANSACTION) {
+          commit(pending);
+          pending = new ArrayList<>();
         }
-        for (int index = from; index < to; index++) {
-          int begin = index * CHUNK_BYTES;
-          int end = Math.min(payload.length, begin + CHUNK_BYTES);
-          tx.set(keys.pack(Tuple.from(index)), Arrays.copyOfRange(payload, begin, end));
+        pending.add(new Write(digest, index == 0 ? marker : null, payload, index));
+      }
+    }
+    if (!pending.isEmpty()) {
+      commit(pending);
+    }
+    return digests;
+  }
+
+  /** A marker and/or one chunk of a blob; {@code index} -1: no chunk (an empty blob). */
+  private record Write(String digest, Marker marker, byte[] payload, int index) {}
+
+  private void commit(List<Write> writes) {
+    store.run(Idempotence.IDEMPOTENT, tx -> {
+      for (Write w : writes) {
+        if (w.marker() != null) {
+          tx.set(KeyLayout.blobMarker(w.digest()), json(w.marker()));
         }
-        return null;
-      });
-      first = to;
-    } while (first < chunks);
-    return digest;
+        if (w.index() >= 0) {
+          int begin = w.index() * CHUNK_BYTES;
+          int end = Math.min(w.payload().length, begin + CHUNK_BYTES);
+          tx.set(KeyLayout.blobChunks(w.digest()).pack(Tuple.from(w.index())),
+              Arrays.copyOfRange(w.payload(), begin, end));
+        }
+      }
+      return null;
+    });
   }
 
   /** Lowercase hex SHA-256 of {@code payload}: the blob's name. */

@@ -10,7 +10,10 @@ import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,7 +23,8 @@ import java.util.function.Consumer;
  * Captured upstream Iceberg metadata of managed Tables (issue 10, "Capture"): the metadata JSON as
  * a content-addressed blob ({@link Blobs}), written first, then one pointer transaction that
  * names it ({@link CapturePointers}) and stamps the Table's {@value #CAPTURED_AT_PROPERTY}
- * property. The pointer transaction runs the caller's fence first (reconciliation's run fence:
+ * property; {@link #publishAll} does this for many Tables with few blob transactions and one
+ * pointer transaction. The pointer transaction runs the caller's fence first (reconciliation's run fence:
  * deletion fences, configuration generations, run generation) and asserts the capture generation
  * the caller read is still current, so a stale capture never replaces a newer one. Thread-safe.
  */
@@ -75,9 +79,27 @@ public final class Captures {
   }
 
   /**
+   * One capture to publish.
+   *
+   * @param tableId the managed Table
+   * @param expected the pointer the caller read before loading upstream (empty: none)
+   * @param location the upstream metadata location {@code metadataJson} was read from
+   * @param metadataJson the Iceberg table metadata JSON of that location
+   */
+  public record Candidate(String tableId, Optional<CapturePointer> expected, String location,
+      byte[] metadataJson) {
+    public Candidate {
+      Objects.requireNonNull(tableId, "tableId");
+      Objects.requireNonNull(expected, "expected");
+      Objects.requireNonNull(location, "location");
+      Objects.requireNonNull(metadataJson, "metadataJson");
+    }
+  }
+
+  /**
    * Publishes the capture of {@code tableId} read from {@code location}: nothing when {@code
    * expected} already names that location; otherwise the blob, then the pointer at {@code
-   * expected}'s generation + 1.
+   * expected}'s generation + 1. A batch of one ({@link #publishAll}).
    *
    * @param overlayId the Overlay that must still manage the Table
    * @param expected the pointer the caller read before loading upstream (empty: none)
@@ -88,22 +110,72 @@ public final class Captures {
   public CaptureOutcome publish(String accountId, String overlayId, String tableId,
       Optional<CapturePointer> expected, String location, byte[] metadataJson,
       Consumer<Transaction> fence) {
-    if (expected.isPresent() && expected.get().upstreamMetadataLocation().equals(location)) {
-      return new CaptureOutcome.Unchanged(expected.get());
-    }
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      String digest = blobs.write(metadataJson);
-      CaptureOutcome outcome = repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
-        fence.accept(tx);
-        return point(tx, accountId, overlayId, tableId, expected, location, digest,
-            metadataJson.length);
-      });
-      if (outcome != null) {
-        return outcome;
+    return publishAll(accountId, overlayId,
+        List.of(new Candidate(tableId, expected, location, metadataJson)), fence).get(0);
+  }
+
+  /**
+   * Publishes a batch of captures: the blobs of every candidate whose {@code expected} does not
+   * already name its location ({@link Blobs#writeAll}, few transactions), then all their pointers
+   * in one transaction that runs {@code fence} once and, per candidate, asserts the capture
+   * generation it read and its blob's completeness. A candidate whose generation moved or whose
+   * Table is gone is {@link CaptureOutcome.Skipped} without failing the others; one whose blob was
+   * collected meanwhile is written again and re-published (up to {@value #ATTEMPTS} times).
+   *
+   * <p>The caller bounds the batch (count and bytes) so the pointer transaction stays far below
+   * the store's 10 MB / 5 s limits: it reads and rewrites each candidate's Table record.
+   *
+   * @param overlayId the Overlay that must still manage the Tables
+   * @param fence asserted first in each pointer transaction; throws to stop a stale caller
+   * @return one outcome per candidate, in order
+   * @throws RuntimeException whatever {@code fence} throws; store failures; then nothing of the
+   *     failed pointer transaction is visible (earlier ones of a retried remainder may be)
+   */
+  public List<CaptureOutcome> publishAll(String accountId, String overlayId,
+      List<Candidate> candidates, Consumer<Transaction> fence) {
+    CaptureOutcome[] outcomes = new CaptureOutcome[candidates.size()];
+    List<Integer> open = new ArrayList<>();
+    for (int i = 0; i < candidates.size(); i++) {
+      Candidate c = candidates.get(i);
+      if (c.expected().isPresent()
+          && c.expected().get().upstreamMetadataLocation().equals(c.location())) {
+        outcomes[i] = new CaptureOutcome.Unchanged(c.expected().get());
+      } else {
+        open.add(i);
       }
     }
-    throw new IllegalStateException("the captured blob of table " + tableId
-        + " was collected before its pointer could name it, " + ATTEMPTS + " times");
+    for (int attempt = 1; attempt <= ATTEMPTS && !open.isEmpty(); attempt++) {
+      List<byte[]> payloads = new ArrayList<>(open.size());
+      for (int i : open) {
+        payloads.add(candidates.get(i).metadataJson());
+      }
+      List<String> digests = blobs.writeAll(payloads);
+      List<Integer> round = List.copyOf(open);
+      List<CaptureOutcome> published = repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+        fence.accept(tx);
+        List<CaptureOutcome> out = new ArrayList<>(round.size());
+        for (int k = 0; k < round.size(); k++) {
+          Candidate c = candidates.get(round.get(k));
+          out.add(point(tx, accountId, overlayId, c.tableId(), c.expected(), c.location(),
+              digests.get(k), c.metadataJson().length));
+        }
+        return out;
+      });
+      open = new ArrayList<>();
+      for (int k = 0; k < round.size(); k++) {
+        if (published.get(k) == null) {
+          open.add(round.get(k));
+        } else {
+          outcomes[round.get(k)] = published.get(k);
+        }
+      }
+    }
+    if (!open.isEmpty()) {
+      throw new IllegalStateException("the captured blob of table "
+          + candidates.get(open.get(0)).tableId() + " was collected before its pointer could "
+          + "name it, " + ATTEMPTS + " times");
+    }
+    return Arrays.asList(outcomes);
   }
 
   /** The pointer transaction's body; {@code null} when the blob is gone (write it again). */

@@ -50,6 +50,7 @@ public final class CatalogService {
       CreateRequest request) {
     checkWarehouse(spec.warehouse());
     SecretValues secret = secret(spec, secretAccessKey);
+    checkStaticKeyVending(spec, secret != null);
     return writes.create(repositories.catalogs(accountId), spec, secret, request, spec,
         CatalogService::atGeneration);
   }
@@ -81,6 +82,8 @@ public final class CatalogService {
       throw new IcegateException(io.icegate.core.error.ErrorCode.IMMUTABLE_MEMBER,
           current.kind(), "warehouse");
     }
+    checkStaticKeyVending(next,
+        secretAccessKey != null || current.spec().credentialGeneration() > 0);
     if (secretAccessKey != null) {
       SecretValues secret = secret(next, secretAccessKey);
       return writes.publishGeneration(catalogs, id, expected, secret,
@@ -128,6 +131,15 @@ public final class CatalogService {
     }
   }
 
+  /** Static-key vending hands out the stored secret, so there must be one. */
+  private static void checkStaticKeyVending(Catalog spec, boolean hasSecret) {
+    if (spec.storage() != null && spec.storage().s3() != null
+        && spec.storage().s3().vendStaticKeys() && !hasSecret) {
+      throw IcegateException.invalidArgument(
+          "storage.s3.vendStaticKeys needs storage.s3.accessKeyId and secretAccessKey");
+    }
+  }
+
   private static SecretValues secret(Catalog spec, String secretAccessKey) {
     if (secretAccessKey == null) {
       return null;
@@ -139,9 +151,7 @@ public final class CatalogService {
   }
 
   private static Catalog atGeneration(Catalog spec, long generation) {
-    CatalogStorage.S3 s3 = spec.storage().s3();
     return new Catalog(spec.name(), spec.warehouse(), spec.properties(),
-        new CatalogStorage(new CatalogStorage.S3(s3.endpoint(), s3.region(), s3.pathStyleAccess(),
-            s3.accessKeyId(), generation)));
+        new CatalogStorage(spec.storage().s3().withCredentialGeneration(generation)));
   }
 }

@@ -117,6 +117,12 @@ public enum ErrorCode {
    * reconcile before it published; nothing more was published. Args: what changed.
    */
   RECONCILE_SUPERSEDED(409, "the reconcile was superseded: %s"),
+  /**
+   * Issue 10: a Table cannot be validated now (not managed, not captured yet, or the validation
+   * could not publish: the upstream failed, or another capture or validation moved on meanwhile).
+   * Args: table id, why.
+   */
+  VALIDATION_NOT_PUBLISHED(409, "table %s was not validated: %s"),
   /** An unexpected server failure; details are in the server log. */
   INTERNAL(500, "internal error");
 

@@ -14,6 +14,7 @@ import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
+import io.icegate.core.validation.ValidationRecords;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -36,6 +37,7 @@ public final class ManagedRelations {
   public static final int CHUNK_BYTES = 64 * 1024;
 
   private static final CapturePointers CAPTURES = new CapturePointers();
+  private static final ValidationRecords VALIDATIONS = new ValidationRecords();
 
   /**
    * One managed-relation index entry.
@@ -132,14 +134,16 @@ public final class ManagedRelations {
 
   /**
    * Removes what belongs to a deleted relation: its definition chunks, its capture pointer (the
-   * captured blob is left to the chunk collector) and, when it is managed and the index still
-   * points at it, its index entry. Harmless for a local relation.
+   * captured blob is left to the chunk collector), its validation pointer, error records and
+   * visibility override and, when it is managed and the index still points at it, its index
+   * entry. Harmless for a local relation.
    */
   public void forget(Transaction tx, Resource<?> relation) {
     Range chunks = KeyLayout.definition(relation.accountId(), relation.kind(), relation.id()).range();
     tx.clearRange(chunks.begin, chunks.end);
     if (relation.kind() == ResourceKind.TABLE) {
       CAPTURES.forget(tx, relation.accountId(), relation.id());
+      VALIDATIONS.forget(tx, relation.accountId(), relation.id());
     }
     Provenance provenance = provenanceOf(relation);
     if (provenance == null) {

@@ -163,7 +163,7 @@ public final class OverlayService {
    * Every Overlay of the account bound to Integration {@code integrationId}, read STRONG (a range
    * read of the account's overlay records, so none committed before the caller's fence is missed).
    */
-  List<Resource<CatalogOverlay>> dependentsOf(String accountId, String integrationId) {
+  public List<Resource<CatalogOverlay>> dependentsOf(String accountId, String integrationId) {
     ResourceRepository<CatalogOverlay> overlays = repositories.overlays(accountId);
     Range range = KeyLayout.resources(accountId, ResourceKind.OVERLAY).range();
     return store.read(tx -> {

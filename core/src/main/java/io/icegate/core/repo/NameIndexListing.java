@@ -19,16 +19,20 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.function.BiFunction;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Paged listing and counting of one kind in one partition, as range reads of the name index. A
  * page reads at most {@code pageSize + 1} index entries and {@code pageSize} records, whatever the
- * size of the scope; the extra entry only tells whether another page follows.
+ * size of the scope; the extra entry only tells whether another page follows. A filtered page
+ * reads past rejected entries, up to {@link #FILTER_SCAN_LIMIT} more.
  */
 final class NameIndexListing<S extends ResourceSpec> {
   private static final Logger LOG = LoggerFactory.getLogger(NameIndexListing.class);
+  /** Entries a filtered page examines beyond its size before it is returned short. */
+  static final int FILTER_SCAN_LIMIT = 1000;
   /** Entries per range read when counting. */
   private static final int COUNT_CHUNK = 1000;
 
@@ -59,6 +63,16 @@ final class NameIndexListing<S extends ResourceSpec> {
   }
 
   Page<Resource<S>> page(ReadTransaction view, Listing listing, PageRequest request) {
+    return page(view, listing, request, resource -> true);
+  }
+
+  /**
+   * One page of the entries {@code keep} accepts (see {@code ResourceRepository.list} with a
+   * filter). Each range read asks for one entry more than the page still needs, so with nothing
+   * rejected this is the plain page: {@code pageSize + 1} entries, {@code pageSize} records.
+   */
+  Page<Resource<S>> page(ReadTransaction view, Listing listing, PageRequest request,
+      Predicate<Resource<S>> keep) {
     byte[] base = KeyLayout.names(partition, kind, listing.scope()).getKey();
     Range range = KeyLayout.names(partition, kind, listing.scope(), listing.namePrefix());
     // The binding is the exact key range, which encodes kind, partition, scope and prefix: a token
@@ -74,26 +88,42 @@ final class NameIndexListing<S extends ResourceSpec> {
       }
       begin = concat(last, new byte[] {0}); // the first key after the last one returned
     }
-    List<KeyValue> entries =
-        view.getRange(begin, range.end, request.pageSize() + 1, Direction.FORWARD);
-    int shown = Math.min(entries.size(), request.pageSize());
-    List<Resource<S>> items = new ArrayList<>(shown);
-    for (KeyValue entry : entries.subList(0, shown)) {
-      String id = new String(entry.value(), StandardCharsets.UTF_8);
-      Resource<S> resource = records.apply(view, id);
-      if (resource == null) {
-        // Index and record are written in one transaction, so this is damage, not a race.
-        LOG.warn("name index entry of {} {} has no record; skipped", kind.label(), id);
-        continue;
+    List<Resource<S>> items = new ArrayList<>(Math.min(request.pageSize(), 1024));
+    byte[] lastExamined = null;
+    int examined = 0;
+    while (true) {
+      int wanted = request.pageSize() - items.size() + 1;
+      List<KeyValue> entries = view.getRange(begin, range.end, wanted, Direction.FORWARD);
+      for (KeyValue entry : entries) {
+        if (items.size() == request.pageSize()) {
+          // the page is full and another entry follows it
+          return new Page<>(items, token(binding, base, lastExamined));
+        }
+        lastExamined = entry.key();
+        examined++;
+        String id = new String(entry.value(), StandardCharsets.UTF_8);
+        Resource<S> resource = records.apply(view, id);
+        if (resource == null) {
+          // Index and record are written in one transaction, so this is damage, not a race.
+          LOG.warn("name index entry of {} {} has no record; skipped", kind.label(), id);
+          continue;
+        }
+        if (keep.test(resource)) {
+          items.add(resource);
+        }
       }
-      items.add(resource);
+      if (entries.size() < wanted) {
+        return new Page<>(items, null); // the scope ends here
+      }
+      if (examined >= request.pageSize() + FILTER_SCAN_LIMIT) {
+        return new Page<>(items, token(binding, base, lastExamined));
+      }
+      begin = concat(lastExamined, new byte[] {0});
     }
-    String next = null;
-    if (entries.size() > request.pageSize()) {
-      byte[] lastKey = entries.get(shown - 1).key();
-      next = tokens.issue(binding, Arrays.copyOfRange(lastKey, base.length, lastKey.length));
-    }
-    return new Page<>(items, next);
+  }
+
+  private String token(String binding, byte[] base, byte[] lastKey) {
+    return tokens.issue(binding, Arrays.copyOfRange(lastKey, base.length, lastKey.length));
   }
 
   long count(ReadTransaction view, Listing listing) {

@@ -65,6 +65,11 @@ public final class Repositories {
     return clock;
   }
 
+  /** The store's page-token issuer, for listings kept outside the name index. */
+  public io.icegate.core.paging.PageTokens pageTokens() {
+    return listings.tokens();
+  }
+
   /** The deletion fences every mutation asserts. */
   public DeletionFences fences() {
     return fences;

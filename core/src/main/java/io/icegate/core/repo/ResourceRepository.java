@@ -370,6 +370,24 @@ public final class ResourceRepository<S extends ResourceSpec> {
     return this.listing.page(consistency.view(tx), listing, page);
   }
 
+  /**
+   * One page of the resources of {@code listing} that {@code keep} accepts, in name order. The
+   * filter runs inside the range read, not on a fetched page: rejected entries are read past, so
+   * a page is full whenever enough accepted entries follow, and its token resumes after the last
+   * entry examined (accepted or not). To bound a transaction's work a page examines at most
+   * {@value NameIndexListing#FILTER_SCAN_LIMIT} entries beyond its size; past that it is returned
+   * short (possibly empty) with a token, so a long run of rejected entries costs several calls,
+   * never an unbounded one. {@code keep} runs in {@code tx} and may read it.
+   *
+   * @throws IcegateException as {@link #list(ReadTransaction, Listing, PageRequest,
+   *     ReadConsistency)}
+   */
+  public Page<Resource<S>> list(ReadTransaction tx, Listing listing, PageRequest page,
+      ReadConsistency consistency, java.util.function.Predicate<Resource<S>> keep) {
+    assertScope(listing.scope());
+    return this.listing.page(consistency.view(tx), listing, page, keep);
+  }
+
   /** Own-transaction form of {@link #list(ReadTransaction, Listing, PageRequest, ReadConsistency)}. */
   public Page<Resource<S>> list(Listing listing, PageRequest page, ReadConsistency consistency) {
     return store.read(tx -> list(tx, listing, page, consistency));

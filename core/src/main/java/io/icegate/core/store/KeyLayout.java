@@ -134,6 +134,22 @@ public final class KeyLayout {
   public static final Subspace BLOB_MARKERS = subspace(16);
 
   /**
+   * Validation state of managed Tables (issue 10, "Validation"), four kinds of key per table:
+   * {@code (account id, table id, "pointer") -> status} (JSON {@link
+   * io.icegate.core.validation.ValidationStatus}: validation generation, the capture generation it
+   * validated, state, error count, validation time); {@code (account id, table id, "allocated") ->
+   * highest validation generation handed out} (8 bytes, big-endian), so two concurrent
+   * publications never write their error records under the same generation; {@code (account id,
+   * table id, "errors", validation generation, seq) -> error record} (JSON); {@code (account id,
+   * table id, "override") -> visibility override} (JSON). Error records of a new generation are
+   * written before the transaction that switches the pointer to it, which also clears every
+   * older generation. Written by {@link io.icegate.core.validation.TableValidations}; the whole
+   * table's range is cleared with the Table ({@link
+   * io.icegate.core.overlay.ManagedRelations#forget}) and with its account.
+   */
+  public static final Subspace VALIDATIONS = subspace(17);
+
+  /**
    * Encrypted secrets: {@code (owner resource id, credential generation) -> AES-GCM ciphertext}.
    * Written by the CredentialStore only.
    */
@@ -300,6 +316,36 @@ public final class KeyLayout {
     return CAPTURES.pack(Tuple.from(accountId, tableId));
   }
 
+  /** Every validation key of table {@code tableId}: pointer, allocation, errors, override. */
+  public static Subspace validations(String accountId, String tableId) {
+    return VALIDATIONS.get(Tuple.from(accountId, tableId));
+  }
+
+  /** The validation pointer of table {@code tableId}. */
+  public static byte[] validationPointer(String accountId, String tableId) {
+    return validations(accountId, tableId).pack(Tuple.from("pointer"));
+  }
+
+  /** The highest validation generation handed out for table {@code tableId}. */
+  public static byte[] validationAllocated(String accountId, String tableId) {
+    return validations(accountId, tableId).pack(Tuple.from("allocated"));
+  }
+
+  /** The visibility override of table {@code tableId}. */
+  public static byte[] visibilityOverride(String accountId, String tableId) {
+    return validations(accountId, tableId).pack(Tuple.from("override"));
+  }
+
+  /** Every error record of table {@code tableId}, all generations, in (generation, seq) order. */
+  public static Subspace validationErrors(String accountId, String tableId) {
+    return validations(accountId, tableId).get(Tuple.from("errors"));
+  }
+
+  /** The error records of table {@code tableId}'s validation generation {@code generation}. */
+  public static Subspace validationErrors(String accountId, String tableId, long generation) {
+    return validationErrors(accountId, tableId).get(Tuple.from(generation));
+  }
+
   /** Every chunk of blob {@code digest}, in chunk order. */
   public static Subspace blobChunks(String digest) {
     return BLOBS.get(Tuple.from(digest));
@@ -380,6 +426,7 @@ public final class KeyLayout {
         RUNS.get(partition),
         OPERATIONS.get(partition),
         CAPTURES.get(partition),
+        VALIDATIONS.get(partition),
         FENCES.get(partition),
         COUNTERS.get(partition));
   }

@@ -16,6 +16,11 @@ import io.icegate.core.overlay.ManagedRelations;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.ReadTransaction;
+import io.icegate.core.validation.ValidationRecords;
+import io.icegate.core.validation.ValidationState;
+import io.icegate.core.validation.ValidationStatus;
+import java.util.HashSet;
+import java.util.Set;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -35,11 +40,16 @@ import java.util.Optional;
  *       targeting that Namespace's Catalog;
  *   <li>every capture pointer belongs to an existing managed Table, names a complete blob whose
  *       bytes digest to the pointer's digest with the pointer's size, has its blob reference hint,
- *       and agrees with the Table's captured-at property (one publication, never mixed).
+ *       and agrees with the Table's captured-at property (one publication, never mixed);
+ *   <li>every validation key (pointer, allocation, error record, override) belongs to an existing
+ *       managed Table; a pointer validated a capture the Table has (not a future one), its state
+ *       and error count agree with its records, and the only records are those of its generation
+ *       (a retired or abandoned generation left behind is a violation).
  * </ul>
  */
 final class ContributionInvariants {
   private static final ManagedRelations MANAGED = new ManagedRelations();
+  private static final ValidationRecords VALIDATIONS = new ValidationRecords();
 
   private ContributionInvariants() {}
 
@@ -75,6 +85,50 @@ final class ContributionInvariants {
     for (KeyValue kv : all(tx, KeyLayout.CAPTURES.range())) {
       Tuple key = KeyLayout.CAPTURES.unpack(kv.key());
       checkCapture(tx, byId, key.getString(0), key.getString(1), violations);
+    }
+    Set<Tuple> validated = new HashSet<>();
+    for (KeyValue kv : all(tx, KeyLayout.VALIDATIONS.range())) {
+      Tuple key = KeyLayout.VALIDATIONS.unpack(kv.key());
+      if (validated.add(Tuple.from(key.getString(0), key.getString(1)))) {
+        checkValidation(tx, byId, key.getString(0), key.getString(1), violations);
+      }
+    }
+  }
+
+  private static void checkValidation(ReadTransaction tx, Map<String, Resource<?>> byId,
+      String accountId, String tableId, List<String> violations) {
+    Resource<?> table = byId.get(tableId);
+    if (table == null || !(table.spec() instanceof Table t) || t.provenance() == null) {
+      violations.add("validation keys of " + tableId + " have no managed table");
+      return;
+    }
+    Optional<ValidationStatus> pointer = VALIDATIONS.pointer(tx, accountId, tableId);
+    List<KeyValue> records = all(tx, KeyLayout.validationErrors(accountId, tableId).range());
+    if (pointer.isEmpty()) {
+      if (!records.isEmpty()) {
+        violations.add(table.ref() + " has " + records.size() + " validation error record(s) "
+            + "but no validation pointer");
+      }
+      return;
+    }
+    ValidationStatus status = pointer.get();
+    long captured = new CapturePointers().get(tx, accountId, tableId)
+        .map(CapturePointer::captureGeneration).orElse(0L);
+    if (status.captureGeneration() > captured) {
+      violations.add(table.ref() + " validated capture " + status.captureGeneration()
+          + " but is captured at " + captured);
+    }
+    long own = records.stream().filter(kv -> KeyLayout.validationErrors(accountId, tableId)
+        .unpack(kv.key()).getLong(0) == status.validationGeneration()).count();
+    if (own != records.size()) {
+      violations.add(table.ref() + " keeps " + (records.size() - own) + " validation error "
+          + "record(s) of generations other than its current " + status.validationGeneration());
+    }
+    if (own != status.errorCount()
+        || (status.state() == ValidationState.VALID) != (status.errorCount() == 0)
+        || status.state() == ValidationState.PENDING) {
+      violations.add(table.ref() + " validation pointer " + status + " disagrees with its "
+          + own + " record(s)");
     }
   }
 

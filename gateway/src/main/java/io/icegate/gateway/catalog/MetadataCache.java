@@ -2,6 +2,7 @@ package io.icegate.gateway.catalog;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.io.FileIO;
@@ -26,6 +27,15 @@ public final class MetadataCache {
   /** The table metadata at {@code location}, read through {@code io} on a miss. */
   public TableMetadata table(FileIO io, String location) {
     return tables.get(location, loc -> TableMetadataParser.read(io, loc));
+  }
+
+  /**
+   * The metadata served for a managed table's source named {@code sourceKey} ({@link
+   * TableSource#key()}: immutable content, like a metadata file), built by {@code build} on a
+   * miss.
+   */
+  public TableMetadata managedTable(String sourceKey, Supplier<TableMetadata> build) {
+    return tables.get(sourceKey, key -> build.get());
   }
 
   /** The view metadata at {@code location}, read through {@code io} on a miss. */

@@ -17,6 +17,8 @@ import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
+import io.icegate.core.validation.TableValidations;
+import io.icegate.core.validation.Visibility;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,6 +33,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -54,6 +57,7 @@ import org.apache.iceberg.view.ViewOperations;
  */
 public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
   private final Repositories repositories;
+  private final Resource<io.icegate.core.model.Catalog> catalog;
   private final String accountId;
   private final String catalogId;
   private final WarehouseLocations locations;
@@ -62,6 +66,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   private final String name;
   private final long generation;
   private final Runnable stale;
+  private final TableValidations validations;
 
   /**
    * @param catalog the icegate Catalog resource this adapter serves
@@ -89,8 +94,10 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
       MetadataCache cache,
       Runnable stale) {
     this.repositories = repositories;
+    this.catalog = catalog;
     this.generation = catalog.generation();
     this.stale = stale;
+    this.validations = new TableValidations(repositories);
     this.accountId = catalog.accountId();
     this.catalogId = catalog.id();
     String location = catalog.spec().warehouse();
@@ -325,35 +332,80 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   }
 
   /**
-   * What table {@code ident}'s load answer derives from: one point read, for ETags and the
-   * load-table cache.
+   * What table {@code ident}'s answer derives from: point reads of the record and, for a managed
+   * table, its capture pointer, in one transaction. Visibility is not checked (a drop of a managed
+   * table is refused for being managed, whatever its validation).
    *
    * @throws NoSuchTableException when the table does not exist
    */
   public TableSource tableSource(TableIdentifier ident) {
-    return TableSource.of(call(() -> read(tx -> findTable(tx, ident)))
-        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident)));
+    return call(() -> read(tx -> TableSource.of(tx, findTable(tx, ident)
+        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident)))));
   }
 
   /**
-   * The metadata to serve for table {@code ident} now, with its source: a managed table's record
-   * and definition are read in one transaction (never from an upstream catalog), a local table's
-   * metadata file through the shared cache.
+   * As {@link #tableSource}, for a client about to read the table (load-table, existence): a
+   * managed table must be query-visible, checked in the same transaction; for ETags and the
+   * load-table cache.
+   *
+   * @throws NoSuchTableException when the table does not exist
+   * @throws ForbiddenException with the reason when a managed table is not query-visible
+   */
+  public TableSource readableSource(TableIdentifier ident) {
+    return call(() -> read(tx -> TableSource.of(tx, requireVisible(tx, ident))));
+  }
+
+  /**
+   * Table {@code ident}'s record: one point read (credential vending tells managed from native
+   * tables by it).
    *
    * @throws NoSuchTableException when the table does not exist
    */
+  public Resource<io.icegate.core.model.Table> tableRecord(TableIdentifier ident) {
+    return call(() -> read(tx -> findTable(tx, ident)))
+        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
+  }
+
+  /** The Catalog resource this adapter serves, as read when the adapter was made. */
+  public Resource<io.icegate.core.model.Catalog> catalogResource() {
+    return catalog;
+  }
+
+  /**
+   * The metadata to serve for table {@code ident} now, with its source: a managed table's record,
+   * visibility, capture pointer and captured metadata (or definition) are read in one transaction
+   * (never from an upstream catalog; parsed metadata comes from the shared cache by the source's
+   * key), a local table's metadata file through the shared cache.
+   *
+   * @throws NoSuchTableException when the table does not exist
+   * @throws ForbiddenException with the reason when a managed table is not query-visible
+   */
   public TableSource.Served served(TableIdentifier ident) {
-    TableSource.Served found = call(() -> read(tx -> {
-      Resource<io.icegate.core.model.Table> table = findTable(tx, ident)
-          .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
-      return new TableSource.Served(TableSource.of(table), table.spec().managed()
-          ? ManagedRelationAccess.tableMetadata(tx, table, ident.toString())
-          : null);
-    }));
+    TableSource.Served found = call(() -> read(tx -> ManagedRelationAccess.read(tx,
+        requireVisible(tx, ident), ident.toString(), cache)));
     if (found.source() instanceof TableSource.MetadataFile file) {
       return new TableSource.Served(file, cache.table(io, file.location()));
     }
     return found;
+  }
+
+  /**
+   * In {@code tx}: table {@code ident}, which clients may query (issue 10, "Visibility": a
+   * managed table only when its current capture validated with no error, or with an override).
+   *
+   * @throws NoSuchTableException when the table does not exist
+   * @throws ForbiddenException with the reason (validation pending, or how many errors and the
+   *     admin route listing them) when it is not visible
+   */
+  private Resource<io.icegate.core.model.Table> requireVisible(
+      ReadTransaction tx, TableIdentifier ident) {
+    Resource<io.icegate.core.model.Table> table = findTable(tx, ident)
+        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
+    Visibility visibility = validations.visibility(tx, accountId, table);
+    if (!visibility.visible()) {
+      throw new ForbiddenException("Table %s is not visible: %s", ident, visibility.reason());
+    }
+    return table;
   }
 
   @Override
@@ -396,9 +448,15 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     return all(page -> listTables(ns, page));
   }
 
-  /** One page of the tables of {@code ns}; a {@code null} page means all of them. */
+  /**
+   * One page of the query-visible tables of {@code ns}, filtered inside the range read ({@link
+   * ResourceRepository#list(ReadTransaction, Listing, PageRequest, ReadConsistency,
+   * java.util.function.Predicate)}: full pages where possible, tokens resuming after the last
+   * entry examined); a {@code null} page means all of them.
+   */
   public Page<TableIdentifier> listTables(Namespace ns, PageRequest page) {
-    return listRelations(ns, page, tables());
+    return listRelations(ns, page, tables(),
+        (tx, table) -> validations.visibility(tx, accountId, table).visible());
   }
 
   @Override
@@ -408,19 +466,24 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   /** One page of the views of {@code ns}; a {@code null} page means all of them. */
   public Page<TableIdentifier> listViews(Namespace ns, PageRequest page) {
-    return listRelations(ns, page, views());
+    return listRelations(ns, page, views(), (tx, view) -> true);
+  }
+
+  /** Which relations a listing shows, decided in its transaction. */
+  private interface Shown<S extends io.icegate.core.model.ResourceSpec> {
+    boolean test(ReadTransaction tx, Resource<S> relation);
   }
 
   private <S extends io.icegate.core.model.ResourceSpec> Page<TableIdentifier> listRelations(
-      Namespace ns, PageRequest page, ResourceRepository<S> repository) {
+      Namespace ns, PageRequest page, ResourceRepository<S> repository, Shown<S> shown) {
     if (page == null) {
-      return new Page<>(all(p -> listRelations(ns, p, repository)), null);
+      return new Page<>(all(p -> listRelations(ns, p, repository, shown)), null);
     }
     return call(() -> read(tx -> {
       requireNamespace(tx, ns);
-      Page<Resource<S>> found = repository.list(tx,
-          Listing.of(NameScope.inCatalog(catalogId, List.of(ns.levels()))), page,
-          ReadConsistency.STRONG);
+      Listing listing = Listing.of(NameScope.inCatalog(catalogId, List.of(ns.levels())));
+      Page<Resource<S>> found = repository.list(tx, listing, page, ReadConsistency.STRONG,
+          relation -> shown.test(tx, relation));
       List<TableIdentifier> items = new ArrayList<>();
       for (Resource<S> r : found.items()) {
         items.add(TableIdentifier.of(ns, r.name()));

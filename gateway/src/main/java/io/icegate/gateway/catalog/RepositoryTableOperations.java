@@ -1,7 +1,6 @@
 package io.icegate.gateway.catalog;
 
 import io.icegate.core.model.Provenance;
-import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.Table;
 import io.icegate.core.store.Transaction;
@@ -21,8 +20,8 @@ import org.apache.iceberg.io.FileIO;
  * result is a {@link CommitStateUnknownException} (500), and the new file is kept because it may be
  * the table's current metadata.
  *
- * <p>A managed table ({@link ManagedRelationAccess}) refreshes from its stored definition and
- * refuses every commit with 403.
+ * <p>A managed table ({@link ManagedRelationAccess}) refreshes from its capture or stored
+ * definition and refuses every commit with 403.
  */
 final class RepositoryTableOperations extends BaseMetastoreTableOperations {
   private final RepositoryCatalog catalog;
@@ -60,11 +59,10 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
 
   @Override
   protected void doRefresh() {
-    record Found(Resource<Table> table, TableMetadata definition) {}
-    Optional<Found> found = RepositoryCatalog.call(() -> catalog.read(
-        tx -> catalog.findTable(tx, ident).map(table -> new Found(table, table.spec().managed()
-            ? ManagedRelationAccess.tableMetadata(tx, table, ident.toString())
-            : null))));
+    Optional<TableSource.Served> found = RepositoryCatalog.call(() -> catalog.read(
+        tx -> catalog.findTable(tx, ident)
+            .map(table -> ManagedRelationAccess.read(tx, table, ident.toString(),
+                catalog.cache()))));
     if (found.isEmpty()) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchTableException("Table does not exist: %s", ident);
@@ -72,17 +70,18 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
       disableRefresh();
       return;
     }
-    Resource<Table> table = found.get().table();
-    managed = table.spec().provenance();
-    if (managed != null) {
-      // The served location stands for the definition (it changes with its digest); the
-      // definition was read in the same transaction as the record.
-      refreshFromMetadataLocation(TableSource.of(table).key(), null, 1,
-          location -> found.get().definition());
+    TableSource source = found.get().source();
+    if (source instanceof TableSource.Managed table) {
+      managed = table.table().spec().provenance();
+      // The source's key stands for the definition or capture (it changes with either); the
+      // metadata was read in the same transaction as the record.
+      refreshFromMetadataLocation(source.key(), null, 1, location -> found.get().metadata());
       return;
     }
-    refreshFromMetadataLocation(table.spec().metadataLocation(), null, 2,
-        location -> catalog.cache().table(io(), location));
+    managed = null;
+    String location = ((TableSource.MetadataFile) source).location();
+    refreshFromMetadataLocation(location, null, 2,
+        metadataLocation -> catalog.cache().table(io(), metadataLocation));
   }
 
   /**

@@ -4,6 +4,7 @@ import io.icegate.core.paging.Page;
 import io.icegate.core.paging.PageRequest;
 import io.icegate.gateway.catalog.CatalogDirectory;
 import io.icegate.gateway.catalog.RepositoryCatalog;
+import io.icegate.gateway.vending.TableCredentials;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -24,7 +25,8 @@ import org.apache.iceberg.rest.responses.ListTablesResponse;
  * The Iceberg REST operations of one catalog prefix: each route delegated to iceberg-core's {@link
  * CatalogHandlers} over the {@link RepositoryCatalog} adapter, except paged listings (served from
  * the repositories' range reads, DESIGN.md "Scale of listings"), load-table (ETag and the parsed
- * metadata cache, {@link TableLoads}) and multi-table transactions (one store transaction).
+ * metadata cache, {@link TableLoads}), multi-table transactions (one store transaction) and
+ * credential vending ({@link CredentialDelegation}).
  */
 public final class IcebergOperations {
   private static final String NAMESPACE_SEPARATOR = "\u001f";
@@ -33,16 +35,20 @@ public final class IcebergOperations {
   private final ConfigRoute config;
   private final TableLoads tableLoads;
   private final IdempotentReplies idempotency;
+  private final CredentialDelegation delegation;
 
+  /** @param credentials the storage credentials vended on request ({@link CredentialDelegation}) */
   public IcebergOperations(
       CatalogDirectory directory,
       ConfigRoute config,
       TableLoads tableLoads,
-      IdempotentReplies idempotency) {
+      IdempotentReplies idempotency,
+      TableCredentials credentials) {
     this.directory = directory;
     this.config = config;
     this.tableLoads = tableLoads;
     this.idempotency = idempotency;
+    this.delegation = new CredentialDelegation(credentials);
   }
 
   /** Serves {@code request}; failures are thrown as Iceberg exceptions (see {@link ErrorMapping}). */
@@ -52,10 +58,14 @@ public final class IcebergOperations {
       case OAUTH_TOKENS -> config.token(request);
       default -> {
         RepositoryCatalog catalog = directory.forPrefix(request.principal(), request.prefix());
-        if (request.route().mutates() && request.idempotencyKey() != null) {
-          yield idempotency.serve(catalog, request, () -> dispatch(catalog, request));
-        }
-        yield dispatch(catalog, request);
+        IcebergReply reply = request.route().mutates() && request.idempotencyKey() != null
+            ? idempotency.serve(catalog, request, () -> dispatch(catalog, request))
+            : dispatch(catalog, request);
+        // Credentials join a create-table answer only after its idempotency receipt is written:
+        // a receipt is stored, credentials never are.
+        yield request.route() == Route.CREATE_TABLE
+            ? delegation.created(catalog, request, reply)
+            : reply;
       }
     };
   }
@@ -85,9 +95,12 @@ public final class IcebergOperations {
             ? CatalogHandlers.stageTableCreate(catalog, request.namespace(), body)
             : CatalogHandlers.createTable(catalog, request.namespace(), body));
       }
-      case LOAD_TABLE -> tableLoads.load(catalog, request);
+      case LOAD_TABLE ->
+          delegation.load(catalog, request, () -> tableLoads.load(catalog, request));
+      case LOAD_CREDENTIALS -> delegation.credentials(catalog, request);
       case TABLE_EXISTS -> {
-        CatalogHandlers.tableExists(catalog, request.table());
+        // A point read, and like load-table a 403 for a managed table that is not visible.
+        catalog.readableSource(request.table());
         yield IcebergReply.noContent();
       }
       case UPDATE_TABLE -> IcebergReply.ok(CatalogHandlers.updateTable(

@@ -17,6 +17,8 @@ import org.apache.iceberg.rest.RESTUtil;
  * @param ifNoneMatch the {@code If-None-Match} header or null
  * @param idempotencyKey the {@code Idempotency-Key} header or null
  * @param principal the authenticated caller, null only on public routes
+ * @param accessDelegation the {@code X-Iceberg-Access-Delegation} header or null: a
+ *     comma-separated list of modes ({@code vended-credentials}, {@code remote-signing})
  */
 public record IcebergRequest(
     Route route,
@@ -25,7 +27,30 @@ public record IcebergRequest(
     byte[] body,
     String ifNoneMatch,
     String idempotencyKey,
-    Principal principal) {
+    Principal principal,
+    String accessDelegation) {
+
+  /** The access-delegation mode icegate serves; {@code remote-signing} it does not. */
+  public static final String VENDED_CREDENTIALS = "vended-credentials";
+
+  /** A request without an {@code X-Iceberg-Access-Delegation} header. */
+  public IcebergRequest(Route route, Map<String, String> pathVariables, Map<String, String> query,
+      byte[] body, String ifNoneMatch, String idempotencyKey, Principal principal) {
+    this(route, pathVariables, query, body, ifNoneMatch, idempotencyKey, principal, null);
+  }
+
+  /** Whether the client asked for vended credentials (the header lists the mode). */
+  public boolean wantsVendedCredentials() {
+    if (accessDelegation == null) {
+      return false;
+    }
+    for (String mode : accessDelegation.split(",")) {
+      if (mode.strip().equalsIgnoreCase(VENDED_CREDENTIALS)) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /** The {@code {namespace}} variable, split on the {@code %1F} separator and decoded. */
   public Namespace namespace() {

@@ -123,7 +123,8 @@ public final class IcebergRestServlet extends HttpServlet {
       }
     }
     IcebergRequest request = new IcebergRequest(route, match.variables(), query, body,
-        req.getHeader("If-None-Match"), req.getHeader("Idempotency-Key"), principal);
+        req.getHeader("If-None-Match"), req.getHeader("Idempotency-Key"), principal,
+        req.getHeader("X-Iceberg-Access-Delegation"));
     return operations.handle(request);
   }
 

@@ -16,11 +16,13 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
  * Load-table with an {@code ETag} and a cache of serialized responses. A table's answer depends
- * only on its {@link TableSource} (an immutable metadata file, or a managed table's definition
- * named by its digest) and the {@code snapshots} mode, so the ETag is a digest of the two and a
- * cached body never goes stale. A hit costs one point read of the table record; {@code
- * If-None-Match} with the current ETag answers 304 without a body. A managed table is served from
- * its stored definition: no snapshots, no {@code metadata-location}, no upstream call.
+ * only on its {@link TableSource} (an immutable metadata file, a managed table's capture named by
+ * its capture generation and digest, or a managed table's definition named by its digest) and the
+ * {@code snapshots} mode, so the ETag is a digest of the two and a cached body never goes stale. A
+ * hit costs point reads of the table record and its capture pointer; {@code If-None-Match} with
+ * the current ETag answers 304 without a body. A managed table is served from its capture
+ * (upstream snapshots and refs, as captured) or, before its first capture, from its stored
+ * definition (no snapshots, no {@code metadata-location}); never with an upstream call.
  */
 public final class TableLoads {
   private final Cache<String, byte[]> bodies;
@@ -33,13 +35,30 @@ public final class TableLoads {
         .build();
   }
 
-  IcebergReply load(RepositoryCatalog catalog, IcebergRequest request) {
+  /**
+   * The {@code snapshots} query parameter: {@code all} (default) or {@code refs}.
+   *
+   * @throws IllegalArgumentException for any other value
+   */
+  static String snapshotsMode(IcebergRequest request) {
     String mode = request.query().getOrDefault("snapshots", "all");
     if (!mode.equals("all") && !mode.equals("refs")) {
       throw new IllegalArgumentException("snapshots must be all or refs: " + mode);
     }
+    return mode;
+  }
+
+  /** {@code metadata} as the snapshots {@code mode} serves it. */
+  static TableMetadata forMode(TableMetadata metadata, String mode) {
+    return mode.equals("refs")
+        ? TableMetadata.buildFrom(metadata).suppressHistoricalSnapshots().build()
+        : metadata;
+  }
+
+  IcebergReply load(RepositoryCatalog catalog, IcebergRequest request) {
+    String mode = snapshotsMode(request);
     TableIdentifier ident = request.table();
-    TableSource source = catalog.tableSource(ident);
+    TableSource source = catalog.readableSource(ident);
     String etag = etag(source.key(), mode);
     if (matches(request.ifNoneMatch(), etag)) {
       return new IcebergReply(304, null, Map.of("ETag", etag));
@@ -57,10 +76,7 @@ public final class TableLoads {
   }
 
   private static byte[] serialize(TableSource.Served served, String mode) {
-    TableMetadata metadata = served.metadata();
-    if (mode.equals("refs")) {
-      metadata = TableMetadata.buildFrom(metadata).suppressHistoricalSnapshots().build();
-    }
+    TableMetadata metadata = forMode(served.metadata(), mode);
     LoadTableResponse response = LoadTableResponse.builder().withTableMetadata(metadata).build();
     try {
       return IcebergJson.mapper().writeValueAsBytes(response);

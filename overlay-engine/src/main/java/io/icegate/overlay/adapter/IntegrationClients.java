@@ -25,6 +25,11 @@ public final class IntegrationClients {
    *
    * @throws io.icegate.access.client.CatalogAccessException see {@link CatalogClientFactory#open}
    */
+  /** The outbound address policy every connection (catalog or object store) applies. */
+  public OutboundAddressPolicy policy() {
+    return policy;
+  }
+
   public CatalogClient open(IntegrationConnection connection) {
     return factory.open(connection.config(), connection.credentials(), policy);
   }

@@ -1,23 +1,31 @@
 package io.icegate.overlay.reconcile;
 
+import io.icegate.access.client.CatalogClient;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.Integration;
+import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.overlay.ReconcileRuns;
 import io.icegate.core.repo.Repositories;
 import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
+import io.icegate.overlay.tablevalidation.TableValidator;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Capture on request (issue 10: {@code POST .../overlays/{overlay}/capture}): every managed Iceberg
  * Table of the Overlay is compared with the upstream's current metadata location and captured
- * when it moved. The capture holds a run of the Overlay like a reconcile ({@link ReconcileRuns}),
+ * when it moved, then validated when its current capture has no validation yet. The capture holds a run of the Overlay like a reconcile ({@link ReconcileRuns}),
  * so the two never overlap, and every pointer transaction is fenced by it ({@link RunFence}); a
- * capture that changes nothing writes nothing, its run record included.
+ * capture that changes nothing writes nothing, its run record included. {@link #captureTables} is
+ * the capture step both this and a reconcile run.
  * Thread-safe.
  */
 public final class OverlayCapture {
@@ -39,7 +47,44 @@ public final class OverlayCapture {
   }
 
   /**
-   * Captures the Overlay's managed Iceberg Tables now.
+   * The capture step of a run, shared by reconcile (its last phase) and capture on request: each
+   * of {@code targets} whose upstream metadata location moved gets a new capture generation,
+   * published in batches ({@link TableCapturer}), every pointer transaction fenced by {@code
+   * fence}.
+   *
+   * @param stash full metadata the run's discovery kept ({@link MetadataStash#EMPTY}: none)
+   * @param open opens the upstream client, only if some Table's metadata must be loaded
+   * @return counts, warnings and the ids of the Tables that got a new capture generation
+   * @throws IcegateException RECONCILE_SUPERSEDED when the run went stale
+   */
+  static TableCapturer.Result captureTables(Repositories repositories, RunFence fence,
+      ReconcileSettings settings, List<TableCapturer.Target> targets, MetadataStash stash,
+      Supplier<CatalogClient> open) {
+    return new TableCapturer(repositories, fence, settings.concurrency(), settings.batch())
+        .capture(targets, stash, open);
+  }
+
+  /**
+   * The validation step of a run, after its capture step (issue 10: a reconcile validates before
+   * it reports): those of {@code targets} whose current capture has no validation yet (the ones
+   * just captured, and any an earlier run left pending), each publication fenced by the run
+   * without renewing it.
+   *
+   * @throws IcegateException RECONCILE_SUPERSEDED when the run went stale
+   */
+  static TableValidator.Result validateTables(Repositories repositories,
+      IntegrationClients clients, ReconcileSettings settings, RunFence fence,
+      Resource<Integration> integration, List<TableCapturer.Target> targets,
+      Supplier<CatalogClient> open) {
+    TableValidator validator = new TableValidator(repositories, clients.policy(),
+        settings.allowLocalFiles(), settings.concurrency());
+    List<String> pending = validator.pending(fence.accountId(),
+        targets.stream().map(TableCapturer.Target::tableId).toList());
+    return validator.validate(fence.accountId(), pending, integration, open, fence::assertCurrent);
+  }
+
+  /**
+   * Captures the Overlay's managed Iceberg Tables now, then validates them.
    *
    * @throws IcegateException NOT_FOUND (account or Overlay), RECONCILE_IN_PROGRESS (a reconcile
    *     or capture holds the Overlay), RECONCILE_SUPERSEDED (the Overlay, its Integration or
@@ -64,12 +109,19 @@ public final class OverlayCapture {
         fence.assertCurrent(tx);
         return null;
       });
-      TableCapturer capturer = new TableCapturer(repositories, fence, settings.concurrency());
-      TableCapturer.Result result = capturer.capture(capturer.ofOverlay(settings.batch()),
-          () -> clients.open(adapter.resolve(handle.integration())));
+      List<TableCapturer.Target> targets =
+          new TableCapturer(repositories, fence, settings.concurrency(), settings.batch())
+              .ofOverlay(settings.batch());
+      Supplier<CatalogClient> open = () -> clients.open(adapter.resolve(handle.integration()));
+      TableCapturer.Result result =
+          captureTables(repositories, fence, settings, targets, MetadataStash.EMPTY, open);
+      TableValidator.Result validated = validateTables(repositories, clients, settings, fence,
+          handle.integration(), targets, open);
+      List<String> warnings = new ArrayList<>(result.warnings());
+      warnings.addAll(validated.warnings());
       report = new CaptureReport(overlayId, ticket.generation(), result.captured(),
-          result.unchanged(), result.failed(), result.warnings(),
-          (System.nanoTime() - started) / 1_000_000);
+          result.unchanged(), result.failed(), validated.validated(), validated.failed(),
+          warnings, (System.nanoTime() - started) / 1_000_000);
       ok = true;
       outcome = "succeeded";
       return report;

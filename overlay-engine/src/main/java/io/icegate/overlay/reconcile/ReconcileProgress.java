@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ReconcileProgress {
 
   /** The phases of a run, in order (seed 000 "Reconciliation publication"). */
-  public enum Phase { STARTING, DISCOVERY, PREFLIGHT, PUBLISH, RETIRE, CAPTURE, DONE }
+  public enum Phase { STARTING, DISCOVERY, PREFLIGHT, PUBLISH, RETIRE, CAPTURE, VALIDATE, DONE }
 
   private volatile Phase phase = Phase.STARTING;
   private final AtomicLong loaded = new AtomicLong();
@@ -25,6 +25,8 @@ public final class ReconcileProgress {
   final AtomicLong captured = new AtomicLong();
   final AtomicLong captureUnchanged = new AtomicLong();
   final AtomicLong captureFailed = new AtomicLong();
+  final AtomicLong validated = new AtomicLong();
+  final AtomicLong validationFailed = new AtomicLong();
 
   public Phase phase() {
     return phase;
@@ -39,7 +41,7 @@ public final class ReconcileProgress {
   }
 
   /** The counts so far, by name (loaded, created, updated, unchanged, retired, namespaces*,
-   * captured, captureUnchanged, captureFailed). */
+   * captured, captureUnchanged, captureFailed, validated, validationFailed). */
   public Map<String, Long> counts() {
     Map<String, Long> out = new LinkedHashMap<>();
     out.put("loaded", loaded.get());
@@ -53,6 +55,8 @@ public final class ReconcileProgress {
     out.put("captured", captured.get());
     out.put("captureUnchanged", captureUnchanged.get());
     out.put("captureFailed", captureFailed.get());
+    out.put("validated", validated.get());
+    out.put("validationFailed", validationFailed.get());
     return out;
   }
 }

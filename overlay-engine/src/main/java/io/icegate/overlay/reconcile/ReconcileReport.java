@@ -19,6 +19,9 @@ import java.util.List;
  * @param captureUnchanged managed Iceberg Tables whose capture already named the upstream
  *     metadata location (no write)
  * @param captureFailed managed Iceberg Tables whose capture failed (each with a warning)
+ * @param validated managed Iceberg Tables whose new capture validated with no error
+ * @param validationFailed managed Iceberg Tables whose validation found errors or could not run
+ *     (each with a warning)
  * @param warnings e.g. a stable identity shared by two upstream paths, a failed capture
  * @param durationMillis wall time of the run
  */
@@ -35,6 +38,8 @@ public record ReconcileReport(
     long captured,
     long captureUnchanged,
     long captureFailed,
+    long validated,
+    long validationFailed,
     List<String> warnings,
     long durationMillis) {
 
@@ -47,6 +52,7 @@ public record ReconcileReport(
     return new ReconcileReport(overlayId, generation, p.created.get(), p.updated.get(),
         p.unchanged.get(), p.retired.get(), p.namespacesClaimed.get(), p.namespacesCreated.get(),
         p.namespacesPruned.get(), p.captured.get(), p.captureUnchanged.get(),
-        p.captureFailed.get(), warnings, durationMillis);
+        p.captureFailed.get(), p.validated.get(), p.validationFailed.get(), warnings,
+        durationMillis);
   }
 }

@@ -10,12 +10,26 @@ import java.util.Objects;
  * @param batch relations or namespaces per store transaction (at least 1); with definition bytes
  *     also capped per transaction, batches stay far below the 10 MB / 5 s limits
  * @param lease how long a run blocks others without renewing (renewed by every publication)
+ * @param allowLocalFiles whether validation may read {@code file:} locations (the server setting
+ *     {@code --allow-local-files}, off by default: it would let an upstream point the server at
+ *     its own disk)
  */
-public record ReconcileSettings(int concurrency, int batch, Duration lease) {
+public record ReconcileSettings(int concurrency, int batch, Duration lease,
+    boolean allowLocalFiles) {
 
-  /** 8 concurrent upstream calls, 100 items per transaction, a 10-minute lease. */
+  /** 8 concurrent upstream calls, 100 items per transaction, a 10-minute lease, no local files. */
   public static final ReconcileSettings DEFAULT =
       new ReconcileSettings(8, 100, Duration.ofMinutes(10));
+
+  /** Settings that read no local file. */
+  public ReconcileSettings(int concurrency, int batch, Duration lease) {
+    this(concurrency, batch, lease, false);
+  }
+
+  /** These settings, reading {@code file:} locations or not. */
+  public ReconcileSettings withAllowLocalFiles(boolean allow) {
+    return new ReconcileSettings(concurrency, batch, lease, allow);
+  }
 
   /** Environment variable overriding {@link #concurrency} in the gateway. */
   public static final String CONCURRENCY_ENV = "ICEGATE_RECONCILE_CONCURRENCY";

@@ -15,6 +15,7 @@ import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
 import io.icegate.overlay.adapter.UpstreamFailures;
 import io.icegate.overlay.selection.NamespaceSelection;
+import io.icegate.overlay.tablevalidation.TableValidator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>validate the Integration's connection and authentication and discover the whole selected
- *       scope ({@link UpstreamScan}); no store access;
+ *       scope ({@link UpstreamScan}); no store writes (one read beforehand tells which Tables
+ *       capture will need, whose full metadata discovery then keeps: {@link MetadataStash});
  *   <li>preflight the complete inventory against the Catalog ({@link Preflight}); conflicts fail
  *       with RECONCILE_CONFLICT listing each one; nothing is published before this passes;
  *   <li>publish claims, Tables and Views ({@link Publisher}), every transaction fenced ({@link
@@ -38,7 +40,10 @@ import org.slf4j.LoggerFactory;
  *   <li>only after phase 3 fully succeeded, retire what the inventory no longer holds ({@link
  *       Retirer});
  *   <li>capture the managed Iceberg Tables whose upstream metadata location changed ({@link
- *       TableCapturer}); a Table whose capture fails is a warning, not a failed run.
+ *       OverlayCapture#captureTables}), in batches with one fenced pointer transaction each; a
+ *       Table whose capture fails is a warning, not a failed run;
+ *   <li>validate the managed Iceberg Tables whose current capture has no validation yet ({@link
+ *       TableValidator}); a Table whose validation fails is a warning and stays invisible.
  * </ol>
  *
  * <p>One run per Overlay at a time. Within this instance (one per process in the gateway) a
@@ -229,11 +234,15 @@ public final class Reconciler {
         overlay.spec().excludeNamespaces());
 
     progress.enter(ReconcileProgress.Phase.DISCOVERY);
+    // Read before discovery (reads only): which Tables capture will need, so discovery keeps
+    // their full metadata and capture need not load them from upstream again.
+    MetadataStash stash = MetadataStash.forRun(repositories, account, overlay.id(),
+        MetadataStash.DEFAULT_BUDGET_BYTES);
     Inventory inventory;
     try (CatalogClient client = clients.open(adapter.resolve(integration))) {
       client.validate();
       inventory = new UpstreamScan(client, selection, settings.concurrency(),
-          upstreamCatalogName(integration.spec()), progress).scan();
+          upstreamCatalogName(integration.spec()), progress, stash).scan();
     } catch (CatalogAccessException e) {
       throw UpstreamFailures.toIcegate(e, "integration " + integration.id());
     }
@@ -262,14 +271,23 @@ public final class Reconciler {
         .retire(inventory.identityKeys(), Destination.withAncestors(inventory.namespaces()));
 
     progress.enter(ReconcileProgress.Phase.CAPTURE);
-    TableCapturer capturer = new TableCapturer(repositories, fence, settings.concurrency());
-    TableCapturer.Result captured = capturer.capture(capturer.ofInventory(inventory),
-        () -> clients.open(adapter.resolve(integration)));
+    List<TableCapturer.Target> targets =
+        new TableCapturer(repositories, fence, settings.concurrency(), settings.batch())
+            .ofInventory(inventory);
+    TableCapturer.Result captured = OverlayCapture.captureTables(repositories, fence, settings,
+        targets, stash, () -> clients.open(adapter.resolve(integration)));
     progress.captured.addAndGet(captured.captured());
     progress.captureUnchanged.addAndGet(captured.unchanged());
     progress.captureFailed.addAndGet(captured.failed());
     List<String> warnings = new ArrayList<>(inventory.warnings());
     warnings.addAll(captured.warnings());
+
+    progress.enter(ReconcileProgress.Phase.VALIDATE);
+    TableValidator.Result validated = OverlayCapture.validateTables(repositories, clients,
+        settings, fence, integration, targets, () -> clients.open(adapter.resolve(integration)));
+    progress.validated.addAndGet(validated.validated());
+    progress.validationFailed.addAndGet(validated.failed());
+    warnings.addAll(validated.warnings());
 
     return ReconcileReport.of(overlay.id(), handle.ticket().generation(), progress, warnings,
         (System.nanoTime() - started) / 1_000_000);

@@ -18,7 +18,6 @@ import io.icegate.core.overlay.ManagedRelations;
 import io.icegate.core.repo.Repositories;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -29,11 +28,12 @@ import java.util.function.Supplier;
 
 /**
  * The capture phase (issue 10, "Capture"): for each managed Iceberg Table of the Overlay whose
- * upstream metadata location differs from its capture pointer's, loads the upstream table
- * metadata and publishes it ({@link Captures}), every pointer transaction fenced by the run
- * ({@link RunFence}). A Table whose pointer already names the known location costs no upstream
- * call and no write. One Table failing is a warning and a count, not a failed run; a superseded
- * run stops.
+ * upstream metadata location differs from its capture pointer's, takes the table metadata that
+ * discovery kept ({@link MetadataStash}) or loads it upstream, and publishes it ({@link Captures})
+ * in batches: the blobs of many Tables per transaction, then their pointers in one transaction
+ * fenced by the run ({@link RunFence}) once. A Table whose pointer already names the known
+ * location costs no upstream call and no write. One Table failing is a warning and a count, not a
+ * failed run; a superseded run stops.
  */
 final class TableCapturer {
   private static final ManagedRelations MANAGED = new ManagedRelations();
@@ -56,19 +56,30 @@ final class TableCapturer {
     }
   }
 
-  /** Counts and warnings of one capture phase. */
-  record Result(long captured, long unchanged, long failed, List<String> warnings) {}
+  /**
+   * Counts and warnings of one capture phase.
+   *
+   * @param capturedTableIds the Tables that got a new capture generation, in no particular order
+   */
+  record Result(long captured, long unchanged, long failed, List<String> warnings,
+      List<String> capturedTableIds) {}
 
   private final Repositories repositories;
   private final Captures captures;
   private final RunFence fence;
   private final int concurrency;
+  private final int batch;
 
-  TableCapturer(Repositories repositories, RunFence fence, int concurrency) {
+  /**
+   * @param batch Tables per publication at most (their blobs also capped at {@value
+   *     Publisher#BATCH_BYTES} bytes)
+   */
+  TableCapturer(Repositories repositories, RunFence fence, int concurrency, int batch) {
     this.repositories = repositories;
     this.captures = new Captures(repositories);
     this.fence = fence;
     this.concurrency = concurrency;
+    this.batch = batch;
   }
 
   /** The managed Iceberg Tables of a run's inventory, with the locations the run observed. */
@@ -122,11 +133,15 @@ final class TableCapturer {
   }
 
   /**
-   * Captures {@code targets}; the client is opened only when some Table needs the upstream.
+   * Captures {@code targets} in batches of at most {@code batch} Tables and {@value
+   * Publisher#BATCH_BYTES} bytes of metadata: per batch the metadata (from {@code stash} when
+   * discovery kept it for the observed location, else loaded upstream on up to {@code
+   * concurrency} threads), then {@link Captures#publishAll} (blob transactions, one fenced pointer
+   * transaction). The client is opened only when some Table needs the upstream.
    *
    * @throws IcegateException RECONCILE_SUPERSEDED when the run went stale
    */
-  Result capture(List<Target> targets, Supplier<CatalogClient> open) {
+  Result capture(List<Target> targets, MetadataStash stash, Supplier<CatalogClient> open) {
     String account = fence.accountId();
     List<Target> work = new ArrayList<>();
     List<Optional<CapturePointer>> expected = new ArrayList<>();
@@ -145,87 +160,228 @@ final class TableCapturer {
       return same;
     });
     if (work.isEmpty()) {
-      return new Result(0, unchanged, 0, List.of());
+      return new Result(0, unchanged, 0, List.of(), List.of());
     }
-    List<String> warnings = Collections.synchronizedList(new ArrayList<>());
-    CatalogClient client;
-    try {
-      client = open.get();
-    } catch (CatalogAccessException | IcegateException e) {
-      if (e instanceof IcegateException i && i.code() == ErrorCode.RECONCILE_SUPERSEDED) {
-        throw i;
+    Tally tally = new Tally(unchanged);
+    try (Upstream upstream = new Upstream(open)) {
+      for (int from = 0; from < work.size(); from += batch) {
+        // Loads of the whole batch start before the first is awaited: they overlap upstream.
+        List<Pending> pending = new ArrayList<>();
+        for (int i = from; i < Math.min(work.size(), from + batch); i++) {
+          Target target = work.get(i);
+          byte[] kept = stash.take(target.upstreamNamespace(), target.upstreamName(),
+              target.knownLocation()).orElse(null);
+          pending.add(new Pending(target, expected.get(i), kept,
+              kept == null ? upstream.load(target) : null));
+        }
+        List<Captures.Candidate> candidates = new ArrayList<>();
+        List<Target> of = new ArrayList<>();
+        for (Pending p : pending) {
+          if (p.kept() != null) {
+            candidates.add(new Captures.Candidate(p.target().tableId(), p.expected(),
+                p.target().knownLocation(), p.kept()));
+            of.add(p.target());
+            continue;
+          }
+          Optional<UpstreamTableMetadata> metadata = upstream.await(p.load(), p.target(), tally);
+          if (metadata.isPresent()) {
+            candidates.add(new Captures.Candidate(p.target().tableId(), p.expected(),
+                metadata.get().metadataLocation(),
+                metadata.get().metadataJson().getBytes(StandardCharsets.UTF_8)));
+            of.add(p.target());
+          }
+        }
+        publish(candidates, of, tally);
       }
-      return new Result(0, unchanged, work.size(),
-          List.of("capture: the upstream could not be opened: " + e.getMessage()));
     }
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(concurrency, work.size()), r -> {
-      Thread t = new Thread(r, "reconcile-capture");
-      t.setDaemon(true);
-      return t;
-    });
-    try (client) {
-      List<Future<CaptureOutcome>> futures = new ArrayList<>();
-      for (int i = 0; i < work.size(); i++) {
-        Target target = work.get(i);
-        Optional<CapturePointer> read = expected.get(i);
-        futures.add(pool.submit(() -> one(client, target, read, warnings)));
+    return tally.result();
+  }
+
+  /** Publishes {@code candidates} (of {@code targets}) in slices of at most the batch bytes. */
+  private void publish(List<Captures.Candidate> candidates, List<Target> targets, Tally tally) {
+    int from = 0;
+    while (from < candidates.size()) {
+      int to = from;
+      long bytes = 0;
+      while (to < candidates.size() && (to == from
+          || bytes + candidates.get(to).metadataJson().length <= Publisher.BATCH_BYTES)) {
+        bytes += candidates.get(to).metadataJson().length;
+        to++;
       }
-      long captured = 0;
-      long failed = 0;
-      for (Future<CaptureOutcome> future : futures) {
-        CaptureOutcome outcome = await(future);
-        if (outcome instanceof CaptureOutcome.Captured) {
-          captured++;
-        } else if (outcome instanceof CaptureOutcome.Unchanged) {
-          unchanged++;
-        } else {
-          failed++;
+      List<Captures.Candidate> slice = candidates.subList(from, to);
+      List<Target> sliceTargets = targets.subList(from, to);
+      List<CaptureOutcome> outcomes;
+      try {
+        outcomes = captures.publishAll(fence.accountId(), fence.overlay().id(), slice,
+            fence::assertAndRenew);
+      } catch (IcegateException e) {
+        if (e.code() == ErrorCode.RECONCILE_SUPERSEDED) {
+          throw e;
+        }
+        outcomes = oneByOne(slice, sliceTargets, tally);
+      } catch (RuntimeException e) {
+        outcomes = oneByOne(slice, sliceTargets, tally);
+      }
+      for (int k = 0; k < slice.size(); k++) {
+        tally.count(sliceTargets.get(k), slice.get(k), outcomes.get(k));
+      }
+      from = to;
+    }
+  }
+
+  /**
+   * A batch that failed as a whole is published Table by Table, so one Table that cannot be
+   * published (or a store failure that outlived the retries) costs one warning, not the batch.
+   */
+  private List<CaptureOutcome> oneByOne(List<Captures.Candidate> slice, List<Target> targets,
+      Tally tally) {
+    List<CaptureOutcome> outcomes = new ArrayList<>(slice.size());
+    for (int k = 0; k < slice.size(); k++) {
+      Captures.Candidate c = slice.get(k);
+      String what = "capture of table " + targets.get(k).displayPath();
+      try {
+        outcomes.add(captures.publish(fence.accountId(), fence.overlay().id(), c.tableId(),
+            c.expected(), c.location(), c.metadataJson(), fence::assertAndRenew));
+      } catch (IcegateException e) {
+        if (e.code() == ErrorCode.RECONCILE_SUPERSEDED) {
+          throw e;
+        }
+        tally.warn(what + " failed: " + e.code());
+        outcomes.add(null);
+      } catch (RuntimeException e) {
+        tally.warn(what + " failed: " + e.getClass().getSimpleName());
+        outcomes.add(null);
+      }
+    }
+    return outcomes;
+  }
+
+  /** One Table of a batch: its metadata kept by discovery, or its upstream load under way. */
+  private record Pending(Target target, Optional<CapturePointer> expected, byte[] kept,
+      Future<UpstreamTableMetadata> load) {}
+
+  /** Outcomes so far. */
+  private static final class Tally {
+    private long captured;
+    private long unchanged;
+    private long failed;
+    private final List<String> warnings = new ArrayList<>();
+    private final List<String> capturedTableIds = new ArrayList<>();
+
+    Tally(long unchanged) {
+      this.unchanged = unchanged;
+    }
+
+    /** {@code outcome} {@code null}: failed, its warning already given. */
+    void count(Target target, Captures.Candidate candidate, CaptureOutcome outcome) {
+      if (outcome instanceof CaptureOutcome.Captured) {
+        captured++;
+        capturedTableIds.add(candidate.tableId());
+      } else if (outcome instanceof CaptureOutcome.Unchanged) {
+        unchanged++;
+      } else {
+        failed++;
+        if (outcome instanceof CaptureOutcome.Skipped skipped) {
+          warn("capture of table " + target.displayPath() + " skipped: " + skipped.reason());
         }
       }
-      return new Result(captured, unchanged, failed, List.copyOf(warnings));
-    } finally {
-      pool.shutdownNow();
+    }
+
+    void fail(String warning) {
+      failed++;
+      warn(warning);
+    }
+
+    void warn(String warning) {
+      warnings.add(warning);
+    }
+
+    Result result() {
+      return new Result(captured, unchanged, failed, List.copyOf(warnings),
+          List.copyOf(capturedTableIds));
     }
   }
 
-  /** One Table; a failure becomes a warning and a {@code Skipped} outcome. */
-  private CaptureOutcome one(CatalogClient client, Target target,
-      Optional<CapturePointer> expected, List<String> warnings) {
-    String what = "capture of table " + target.displayPath();
-    try {
-      UpstreamTableMetadata metadata = client.loadTableMetadata(
-          new NamespacePath(target.upstreamNamespace()), target.upstreamName());
-      CaptureOutcome outcome = captures.publish(fence.accountId(), fence.overlay().id(),
-          target.tableId(), expected, metadata.metadataLocation(),
-          metadata.metadataJson().getBytes(StandardCharsets.UTF_8), fence::assertAndRenew);
-      if (outcome instanceof CaptureOutcome.Skipped skipped) {
-        warnings.add(what + " skipped: " + skipped.reason());
-      }
-      return outcome;
-    } catch (CatalogAccessException e) {
-      warnings.add(what + " failed: " + e.code() + ": " + e.getMessage());
-    } catch (IcegateException e) {
-      if (e.code() == ErrorCode.RECONCILE_SUPERSEDED) {
-        throw e;
-      }
-      warnings.add(what + " failed: " + e.code());
-    } catch (RuntimeException e) {
-      warnings.add(what + " failed: " + e.getClass().getSimpleName());
-    }
-    return new CaptureOutcome.Skipped(what + " failed");
-  }
+  /**
+   * The upstream side of a capture: the client, opened on first need, and the load pool; a client
+   * that cannot be opened fails each Table that needs it, with one warning for all.
+   */
+  private final class Upstream implements AutoCloseable {
+    private final Supplier<CatalogClient> open;
+    private CatalogClient client;
+    private ExecutorService pool;
+    private String unavailable;
+    private boolean warned;
 
-  private static CaptureOutcome await(Future<CaptureOutcome> future) {
-    try {
-      return future.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while capturing", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
+    Upstream(Supplier<CatalogClient> open) {
+      this.open = open;
+    }
+
+    /** Starts loading {@code target}'s metadata; {@code null} when the upstream is unavailable. */
+    Future<UpstreamTableMetadata> load(Target target) {
+      if (client == null && unavailable == null) {
+        try {
+          client = open.get();
+        } catch (CatalogAccessException | IcegateException e) {
+          if (e instanceof IcegateException i && i.code() == ErrorCode.RECONCILE_SUPERSEDED) {
+            throw i;
+          }
+          unavailable = "capture: the upstream could not be opened: " + e.getMessage();
+        }
       }
-      throw new IllegalStateException(e.getCause());
+      if (client == null) {
+        return null;
+      }
+      if (pool == null) {
+        pool = Executors.newFixedThreadPool(concurrency, r -> {
+          Thread t = new Thread(r, "reconcile-capture");
+          t.setDaemon(true);
+          return t;
+        });
+      }
+      CatalogClient c = client;
+      return pool.submit(() -> c.loadTableMetadata(new NamespacePath(target.upstreamNamespace()),
+          target.upstreamName()));
+    }
+
+    /** The loaded metadata, or empty with the failure counted and warned. */
+    Optional<UpstreamTableMetadata> await(Future<UpstreamTableMetadata> load, Target target,
+        Tally tally) {
+      if (load == null) {
+        tally.failed++;
+        if (!warned) {
+          warned = true;
+          tally.warn(unavailable);
+        }
+        return Optional.empty();
+      }
+      String what = "capture of table " + target.displayPath();
+      try {
+        return Optional.of(load.get());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while capturing", e);
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause();
+        if (cause instanceof CatalogAccessException access) {
+          tally.fail(what + " failed: " + access.code() + ": " + access.getMessage());
+        } else if (cause instanceof IcegateException icegate) {
+          tally.fail(what + " failed: " + icegate.code());
+        } else {
+          tally.fail(what + " failed: " + cause.getClass().getSimpleName());
+        }
+        return Optional.empty();
+      }
+    }
+
+    @Override
+    public void close() {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
+      if (client != null) {
+        client.close();
+      }
     }
   }
 }

@@ -4,6 +4,7 @@ import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogClient;
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
+import io.icegate.access.model.LoadedTable;
 import io.icegate.access.model.NamespacePath;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
@@ -29,7 +30,8 @@ import java.util.function.Function;
  * are walked level by level from the root, descending only where {@link
  * NamespaceSelection#mayContainSelected} says a selected namespace can lie; listings and loads run
  * on at most {@code concurrency} threads. Each loaded object is reduced at once to a compact
- * {@link DesiredRelation}, so the Iceberg metadata of the scope is never held at once.
+ * {@link DesiredRelation}, so the Iceberg metadata of the scope is never held at once; the full
+ * metadata of a table the run will capture goes to a bounded {@link MetadataStash}.
  *
  * <p>Any failure (a listing, a load, invalid metadata) fails the whole scan: there is no partial
  * inventory.
@@ -40,14 +42,20 @@ final class UpstreamScan {
   private final int concurrency;
   private final String upstreamCatalogName;
   private final ReconcileProgress progress;
+  private final MetadataStash stash;
 
+  /**
+   * @param stash keeps the full metadata of the tables the run will capture ({@link
+   *     MetadataStash}), so capture need not load them again
+   */
   UpstreamScan(CatalogClient client, NamespaceSelection selection, int concurrency,
-      String upstreamCatalogName, ReconcileProgress progress) {
+      String upstreamCatalogName, ReconcileProgress progress, MetadataStash stash) {
     this.client = client;
     this.selection = selection;
     this.concurrency = concurrency;
     this.upstreamCatalogName = upstreamCatalogName;
     this.progress = progress;
+    this.stash = stash;
   }
 
   /**
@@ -122,10 +130,15 @@ final class UpstreamScan {
   }
 
   private DesiredRelation load(CatalogObjectRef ref) {
-    DesiredRelation relation = ref.kind() == CatalogObjectKind.TABLE
-        ? UpstreamDefinitions.table(client.loadTable(ref.namespace(), ref.name()))
-        : UpstreamDefinitions.view(client.loadView(ref.namespace(), ref.name()),
-            upstreamCatalogName);
+    DesiredRelation relation;
+    if (ref.kind() == CatalogObjectKind.TABLE) {
+      LoadedTable loaded = client.loadTableWithMetadata(ref.namespace(), ref.name());
+      relation = UpstreamDefinitions.table(loaded.table());
+      stash.offer(relation, loaded);
+    } else {
+      relation = UpstreamDefinitions.view(client.loadView(ref.namespace(), ref.name()),
+          upstreamCatalogName);
+    }
     progress.loaded();
     return relation;
   }

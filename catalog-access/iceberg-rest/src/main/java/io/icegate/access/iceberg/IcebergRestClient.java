@@ -14,6 +14,7 @@ import io.icegate.access.iceberg.vending.VendedCredentialSelection;
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
 import io.icegate.access.model.ExternalIdentity;
+import io.icegate.access.model.LoadedTable;
 import io.icegate.access.model.NamespacePath;
 import io.icegate.access.model.TableFormat;
 import io.icegate.access.model.UpstreamTable;
@@ -130,9 +131,29 @@ final class IcebergRestClient implements CatalogClient {
 
   @Override
   public UpstreamTable loadTable(NamespacePath namespace, String name) {
+    return table(namespace, name, load(namespace, name));
+  }
+
+  @Override
+  public LoadedTable loadTableWithMetadata(NamespacePath namespace, String name) {
+    TableMetadata metadata = load(namespace, name);
+    UpstreamTable table = table(namespace, name, metadata);
+    return new LoadedTable(table, () -> full(metadata));
+  }
+
+  @Override
+  public UpstreamTableMetadata loadTableMetadata(NamespacePath namespace, String name) {
+    return full(load(namespace, name));
+  }
+
+  private TableMetadata load(NamespacePath namespace, String name) {
     Table table =
         call("table load", catalog -> catalog.loadTable(context, identifier(namespace, name)));
-    TableMetadata metadata = ((HasTableOperations) table).operations().current();
+    return ((HasTableOperations) table).operations().current();
+  }
+
+  private static UpstreamTable table(
+      NamespacePath namespace, String name, TableMetadata metadata) {
     return new UpstreamTable(
         namespace,
         name,
@@ -147,11 +168,7 @@ final class IcebergRestClient implements CatalogClient {
         metadata.formatVersion());
   }
 
-  @Override
-  public UpstreamTableMetadata loadTableMetadata(NamespacePath namespace, String name) {
-    Table table =
-        call("table load", catalog -> catalog.loadTable(context, identifier(namespace, name)));
-    TableMetadata metadata = ((HasTableOperations) table).operations().current();
+  private static UpstreamTableMetadata full(TableMetadata metadata) {
     if (metadata.metadataFileLocation() == null) {
       throw new CatalogAccessException(
           Code.UPSTREAM_PROTOCOL_ERROR, "the table load answered no metadata location");

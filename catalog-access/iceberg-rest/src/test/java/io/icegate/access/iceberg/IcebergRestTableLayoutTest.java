@@ -138,4 +138,24 @@ class IcebergRestTableLayoutTest {
       assertThat(parsed.schemas()).hasSameSizeAs(current.schemas());
     }
   }
+
+  @Test
+  void oneLoadGivesTheTableAndItsFullMetadataOfTheSameMetadataFile() {
+    org.apache.iceberg.Table backing =
+        upstream.fixture.backingCatalog().loadTable(TableIdentifier.of("layout", "events"));
+    org.apache.iceberg.TableMetadata current =
+        ((org.apache.iceberg.HasTableOperations) backing).operations().current();
+    try (CatalogClient client = upstream.anonymous()) {
+      io.icegate.access.model.LoadedTable loaded =
+          client.loadTableWithMetadata(NamespacePath.of("layout"), "events");
+      assertThat(loaded.table())
+          .isEqualTo(client.loadTable(NamespacePath.of("layout"), "events"));
+      io.icegate.access.model.UpstreamTableMetadata metadata = loaded.metadata().orElseThrow();
+      assertThat(metadata.metadataLocation())
+          .isEqualTo(loaded.table().metadataLocation())
+          .isEqualTo(current.metadataFileLocation());
+      assertThat(metadata)
+          .isEqualTo(client.loadTableMetadata(NamespacePath.of("layout"), "events"));
+    }
+  }
 }

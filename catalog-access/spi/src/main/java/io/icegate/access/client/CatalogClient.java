@@ -2,6 +2,7 @@ package io.icegate.access.client;
 
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
+import io.icegate.access.model.LoadedTable;
 import io.icegate.access.model.NamespacePath;
 import io.icegate.access.model.UpstreamTable;
 import io.icegate.access.model.UpstreamTableMetadata;
@@ -50,6 +51,18 @@ public interface CatalogClient extends AutoCloseable {
 
   /** Provider-neutral metadata of one table. */
   UpstreamTable loadTable(NamespacePath namespace, String name);
+
+  /**
+   * One table load giving both the provider-neutral table and, when the provider has it, the full
+   * Iceberg metadata of the same response ({@link LoadedTable}), so a caller that materializes and
+   * then captures a table asks the upstream once. The default loads {@link #loadTable} and offers
+   * no metadata.
+   *
+   * @throws CatalogAccessException as {@link #loadTable}
+   */
+  default LoadedTable loadTableWithMetadata(NamespacePath namespace, String name) {
+    return LoadedTable.withoutMetadata(loadTable(namespace, name));
+  }
 
   /**
    * The full Iceberg state of one table as of its current metadata file (snapshots, refs,

@@ -4,6 +4,8 @@ import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.access.storage.VendedStorageCredentials;
 import java.net.URI;
 import java.util.Map;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
@@ -42,7 +44,7 @@ public final class VendedS3Client {
 
   /**
    * @param credentials the vended session: {@code s3.access-key-id}, {@code s3.secret-access-key},
-   *     {@code s3.session-token}
+   *     and {@code s3.session-token} when the catalog vended one
    * @param settings non-secret store settings by the names {@link #ENDPOINT}, {@link #REGION},
    *     {@link #PATH_STYLE_ACCESS}; other keys are ignored
    * @param policy checked on every resolved address of the store
@@ -55,12 +57,7 @@ public final class VendedS3Client {
     Map<String, String> keys = credentials.properties();
     S3ClientBuilder builder =
         S3Client.builder()
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsSessionCredentials.create(
-                        keys.get(VendedStorageCredentials.S3_ACCESS_KEY_ID),
-                        keys.get(VendedStorageCredentials.S3_SECRET_ACCESS_KEY),
-                        keys.get(VendedStorageCredentials.S3_SESSION_TOKEN))))
+            .credentialsProvider(StaticCredentialsProvider.create(identity(keys)))
             .region(Region.of(settings.getOrDefault(REGION, "us-east-1")))
             .forcePathStyle(Boolean.parseBoolean(settings.getOrDefault(PATH_STYLE_ACCESS, "false")))
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
@@ -71,6 +68,20 @@ public final class VendedS3Client {
       builder.endpointOverride(URI.create(endpoint));
     }
     return builder.build();
+  }
+
+  /**
+   * Session credentials when a token was vended; plain keys otherwise (some catalogs vend static
+   * keys, and the SDK refuses a session identity without a token).
+   */
+  private static AwsCredentials identity(Map<String, String> keys) {
+    String accessKeyId = keys.get(VendedStorageCredentials.S3_ACCESS_KEY_ID);
+    String secretAccessKey = keys.get(VendedStorageCredentials.S3_SECRET_ACCESS_KEY);
+    String sessionToken = keys.get(VendedStorageCredentials.S3_SESSION_TOKEN);
+    if (sessionToken == null || sessionToken.isBlank()) {
+      return AwsBasicCredentials.create(accessKeyId, secretAccessKey);
+    }
+    return AwsSessionCredentials.create(accessKeyId, secretAccessKey, sessionToken);
   }
 
   /**

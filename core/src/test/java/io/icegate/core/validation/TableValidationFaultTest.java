@@ -1,0 +1,140 @@
+package io.icegate.core.validation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
+import io.icegate.core.paging.Page;
+import io.icegate.core.paging.PageRequest;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.engine.EngineKvStore;
+import io.icegate.core.store.memory.InMemoryEngine;
+import io.icegate.core.store.testing.FaultInjectingEngine.Fault;
+import io.icegate.core.testing.FaultWorld;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Validation publication under storage faults: a table validated once with 600 errors (set
+ * "old"), then a revalidation with 1,100 errors (set "new", records in three transactions) whose
+ * every commit fails once with every fault kind, while a reader polls the store without faults.
+ * The reader reads status and every error page in one transaction and must always see one whole
+ * set: as many records as the status counts, all of one set, in order; never a mix, never half.
+ * The caller then retries; the store converges to the new set with nothing else left, and the
+ * invariant checker holds.
+ */
+class TableValidationFaultTest {
+  private static final int OLD = 600;
+  private static final int NEW = 1_100;
+
+  private record Setup(ManagedTableSetup tables, Resource<Table> table, TableValidations v) {}
+
+  private static Setup setUp(FaultWorld world) {
+    ManagedTableSetup tables = new ManagedTableSetup(world.repos, world.clock);
+    Resource<Table> table = tables.managedTable("orders");
+    tables.capture(table.id());
+    TableValidations v = new TableValidations(world.repos);
+    v.publish(tables.account, table.id(), Optional.empty(), 1,
+        ManagedTableSetup.errors(table, "old", OLD), tx -> { });
+    return new Setup(tables, table, v);
+  }
+
+  /** Publishes the new set the way a caller retries: re-reading the status each time. */
+  private static ValidationOutcome revalidate(FaultWorld world, Setup s) {
+    return world.retrying(() -> {
+      Optional<ValidationStatus> expected = world.store.read(tx ->
+          new ValidationRecords().pointer(tx, s.tables().account, s.table().id()));
+      return s.v().publish(s.tables().account, s.table().id(), expected, 1,
+          ManagedTableSetup.errors(s.table(), "new", NEW), tx -> { });
+    });
+  }
+
+  /** One reader's look, in one transaction: what it must never see goes to {@code seen}. */
+  private static void look(KvStore store, Repositories repos, Setup s, List<String> seen) {
+    TableValidations reader = new TableValidations(repos);
+    store.read(tx -> {
+      Optional<ValidationStatus> status = reader.status(tx, s.tables().account, s.table().id());
+      if (status.isEmpty()) {
+        seen.add("no status at all");
+        return null;
+      }
+      List<ValidationError> errors = new ArrayList<>();
+      PageRequest request = PageRequest.first(PageRequest.MAX_PAGE_SIZE);
+      while (true) {
+        Page<ValidationError> page =
+            reader.errors(tx, s.tables().account, s.table().id(), request);
+        errors.addAll(page.items());
+        if (page.next().isEmpty()) {
+          break;
+        }
+        request = request.next(page.nextPageToken());
+      }
+      int count = status.get().errorCount();
+      String set = count == OLD ? "old" : count == NEW ? "new" : null;
+      if (set == null || errors.size() != count) {
+        seen.add("status counts " + count + " errors, the page shows " + errors.size());
+        return null;
+      }
+      for (int i = 0; i < errors.size(); i++) {
+        if (!errors.get(i).message().equals(set + " #" + i)) {
+          seen.add("record " + i + " of set " + set + " reads " + errors.get(i).message());
+          return null;
+        }
+      }
+      return null;
+    });
+  }
+
+  @Test
+  void everyCommitOfARevalidationFailsOnceAndNoReaderSeesMixedGenerations() throws Exception {
+    int commits;
+    try (FaultWorld clean = FaultWorld.open(InMemoryEngine.create())) {
+      Setup s = setUp(clean);
+      int before = clean.faults.commitsSeen();
+      revalidate(clean, s);
+      commits = clean.faults.commitsSeen() - before;
+    }
+    // allocation, two batches of 500 records, the switch with the last 100
+    assertThat(commits).isEqualTo(4);
+    int fired = 0;
+    for (int commit = 1; commit <= commits; commit++) {
+      for (Fault fault : Fault.values()) {
+        InMemoryEngine engine = InMemoryEngine.create();
+        try (FaultWorld world = FaultWorld.open(engine)) {
+          Setup s = setUp(world);
+          KvStore readerStore = new EngineKvStore(engine);
+          Repositories readerRepos = new Repositories(readerStore, world.clock);
+          List<String> seen = new CopyOnWriteArrayList<>();
+          AtomicBoolean running = new AtomicBoolean(true);
+          Thread poller = new Thread(() -> {
+            while (running.get()) {
+              look(readerStore, readerRepos, s, seen);
+            }
+          });
+          poller.start();
+          world.faults.failAt(world.faults.commitsSeen() + commit, fault);
+          ValidationOutcome outcome = revalidate(world, s);
+          fired += world.faults.injected().size();
+          running.set(false);
+          poller.join();
+          look(readerStore, readerRepos, s, seen);
+          assertThat(seen).isEmpty();
+          assertThat(outcome).isInstanceOf(ValidationOutcome.Published.class);
+          ValidationStatus status = s.v().status(s.tables().account, s.table().id())
+              .orElseThrow();
+          assertThat(status.errorCount()).isEqualTo(NEW);
+          assertThat(status.state()).isEqualTo(ValidationState.FAILED);
+          world.checker().assertClean();
+        } catch (AssertionError | RuntimeException e) {
+          throw new AssertionError("commit " + commit + " fault " + fault, e);
+        }
+      }
+    }
+    assertThat(fired).isEqualTo(commits * Fault.values().length);
+  }
+}

@@ -1,0 +1,151 @@
+package io.icegate.gateway.iceberg;
+
+import io.icegate.core.auth.TokenRole;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
+import io.icegate.gateway.catalog.RepositoryCatalog;
+import io.icegate.gateway.catalog.TableSource;
+import io.icegate.gateway.vending.CredentialRequest;
+import io.icegate.gateway.vending.StorageAccess;
+import io.icegate.gateway.vending.TableCredentials;
+import io.icegate.gateway.vending.VendingOutcome;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.rest.RESTUtil;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.responses.ImmutableLoadCredentialsResponse;
+import org.apache.iceberg.rest.responses.LoadTableResponse;
+
+/**
+ * {@code X-Iceberg-Access-Delegation: vended-credentials} on load-table and create-table (staged
+ * or not), and the credentials route {@code GET .../tables/{table}/credentials}. Credentials come
+ * from {@link TableCredentials}; what they may do follows the caller's token role ({@link
+ * StorageAccess}).
+ *
+ * <p>An answer that carries credentials has no {@code ETag}, ignores {@code If-None-Match} and says
+ * {@code Cache-Control: no-store}: a revalidated (304) answer would let a client keep credentials
+ * past their expiry, and no cache may hold them. It is built after the idempotency receipt is
+ * written (a create-table receipt never holds credentials; a replay gets fresh ones). When nothing
+ * is vended, load-table answers exactly as without the header and the credentials route answers
+ * 403 with the reason; nothing else is handed out instead.
+ */
+final class CredentialDelegation {
+  /** Iceberg's client property naming the route its S3FileIO refreshes credentials from. */
+  static final String REFRESH_ENDPOINT = "client.refresh-credentials-endpoint";
+  private static final Map<String, String> NO_STORE = Map.of("Cache-Control", "no-store");
+
+  private final TableCredentials credentials;
+
+  CredentialDelegation(TableCredentials credentials) {
+    this.credentials = credentials;
+  }
+
+  /**
+   * Load-table: with the delegation header and credentials to vend, the metadata plus {@code
+   * storage-credentials}; otherwise {@code plain}'s answer (ETag, cache, 304).
+   */
+  IcebergReply load(RepositoryCatalog catalog, IcebergRequest request,
+      Supplier<IcebergReply> plain) {
+    if (!request.wantsVendedCredentials()) {
+      return plain.get();
+    }
+    String mode = TableLoads.snapshotsMode(request);
+    TableIdentifier ident = request.table();
+    Resource<Table> record = catalog.tableRecord(ident);
+    TableSource.Served served = catalog.served(ident);
+    VendingOutcome outcome = credentials.credentials(new CredentialRequest(
+        catalog.catalogResource(), ident, record, served.metadata().location(), access(request)));
+    if (!(outcome instanceof VendingOutcome.Vended vended)) {
+      return plain.get();
+    }
+    LoadTableResponse.Builder response = LoadTableResponse.builder()
+        .withTableMetadata(TableLoads.forMode(served.metadata(), mode));
+    return new IcebergReply(200, withCredentials(response, catalog, ident, vended).build(),
+        NO_STORE);
+  }
+
+  /**
+   * Create-table's {@code reply} (already recorded for idempotency when it had a key), with
+   * credentials for the new table's location added when the client asked and there are any.
+   */
+  IcebergReply created(RepositoryCatalog catalog, IcebergRequest request, IcebergReply reply) {
+    if (!request.wantsVendedCredentials() || reply.status() != 200 || reply.body() == null) {
+      return reply;
+    }
+    LoadTableResponse created = parse(reply.body());
+    TableIdentifier ident = TableIdentifier.of(request.namespace(),
+        request.bodyAs(CreateTableRequest.class).name());
+    // A staged create stores nothing until its commit: no record, and always a native table.
+    Resource<Table> record = request.bodyAs(CreateTableRequest.class).stageCreate()
+        ? null
+        : catalog.tableRecord(ident);
+    TableMetadata metadata = created.tableMetadata();
+    VendingOutcome outcome = credentials.credentials(new CredentialRequest(
+        catalog.catalogResource(), ident, record, metadata.location(), StorageAccess.READ_WRITE));
+    if (!(outcome instanceof VendingOutcome.Vended vended)) {
+      return reply;
+    }
+    LoadTableResponse.Builder response = LoadTableResponse.builder()
+        .withTableMetadata(metadata)
+        .addAllConfig(created.config());
+    return new IcebergReply(200, withCredentials(response, catalog, ident, vended).build(),
+        NO_STORE);
+  }
+
+  /**
+   * {@code GET .../tables/{table}/credentials}: credentials for the table now.
+   *
+   * @throws ForbiddenException with the reason when nothing is vended for the table
+   */
+  IcebergReply credentials(RepositoryCatalog catalog, IcebergRequest request) {
+    TableIdentifier ident = request.table();
+    Resource<Table> record = catalog.tableRecord(ident);
+    TableSource.Served served = catalog.served(ident);
+    VendingOutcome outcome = credentials.credentials(new CredentialRequest(
+        catalog.catalogResource(), ident, record, served.metadata().location(), access(request)));
+    if (outcome instanceof VendingOutcome.NotVended none) {
+      throw new ForbiddenException("%s", none.reason());
+    }
+    VendingOutcome.Vended vended = (VendingOutcome.Vended) outcome;
+    return new IcebergReply(200,
+        ImmutableLoadCredentialsResponse.builder().addAllCredentials(vended.credentials()).build(),
+        NO_STORE);
+  }
+
+  private static StorageAccess access(IcebergRequest request) {
+    return request.principal().role().covers(TokenRole.WRITER)
+        ? StorageAccess.READ_WRITE
+        : StorageAccess.READ;
+  }
+
+  /**
+   * Adds the credentials and, for expiring ones, the refresh route (relative to the client's
+   * catalog URI, as Iceberg's S3FileIO resolves it).
+   */
+  private static LoadTableResponse.Builder withCredentials(LoadTableResponse.Builder response,
+      RepositoryCatalog catalog, TableIdentifier ident, VendingOutcome.Vended vended) {
+    response.addAllCredentials(vended.credentials());
+    if (vended.expiresAt() != null) {
+      response.addConfig(REFRESH_ENDPOINT, "v1/" + RESTUtil.encodeString(catalog.catalogId())
+          + "/namespaces/" + RESTUtil.encodeNamespace(ident.namespace())
+          + "/tables/" + RESTUtil.encodeString(ident.name()) + "/credentials");
+    }
+    return response;
+  }
+
+  private static LoadTableResponse parse(Object body) {
+    if (body instanceof LoadTableResponse response) {
+      return response;
+    }
+    try {
+      return IcebergJson.mapper().readValue((byte[]) body, LoadTableResponse.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

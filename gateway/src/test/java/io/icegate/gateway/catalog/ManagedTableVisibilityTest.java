@@ -1,0 +1,157 @@
+package io.icegate.gateway.catalog;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.icegate.access.iceberg.fixture.IcebergRestFixture;
+import io.icegate.core.testing.InvariantChecker;
+import io.icegate.gateway.testing.FederatedCatalog;
+import io.icegate.gateway.testing.TestValidations;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 10, "Visibility", through the gateway's Iceberg REST surface after a real reconcile: a
+ * managed table is listed and loadable only when its current capture validated clean or it has an
+ * override; otherwise it is absent from list-tables (paged listings still give full pages and
+ * valid tokens) and load-table, HEAD, the credentials route and a delegated load answer 403
+ * naming the reason. A new capture is pending again. A local table beside them is unaffected.
+ *
+ * <p>Upstream {@code sales} holds {@code orders} and {@code t00}..{@code t05}; after the reconcile
+ * {@code orders}, {@code t00}, {@code t02}, {@code t04} validate clean, {@code t01} has one error,
+ * {@code t03} and {@code t05} are never validated (validation results are published through core:
+ * the reconcile's validation step is built separately).
+ */
+class ManagedTableVisibilityTest {
+  private static final Namespace SALES = Namespace.of("sales");
+  private static FederatedCatalog fed;
+  private static RESTCatalog client;
+
+  private static TableIdentifier t(int i) {
+    return TableIdentifier.of(SALES, String.format("t%02d", i));
+  }
+
+  @BeforeAll
+  static void start() throws Exception {
+    fed = FederatedCatalog.start();
+    try (RESTCatalog upstream = fed.upstream().newClient()) {
+      for (int i = 0; i <= 5; i++) {
+        upstream.createTable(t(i), IcebergRestFixture.ORDERS_SCHEMA);
+      }
+    }
+    fed.reconcile();
+    fed.validate(FederatedCatalog.ORDERS);
+    for (int i : new int[] {0, 2, 4}) {
+      fed.validate(t(i));
+    }
+    fed.validate(t(1), fed.upstream().warehouse() + "/sales/t01/data/broken.parquet");
+    client = fed.gateway().client();
+    client.createTable(TableIdentifier.of(SALES, "local_a"),
+        new Schema(Types.NestedField.required(1, "note", Types.StringType.get())));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (client != null) {
+      client.close();
+    }
+    InvariantChecker.of(fed.gateway().gateway().store()).assertClean();
+    fed.close();
+  }
+
+  private static List<String> visibleNames() {
+    return List.of("local_a", "orders", "t00", "t02", "t04");
+  }
+
+  @Test
+  void listingsShowOnlyVisibleTablesInFullPagesWithValidTokens() {
+    assertThat(client.listTables(SALES)).extracting(TableIdentifier::name)
+        .containsExactlyInAnyOrderElementsOf(visibleNames());
+
+    String path = "/iceberg/v1/" + fed.gateway().prefix() + "/namespaces/sales/tables";
+    List<String> names = new ArrayList<>();
+    List<Integer> sizes = new ArrayList<>();
+    String token = null;
+    do {
+      HttpResponse<String> page = fed.gateway().send("GET", path + "?pageSize=2"
+          + (token == null ? "" : "&pageToken=" + token), null);
+      JsonNode body = FederatedCatalog.json(page);
+      sizes.add(body.get("identifiers").size());
+      body.get("identifiers").forEach(id -> names.add(id.get("name").asText()));
+      JsonNode next = body.get("next-page-token");
+      token = next == null || next.isNull() ? null
+          : java.net.URLEncoder.encode(next.asText(), java.nio.charset.StandardCharsets.UTF_8);
+    } while (token != null);
+    assertThat(names).containsExactlyElementsOf(visibleNames());
+    // name order: local_a orders | t00 (t01) t02 | (t03) t04 (t05): full pages past hidden ones
+    assertThat(sizes).containsExactly(2, 2, 1);
+  }
+
+  @Test
+  void aHiddenTableIs403WithTheReasonOnEveryReadRoute() {
+    assertThatThrownBy(() -> client.loadTable(t(3)))
+        .isInstanceOf(ForbiddenException.class).hasMessageContaining("validation pending");
+    assertThatThrownBy(() -> client.loadTable(t(1)))
+        .isInstanceOf(ForbiddenException.class)
+        .hasMessageContaining("1 validation error")
+        .hasMessageContaining("/catalogs/" + fed.gateway().prefix() + "/tables/"
+            + fed.tableId(t(1)) + "/validation-errors");
+
+    String load = fed.loadPath(t(3));
+    for (HttpResponse<String> r : List.of(
+        fed.gateway().send("GET", load, null),
+        fed.gateway().send("GET", load, null,
+            "X-Iceberg-Access-Delegation", "vended-credentials"),
+        fed.gateway().send("GET", load + "/credentials", null))) {
+      assertThat(r.statusCode()).as(r.body()).isEqualTo(403);
+      assertThat(r.body()).contains("ForbiddenException").contains("validation pending");
+    }
+    assertThat(fed.gateway().send("HEAD", load, null).statusCode()).isEqualTo(403);
+    assertThat(fed.gateway().send("HEAD", fed.loadPath(t(0)), null).statusCode()).isEqualTo(204);
+    assertThat(fed.gateway().send("HEAD", fed.loadPath(TableIdentifier.of(SALES, "local_a")),
+        null).statusCode()).isEqualTo(204);
+    assertThat(client.loadTable(TableIdentifier.of(SALES, "local_a")).schema().columns())
+        .hasSize(1);
+  }
+
+  @Test
+  void anOverrideMakesAHiddenTableVisibleAndClearingItHidesItAgain() {
+    String tableId = fed.tableId(t(5));
+    fed.override(t(5));
+    try {
+      assertThat(client.listTables(SALES)).contains(t(5));
+      assertThat(client.loadTable(t(5)).uuid()).isNotNull();
+    } finally {
+      new io.icegate.core.validation.TableValidations(new io.icegate.core.repo.Repositories(
+          fed.gateway().gateway().store(), java.time.Clock.systemUTC()))
+          .clearOverride(fed.account(), tableId);
+    }
+    assertThat(client.listTables(SALES)).doesNotContain(t(5));
+    assertThatThrownBy(() -> client.loadTable(t(5))).isInstanceOf(ForbiddenException.class);
+  }
+
+  @Test
+  void aNewCaptureIsPendingUntilItIsValidated() {
+    fed.appendUpstream(t(2));
+    fed.reconcile();
+    assertThatThrownBy(() -> client.loadTable(t(2)))
+        .isInstanceOf(ForbiddenException.class).hasMessageContaining("validation pending");
+    assertThat(client.listTables(SALES)).doesNotContain(t(2));
+    TestValidations.publish(fed.gateway().gateway().store(), fed.account(), fed.tableId(t(2)),
+        "sales.t02");
+    assertThat(client.loadTable(t(2)).currentSnapshot().snapshotId())
+        .isEqualTo(fed.upstreamMetadata(t(2)).currentSnapshot().snapshotId());
+    assertThat(client.listTables(SALES)).contains(t(2));
+  }
+}

@@ -1,0 +1,335 @@
+package io.icegate.overlay.tablevalidation;
+
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.client.CatalogClient;
+import io.icegate.access.model.NamespacePath;
+import io.icegate.access.network.OutboundAddressPolicy;
+import io.icegate.access.storage.VendedStorageCredentials;
+import io.icegate.core.capture.CapturePointers;
+import io.icegate.core.capture.Captures;
+import io.icegate.core.model.Integration;
+import io.icegate.core.model.Provenance;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.store.Transaction;
+import io.icegate.core.validation.TableValidations;
+import io.icegate.core.validation.ValidationError;
+import io.icegate.core.validation.ValidationOutcome;
+import io.icegate.core.validation.ValidationRecords;
+import io.icegate.core.validation.ValidationState;
+import io.icegate.core.validation.ValidationStatus;
+import io.icegate.overlay.filecheck.DataFileCheck;
+import io.icegate.overlay.filecheck.FileProblem;
+import io.icegate.overlay.filecheck.ValidationFileIO;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+
+/**
+ * Validation of captured managed Tables (issue 10, "Validation"): reads a Table's current
+ * capture, checks every data and delete file of its current snapshot ({@link DataFileCheck})
+ * through a FileIO holding only what the upstream vended for that Table ({@link
+ * ValidationFileIO}), and publishes the errors found ({@link TableValidations#publish}), one per
+ * bad file. A Table whose current snapshot is absent has no file to check and validates clean
+ * without asking the upstream for anything. When the upstream vends nothing usable for a Table
+ * with files, that is the Table's one error: there is no fallback to other credentials.
+ *
+ * <p>An upstream that cannot be reached (a retryable failure), or a Table gone upstream, is a
+ * warning and publishes nothing: the Table stays pending until the next reconcile or revalidate.
+ * Thread-safe.
+ */
+public final class TableValidator {
+  /** The table format of every validated Table (validation reads Iceberg metadata). */
+  private static final String ICEBERG = "ICEBERG";
+  private static final ValidationRecords RECORDS = new ValidationRecords();
+  private static final CapturePointers POINTERS = new CapturePointers();
+
+  private final Repositories repositories;
+  private final TableValidations validations;
+  private final Captures captures;
+  private final OutboundAddressPolicy policy;
+  private final boolean allowLocalFiles;
+  private final int concurrency;
+
+  /**
+   * Counts and warnings of validating several Tables.
+   *
+   * @param validated Tables whose validation published with no error (VALID)
+   * @param failed Tables whose validation published errors, or could not run (each a warning)
+   * @param warnings one line per failed Table
+   */
+  public record Result(long validated, long failed, List<String> warnings) {
+    public Result {
+      warnings = List.copyOf(warnings);
+    }
+
+    /** Nothing validated. */
+    public static final Result NONE = new Result(0, 0, List.of());
+  }
+
+  /** What validating one Table did. */
+  public sealed interface Outcome {
+    /** One line for a report. */
+    String summary();
+
+    /** Published: {@code status} is the Table's new validation. */
+    record Published(ValidationStatus status, String displayPath) implements Outcome {
+      @Override
+      public String summary() {
+        return "table " + displayPath + ": " + status.errorCount() + " validation error(s)";
+      }
+    }
+
+    /** Nothing published, because {@code reason}. */
+    record NotPublished(String reason) implements Outcome {
+      @Override
+      public String summary() {
+        return reason;
+      }
+    }
+  }
+
+  /**
+   * @param policy applied to the object-store endpoint's addresses, as to catalogs
+   * @param allowLocalFiles the server setting {@code --allow-local-files}: whether {@code file:}
+   *     locations may be read
+   * @param concurrency Tables validated at once (at least 1)
+   */
+  public TableValidator(Repositories repositories, OutboundAddressPolicy policy,
+      boolean allowLocalFiles, int concurrency) {
+    this.repositories = Objects.requireNonNull(repositories, "repositories");
+    this.validations = new TableValidations(repositories);
+    this.captures = new Captures(repositories);
+    this.policy = Objects.requireNonNull(policy, "policy");
+    this.allowLocalFiles = allowLocalFiles;
+    if (concurrency < 1) {
+      throw new IllegalArgumentException("concurrency must be at least 1");
+    }
+    this.concurrency = concurrency;
+  }
+
+  /** Whether {@code file:} locations may be read (the server's {@code --allow-local-files}). */
+  public boolean allowLocalFiles() {
+    return allowLocalFiles;
+  }
+
+  /** Those of {@code tableIds} that have a capture (anything to validate). */
+  public List<String> captured(String accountId, List<String> tableIds) {
+    return repositories.store().read(tx -> tableIds.stream()
+        .filter(id -> POINTERS.get(tx, accountId, id).isPresent()).toList());
+  }
+
+  /**
+   * Those of {@code tableIds} whose current capture has no validation yet (never validated, or
+   * captured again since): what a run validates after capturing.
+   */
+  public List<String> pending(String accountId, List<String> tableIds) {
+    return repositories.store().read(tx -> {
+      List<String> pending = new ArrayList<>();
+      for (String tableId : tableIds) {
+        if (POINTERS.get(tx, accountId, tableId).isEmpty()) {
+          continue; // nothing captured: nothing to validate
+        }
+        Optional<ValidationStatus> status = validations.status(tx, accountId, tableId);
+        if (status.isEmpty() || status.get().state() == ValidationState.PENDING) {
+          pending.add(tableId);
+        }
+      }
+      return pending;
+    });
+  }
+
+  /**
+   * Validates {@code tableIds} (all of one Integration) on up to {@code concurrency} threads,
+   * every publication fenced by {@code fence}. The upstream client is opened by {@code open} only
+   * when some Table needs credentials vended, and closed before this returns.
+   *
+   * @throws RuntimeException what {@code fence} throws (a superseded run stops the step)
+   */
+  public Result validate(String accountId, List<String> tableIds, Resource<Integration> integration,
+      Supplier<CatalogClient> open, Consumer<Transaction> fence) {
+    if (tableIds.isEmpty()) {
+      return Result.NONE;
+    }
+    LazyClient client = new LazyClient(open);
+    ExecutorService pool = Executors.newFixedThreadPool(Math.min(concurrency, tableIds.size()));
+    try (client) {
+      List<Future<Outcome>> futures = new ArrayList<>();
+      for (String tableId : tableIds) {
+        futures.add(pool.submit(() ->
+            validateOne(accountId, tableId, integration, client::get, fence)));
+      }
+      long validated = 0;
+      long failed = 0;
+      List<String> warnings = new ArrayList<>();
+      for (Future<Outcome> future : futures) {
+        Outcome outcome = join(future);
+        if (outcome instanceof Outcome.Published p
+            && p.status().state() == ValidationState.VALID) {
+          validated++;
+        } else {
+          failed++;
+          warnings.add(outcome.summary());
+        }
+      }
+      return new Result(validated, failed, warnings);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Validates table {@code tableId}'s current capture now, whatever its status.
+   *
+   * @param fence asserted first in every publishing transaction
+   * @throws RuntimeException what {@code fence} throws
+   */
+  public Outcome validateOne(String accountId, String tableId, Resource<Integration> integration,
+      Supplier<CatalogClient> client, Consumer<Transaction> fence) {
+    Optional<Subject> read = repositories.store().read(tx -> {
+      Optional<Resource<Table>> table = repositories.tables(accountId).get(tx, tableId);
+      Optional<Captures.Capture> capture = captures.read(tx, accountId, tableId);
+      if (table.isEmpty() || !table.get().spec().managed() || capture.isEmpty()) {
+        return Optional.<Subject>empty();
+      }
+      return Optional.of(new Subject(table.get(), capture.get(),
+          RECORDS.pointer(tx, accountId, tableId)));
+    });
+    if (read.isEmpty()) {
+      return new Outcome.NotPublished("table " + tableId + " is gone, not managed or not "
+          + "captured yet: nothing to validate");
+    }
+    Subject subject = read.get();
+    Provenance provenance = subject.table().spec().provenance();
+    if (provenance.tableFormat() != null
+        && !ICEBERG.equals(provenance.tableFormat().toUpperCase(Locale.ROOT))) {
+      return new Outcome.NotPublished("table " + subject.displayPath() + " has format "
+          + provenance.tableFormat() + ", which is not validated");
+    }
+    List<ValidationError> errors;
+    try {
+      errors = check(subject, integration, client);
+    } catch (Unpublishable e) {
+      return new Outcome.NotPublished(e.getMessage());
+    }
+    ValidationOutcome outcome = validations.publish(accountId, tableId, subject.expected(),
+        subject.capture().pointer().captureGeneration(), errors, fence);
+    if (outcome instanceof ValidationOutcome.Published p) {
+      return new Outcome.Published(p.status(), subject.displayPath());
+    }
+    return new Outcome.NotPublished(((ValidationOutcome.Skipped) outcome).reason());
+  }
+
+  /** Every error of the subject's current snapshot; empty when it conforms. */
+  private List<ValidationError> check(Subject subject, Resource<Integration> integration,
+      Supplier<CatalogClient> client) {
+    TableMetadata metadata = TableMetadataParser.fromJson(
+        new String(subject.capture().metadataJson(), StandardCharsets.UTF_8));
+    if (metadata.currentSnapshot() == null) {
+      return List.of();
+    }
+    Optional<VendedStorageCredentials> vended = Optional.empty();
+    if (!local(metadata.location())) {
+      Provenance provenance = subject.table().spec().provenance();
+      try {
+        vended = client.get().vendStorageCredentials(
+            new NamespacePath(provenance.upstreamNamespace()), provenance.upstreamName());
+      } catch (CatalogAccessException e) {
+        if (e.retryable() || e.code() == CatalogAccessException.Code.NOT_FOUND
+            || e.code() == CatalogAccessException.Code.CONNECTION_FAILED) {
+          throw new Unpublishable("table " + subject.displayPath() + " not validated: the "
+              + "upstream failed to vend credentials (" + e.code() + "); retry later");
+        }
+        return List.of(subject.error(metadata.location(), "the upstream vends no usable storage "
+            + "credentials for this table (" + e.code() + "); nothing else is used"));
+      }
+    }
+    ValidationFileIO.Opened opened = ValidationFileIO.open(metadata.location(), vended,
+        storageSettings(integration.spec()), allowLocalFiles, policy);
+    if (opened instanceof ValidationFileIO.Refused refused) {
+      return List.of(subject.error(refused.problem()));
+    }
+    try (ValidationFileIO io = ((ValidationFileIO.Ready) opened).io()) {
+      List<ValidationError> errors = new ArrayList<>();
+      DataFileCheck.check(metadata, io, problem -> errors.add(subject.error(problem)));
+      return errors;
+    }
+  }
+
+  /**
+   * The non-secret S3 settings of the Integration's connection (endpoint, region, path style),
+   * which vended properties override; keys never come from here.
+   */
+  private static Map<String, String> storageSettings(Integration integration) {
+    Map<String, String> settings = new java.util.HashMap<>();
+    for (String name : List.of(VendedStorageCredentials.S3_ENDPOINT,
+        VendedStorageCredentials.S3_REGION, VendedStorageCredentials.S3_PATH_STYLE_ACCESS)) {
+      String value = integration.properties().get(name);
+      if (value != null) {
+        settings.put(name, value);
+      }
+    }
+    return settings;
+  }
+
+  /** Whether {@code location} is on the server's own disk ({@code file:} or a plain path). */
+  static boolean local(String location) {
+    int colon = location.indexOf(':');
+    int slash = location.indexOf('/');
+    return colon <= 0 || (slash >= 0 && slash < colon)
+        || location.substring(0, colon).equalsIgnoreCase("file");
+  }
+
+  private static Outcome join(Future<Outcome> future) {
+    try {
+      return future.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while validating tables", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  /** A Table read for validation: its record, its current capture, its stored validation. */
+  private record Subject(Resource<Table> table, Captures.Capture capture,
+      Optional<ValidationStatus> expected) {
+
+    String displayPath() {
+      Table spec = table.spec();
+      return String.join(".", spec.namespace()) + "." + spec.name();
+    }
+
+    ValidationError error(FileProblem problem) {
+      return new ValidationError(table.id(), displayPath(), ICEBERG, problem.filePath(),
+          problem.message());
+    }
+
+    ValidationError error(String filePath, String message) {
+      return new ValidationError(table.id(), displayPath(), ICEBERG, filePath, message);
+    }
+  }
+
+  /** The Table cannot be validated now; a later attempt may succeed. */
+  private static final class Unpublishable extends RuntimeException {
+    Unpublishable(String message) {
+      super(message, null, false, false);
+    }
+  }
+}
