@@ -38,11 +38,14 @@ public final class Gateway implements AutoCloseable {
   private final DataDirLock lock;
   private final KvStore store;
   private final HttpServer server;
+  private final AssumeRoleVending assumeRole;
 
-  private Gateway(DataDirLock lock, KvStore store, HttpServer server) {
+  private Gateway(DataDirLock lock, KvStore store, HttpServer server,
+      AssumeRoleVending assumeRole) {
     this.lock = lock;
     this.store = store;
     this.server = server;
+    this.assumeRole = assumeRole;
   }
 
   /**
@@ -95,14 +98,16 @@ public final class Gateway implements AutoCloseable {
           new io.icegate.core.credential.CredentialStore(store, masterKey(settings), clock);
       io.icegate.gateway.fileio.CatalogFileIO.StorageSecrets storageSecrets =
           (id, generation) -> credentials.read(id, generation).map(v -> v.get("secretAccessKey"));
+      AssumeRoleVending assumeRole = new AssumeRoleVending(storageSecrets, clock);
       CatalogDirectory directory = new CatalogDirectory(repositories, new MetadataCache(10_000),
           new io.icegate.gateway.fileio.CatalogFileIO(storageSecrets));
       IcebergOperations operations = new IcebergOperations(directory,
           new ConfigRoute(directory, tokens, idempotency.receiptLifetime()),
           new TableLoads(256L * 1024 * 1024),
           new IdempotentReplies(store, idempotency, clock),
-          tableCredentials(storageSecrets, repositories, credentials, clock,
-              settings.outboundPolicy()));
+          new TableCredentials(new NativeCredentialSource(storageSecrets, assumeRole),
+              managedTableCredentials(repositories, credentials, clock,
+                  settings.outboundPolicy())));
       RouteMetrics metrics = new RouteMetrics();
       CachingAuthenticator authenticator =
           new CachingAuthenticator(tokens, Duration.ofSeconds(10), 100_000);
@@ -119,7 +124,7 @@ public final class Gateway implements AutoCloseable {
       LOG.info("gateway started: bind={}, port={}, store={}, dataDir={}, allowLocalFiles={}, "
           + "outboundPolicy={}", settings.bind(), server.port(), storeName, settings.dataDir(),
           settings.allowLocalFiles(), settings.outboundPolicy());
-      return new Gateway(lock, store, server);
+      return new Gateway(lock, store, server, assumeRole);
     } catch (Exception | Error e) {
       store.close();
       lock.close();
@@ -144,22 +149,18 @@ public final class Gateway implements AutoCloseable {
   }
 
   /**
-   * Storage credentials vended on request: native tables from their Catalog's storage settings;
-   * managed tables what their upstream vends through their Integration, under the same outbound
-   * address policy as every other upstream call.
+   * Storage credentials of managed tables: what their upstream vends through their Integration,
+   * under the same outbound address policy as every other upstream call.
    */
-  private static TableCredentials tableCredentials(
-      io.icegate.gateway.fileio.CatalogFileIO.StorageSecrets secrets, Repositories repositories,
+  private static ManagedTableCredentials managedTableCredentials(Repositories repositories,
       io.icegate.core.credential.CredentialStore credentials, Clock clock,
       io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
-    return new TableCredentials(
-        new NativeCredentialSource(secrets, new AssumeRoleVending(secrets, clock)),
-        new ManagedTableCredentials(
-            new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials),
-            new io.icegate.overlay.adapter.IntegrationClients(
-                io.icegate.access.client.CatalogClientFactory.load(Gateway.class.getClassLoader()),
-                addressPolicy),
-            clock, 10_000));
+    return new ManagedTableCredentials(
+        new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials),
+        new io.icegate.overlay.adapter.IntegrationClients(
+            io.icegate.access.client.CatalogClientFactory.load(Gateway.class.getClassLoader()),
+            addressPolicy),
+        clock, 10_000);
   }
 
   /** The admin API over the core services. */
@@ -266,6 +267,7 @@ public final class Gateway implements AutoCloseable {
     } catch (Exception e) {
       LOG.warn("stopping the HTTP server failed", e);
     } finally {
+      assumeRole.close();
       store.close();
       lock.close();
     }

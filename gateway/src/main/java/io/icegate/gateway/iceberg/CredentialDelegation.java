@@ -11,6 +11,7 @@ import io.icegate.gateway.vending.TableCredentials;
 import io.icegate.gateway.vending.VendingOutcome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
@@ -93,8 +94,11 @@ final class CredentialDelegation {
     LoadTableResponse.Builder response = LoadTableResponse.builder()
         .withTableMetadata(metadata)
         .addAllConfig(created.config());
+    Map<String, String> headers = new HashMap<>(reply.headers());
+    headers.remove("ETag");
+    headers.putAll(NO_STORE);
     return new IcebergReply(200, withCredentials(response, catalog, ident, vended).build(),
-        NO_STORE);
+        headers);
   }
 
   /**

@@ -40,7 +40,10 @@ public final class ErrorMapping {
     }
     int status = status(error);
     String type = type(error);
-    String message = status >= 500 && !(error instanceof CommitStateUnknownException)
+    // 5xx messages may carry internals and are hidden, except those written for the client.
+    boolean clientFacing = error instanceof CommitStateUnknownException
+        || error instanceof io.icegate.gateway.vending.CredentialsUnavailableException;
+    String message = status >= 500 && !clientFacing
         ? "internal error"
         : String.valueOf(error.getMessage());
     return ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build();

@@ -122,7 +122,7 @@ public final class IcebergOperations {
       case REPORT_METRICS -> {
         // Accepted and dropped: the gateway keeps no scan or commit reports (yet).
         request.bodyAs(ReportMetricsRequest.class);
-        CatalogHandlers.tableExists(catalog, request.table());
+        catalog.readableSource(request.table());
         yield IcebergReply.noContent();
       }
       case COMMIT_TRANSACTION -> {

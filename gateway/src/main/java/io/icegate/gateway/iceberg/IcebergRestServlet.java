@@ -73,7 +73,9 @@ public final class IcebergRestServlet extends HttpServlet {
     } catch (RuntimeException | StackOverflowError e) {
       // A stack overflow is a request-scoped failure (e.g. a pathological input), not a dead JVM.
       ErrorResponse body = ErrorMapping.toResponse(e);
-      if (body.code() >= 500) {
+      // A refusing credential issuer is logged where it happens, once and without a trace.
+      if (body.code() >= 500
+          && !(e instanceof io.icegate.gateway.vending.CredentialsUnavailableException)) {
         LOG.error("request {} {} failed", req.getMethod(), label, e);
       }
       reply = error(body);

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -96,12 +95,15 @@ public final class AssumeRoleVending implements AutoCloseable {
   /**
    * Credentials for {@code location} under {@code s3}'s role, from memory while reusable.
    *
-   * @throws ServiceUnavailableException when STS cannot be reached or refuses (the message names
+   * @throws CredentialsUnavailableException when STS cannot be reached or refuses (the message names
    *     the role and STS's error code, never a credential)
    */
   VendingOutcome vend(Resource<Catalog> catalog, CatalogStorage.S3 s3, String location,
       S3Location parsed, StorageAccess access) {
     String key = catalog.id() + '@' + catalog.generation() + '|' + access + '|' + location;
+    // Concurrent asks for one key wait for a single AssumeRole. The call runs inside the map's
+    // compute (bounded by the client's 20 s call timeout), so a slow STS can also delay the few
+    // keys that share its hash bin.
     return sessions.get(key, k -> assume(catalog, s3, location, parsed, access));
   }
 
@@ -128,13 +130,13 @@ public final class AssumeRoleVending implements AutoCloseable {
       String code = e.awsErrorDetails() == null ? "unknown" : e.awsErrorDetails().errorCode();
       LOG.warn("STS refused AssumeRole of {} for catalog {}: {} (HTTP {})", role.roleArn(),
           catalog.id(), code, e.statusCode());
-      throw new ServiceUnavailableException(
+      throw new CredentialsUnavailableException(
           "STS refused AssumeRole of %s for catalog %s: %s", role.roleArn(),
           catalog.spec().name(), code);
     } catch (SdkException e) {
       LOG.warn("STS AssumeRole of {} for catalog {} failed: {}", role.roleArn(), catalog.id(),
           e.getClass().getSimpleName());
-      throw new ServiceUnavailableException(
+      throw new CredentialsUnavailableException(
           "STS could not be reached to assume %s for catalog %s", role.roleArn(),
           catalog.spec().name());
     }

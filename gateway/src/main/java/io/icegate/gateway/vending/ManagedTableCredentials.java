@@ -57,8 +57,12 @@ public final class ManagedTableCredentials implements TableCredentialSource {
   /** A credential without a reported expiry is fetched again this often. */
   public static final Duration NO_EXPIRY_CADENCE = Duration.ofMinutes(15);
 
-  /** A cached credential is replaced this long before it expires (at most half its lifetime). */
-  public static final Duration RENEWAL_MARGIN = Duration.ofMinutes(5);
+  /**
+   * A cached credential is replaced this long before it expires (at most half its lifetime).
+   * Iceberg's S3FileIO refreshes through the credentials route 5 minutes before expiry; a longer
+   * margin means a refresh never receives a session already inside its refresh window.
+   */
+  public static final Duration RENEWAL_MARGIN = Duration.ofMinutes(10);
 
   /** Non-secret connection properties the client needs to reach the storage (endpoint, ...). */
   private static final List<String> STORAGE_SETTINGS = List.of(
@@ -199,7 +203,8 @@ public final class ManagedTableCredentials implements TableCredentialSource {
           settings.put(name, value);
         }
       }
-      return new Vended(vended.get(), settings, usableUntil(vended.get().expiresAt()));
+      return new Vended(vended.get(), settings,
+          usableUntil(clock.instant(), vended.get().expiresAt()));
     } catch (CatalogAccessException e) {
       if (e.retryable()) {
         throw new ServiceUnavailableException(
@@ -212,16 +217,17 @@ public final class ManagedTableCredentials implements TableCredentialSource {
     }
   }
 
-  /** Until when a credential expiring at {@code expiresAt} (null: unknown) is handed out. */
-  Instant usableUntil(Instant expiresAt) {
-    Instant now = clock.instant();
+  /**
+   * Until when a credential fetched at {@code now} and expiring at {@code expiresAt} ({@code
+   * null}: no expiry reported) is handed out: {@link #RENEWAL_MARGIN} before expiry, or half the
+   * remaining lifetime when that is shorter; {@link #NO_EXPIRY_CADENCE} after {@code now} without
+   * an expiry.
+   */
+  static Instant usableUntil(Instant now, Instant expiresAt) {
     if (expiresAt == null) {
       return now.plus(NO_EXPIRY_CADENCE);
     }
-    Duration lifetime = Duration.between(now, expiresAt);
-    Duration margin = RENEWAL_MARGIN.compareTo(lifetime.dividedBy(2)) < 0
-        ? RENEWAL_MARGIN
-        : lifetime.dividedBy(2);
-    return expiresAt.minus(margin);
+    Duration half = Duration.between(now, expiresAt).dividedBy(2);
+    return expiresAt.minus(RENEWAL_MARGIN.compareTo(half) < 0 ? RENEWAL_MARGIN : half);
   }
 }

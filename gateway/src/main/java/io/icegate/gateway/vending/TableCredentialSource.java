@@ -14,7 +14,7 @@ public interface TableCredentialSource {
    * Credentials for {@code request}'s table and access. May call out (STS, an upstream catalog);
    * sources cache in process memory only, never past shortly before expiry.
    *
-   * @throws org.apache.iceberg.exceptions.ServiceUnavailableException when the credential issuer
+   * @throws CredentialsUnavailableException when the credential issuer
    *     (STS, the upstream) cannot be reached or refuses; the message carries no secret
    */
   VendingOutcome credentials(CredentialRequest request);

@@ -23,7 +23,7 @@ public final class TableCredentials {
   /**
    * Credentials for {@code request}, from the source its table's kind calls for.
    *
-   * @throws org.apache.iceberg.exceptions.ServiceUnavailableException as {@link
+   * @throws CredentialsUnavailableException as {@link
    *     TableCredentialSource#credentials}
    */
   public VendingOutcome credentials(CredentialRequest request) {
