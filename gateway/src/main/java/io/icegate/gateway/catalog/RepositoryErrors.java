@@ -46,7 +46,8 @@ public final class RepositoryErrors {
       case ALREADY_EXISTS -> new AlreadyExistsException("%s", message);
       case NAMESPACE_NOT_EMPTY -> new NamespaceNotEmptyException("%s", message);
       case GENERATION_MISMATCH, FENCED, DEPENDENCY_EXISTS, IDEMPOTENCY_IN_PROGRESS,
-          NAMESPACE_CLAIMED, RECONCILE_CONFLICT, RECONCILE_IN_PROGRESS, RECONCILE_SUPERSEDED ->
+          NAMESPACE_CLAIMED, RECONCILE_CONFLICT, RECONCILE_IN_PROGRESS, RECONCILE_SUPERSEDED,
+          VALIDATION_NOT_PUBLISHED ->
           new CommitFailedException("%s", message);
       case INVALID_ARGUMENT, INVALID_PAGE_TOKEN -> new BadRequestException("%s", message);
       case IDEMPOTENCY_KEY_REUSED ->
