@@ -44,15 +44,17 @@ public final class AdminOperations {
   private final OverlayService overlays;
   private final IntegrationCascade cascade;
   private final ReconcileRoutes reconcile;
+  private final TableRoutes tables;
   private final byte[] openapi;
 
   /**
    * @param upstream validation, capabilities and discovery of integrations (overlay-engine)
    * @param reconcile overlay reconciliation and its operations (overlay-engine)
+   * @param tables tables' capture, validation and visibility (core, overlay-engine)
    */
   public AdminOperations(AccountService accounts, CatalogService catalogs,
       IntegrationService integrations, UpstreamOperations upstream, OverlayService overlays,
-      IntegrationCascade cascade, ReconcileRoutes reconcile) {
+      IntegrationCascade cascade, ReconcileRoutes reconcile, TableRoutes tables) {
     this.accounts = Objects.requireNonNull(accounts);
     this.catalogs = Objects.requireNonNull(catalogs);
     this.integrations = Objects.requireNonNull(integrations);
@@ -60,6 +62,7 @@ public final class AdminOperations {
     this.overlays = Objects.requireNonNull(overlays);
     this.cascade = Objects.requireNonNull(cascade);
     this.reconcile = Objects.requireNonNull(reconcile);
+    this.tables = Objects.requireNonNull(tables);
     try (InputStream in = AdminOperations.class.getResourceAsStream("/openapi.yaml")) {
       this.openapi = Objects.requireNonNull(in, "openapi.yaml is missing").readAllBytes();
     } catch (IOException e) {
@@ -120,8 +123,18 @@ public final class AdminOperations {
         yield resource(200, integrations.rotate(account, id, expected, auth.config(),
             auth.secrets()));
       }
-      case VALIDATE_INTEGRATION, INTEGRATION_CAPABILITIES, DISCOVER_NAMESPACES, DISCOVER_OBJECTS ->
+      case VALIDATE_INTEGRATION -> {
+        if (!TableRoutes.revalidateRequested(call)) {
+          yield upstream.handle(call, pageRequest(call));
+        }
+        Map<String, Object> out = upstream.validation(account, call.var("integration"));
+        out.put("revalidation", tables.revalidateIntegration(account, call.var("integration")));
+        yield AdminReply.json(200, out).withHeader("Cache-Control", "no-store");
+      }
+      case INTEGRATION_CAPABILITIES, DISCOVER_NAMESPACES, DISCOVER_OBJECTS ->
           upstream.handle(call, pageRequest(call));
+      case GET_TABLE, TABLE_VALIDATION_ERRORS, PUT_VISIBILITY_OVERRIDE, DELETE_VISIBILITY_OVERRIDE,
+          REVALIDATE_TABLE -> tables.handle(call);
       case CREATE_OVERLAY -> {
         AdminRequests.CreateOverlay body =
             AdminJson.read(call.body(), AdminRequests.CreateOverlay.class);
@@ -264,7 +277,7 @@ public final class AdminOperations {
     return new CreateRequest(onConflict, call.idempotencyKey());
   }
 
-  private static PageRequest pageRequest(AdminCall call) {
+  static PageRequest pageRequest(AdminCall call) {
     String size = call.query().get("pageSize");
     int pageSize = PageRequest.DEFAULT_PAGE_SIZE;
     if (size != null) {
@@ -277,14 +290,14 @@ public final class AdminOperations {
     return new PageRequest(call.query().get("pageToken"), pageSize);
   }
 
-  private static ExpectedGeneration requiredIfMatch(AdminCall call, String id) {
+  static ExpectedGeneration requiredIfMatch(AdminCall call, String id) {
     if (call.ifMatch() == null) {
       throw new IcegateException(ErrorCode.PRECONDITION_REQUIRED, null);
     }
     return optionalIfMatch(call, id);
   }
 
-  private static ExpectedGeneration optionalIfMatch(AdminCall call, String id) {
+  static ExpectedGeneration optionalIfMatch(AdminCall call, String id) {
     if (call.ifMatch() == null || call.ifMatch().strip().equals("*")) {
       return ExpectedGeneration.any();
     }

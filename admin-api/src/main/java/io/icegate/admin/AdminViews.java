@@ -5,7 +5,9 @@ import io.icegate.core.model.Catalog;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.CatalogStorage;
 import io.icegate.core.model.Integration;
+import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -58,6 +60,25 @@ final class AdminViews {
       out.put("authentication", auth);
       out.put("credentialsConfigured", i.credentialsConfigured());
       out.put("credentialGeneration", i.credentialGeneration());
+    }
+    if (resource.spec() instanceof Table t) {
+      out.put("catalogId", t.catalogId());
+      out.put("namespace", t.namespace());
+      out.put("name", t.name());
+      out.put("metadataLocation", t.metadataLocation());
+      out.put("properties", t.properties());
+      out.put("managed", t.managed());
+      if (t.provenance() != null) {
+        Provenance p = t.provenance();
+        Map<String, Object> provenance = new LinkedHashMap<>();
+        provenance.put("integrationId", p.integrationId());
+        provenance.put("overlayId", p.overlayId());
+        provenance.put("upstreamNamespace", p.upstreamNamespace());
+        provenance.put("upstreamName", p.upstreamName());
+        provenance.put("tableFormat", p.tableFormat());
+        provenance.put("upstreamMetadataLocation", p.upstreamMetadataLocation());
+        out.put("provenance", provenance);
+      }
     }
     if (resource.spec() instanceof CatalogOverlay o) {
       out.put("displayName", o.displayName());

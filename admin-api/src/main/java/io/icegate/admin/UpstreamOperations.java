@@ -43,7 +43,7 @@ public final class UpstreamOperations {
     String account = call.var("account");
     String id = call.var("integration");
     return switch (call.route()) {
-      case VALIDATE_INTEGRATION -> AdminReply.json(200, report(validator.validate(account, id)))
+      case VALIDATE_INTEGRATION -> AdminReply.json(200, validation(account, id))
           .withHeader("Cache-Control", "no-store");
       case INTEGRATION_CAPABILITIES -> AdminReply.json(200,
           capabilities(discovery.capabilities(account, id)));
@@ -74,6 +74,11 @@ public final class UpstreamOperations {
       }
       default -> throw new IllegalArgumentException("not an upstream route: " + call.route());
     };
+  }
+
+  /** The body of Integration validate: {@code ok} and one entry per check. */
+  Map<String, Object> validation(String account, String integrationId) {
+    return report(validator.validate(account, integrationId));
   }
 
   private static Map<String, Object> report(ValidationReport report) {

@@ -117,7 +117,7 @@ public final class Gateway implements AutoCloseable {
           operations, authenticator, metrics, http.maxRequestBytes());
       io.icegate.admin.AdminServlet admin = adminServlet(credentials, repositories, tokens,
           clock, idempotency, http.maxRequestBytes(), settings.outboundPolicy(),
-          authenticator.accountCleanup());
+          authenticator.accountCleanup(), settings.allowLocalFiles());
       HttpServer server = HttpServer.start(http, store, servlet, admin, metrics);
       // The resolved values (bound port, store path), not the flags: port 0 and a default store
       // say nothing. Neither the token nor any credential is part of the line.
@@ -168,7 +168,7 @@ public final class Gateway implements AutoCloseable {
       io.icegate.core.credential.CredentialStore credentials, Repositories repositories,
       ApiTokens tokens, Clock clock, IdempotencySettings idempotency, long maxBodyBytes,
       io.icegate.access.network.OutboundAddressPolicy addressPolicy,
-      io.icegate.core.durability.CleanupStep forgetTokens) {
+      io.icegate.core.durability.CleanupStep forgetTokens, boolean allowLocalFiles) {
     io.icegate.core.durability.IdempotentCreates creates =
         new io.icegate.core.durability.IdempotentCreates(repositories, clock, idempotency);
     io.icegate.core.credential.CredentialedWrites writes =
@@ -194,7 +194,8 @@ public final class Gateway implements AutoCloseable {
         overlays,
         new io.icegate.core.overlay.IntegrationCascade(repositories, overlays, retirement,
             credentials),
-        reconcileRoutes(repositories, credentials, clock, addressPolicy));
+        reconcileRoutes(repositories, credentials, clock, addressPolicy, allowLocalFiles),
+        tableRoutes(repositories, credentials, overlays, addressPolicy, allowLocalFiles));
     return new io.icegate.admin.AdminServlet(operations, tokens::resolve, (int) maxBodyBytes);
   }
 
@@ -224,7 +225,7 @@ public final class Gateway implements AutoCloseable {
    */
   private static io.icegate.admin.ReconcileRoutes reconcileRoutes(Repositories repositories,
       io.icegate.core.credential.CredentialStore credentials, Clock clock,
-      io.icegate.access.network.OutboundAddressPolicy addressPolicy) {
+      io.icegate.access.network.OutboundAddressPolicy addressPolicy, boolean allowLocalFiles) {
     io.icegate.overlay.adapter.IntegrationAdapter adapter =
         new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials);
     io.icegate.overlay.adapter.IntegrationClients clients =
@@ -233,7 +234,8 @@ public final class Gateway implements AutoCloseable {
             addressPolicy);
     io.icegate.overlay.reconcile.ReconcileSettings settings =
         io.icegate.overlay.reconcile.ReconcileSettings.withConcurrency(System.getenv(
-            io.icegate.overlay.reconcile.ReconcileSettings.CONCURRENCY_ENV));
+            io.icegate.overlay.reconcile.ReconcileSettings.CONCURRENCY_ENV))
+            .withAllowLocalFiles(allowLocalFiles);
     io.icegate.overlay.reconcile.Reconciler reconciler =
         new io.icegate.overlay.reconcile.Reconciler(repositories, adapter, clients, settings,
             io.icegate.overlay.reconcile.ReconcileHook.NONE);
@@ -242,6 +244,27 @@ public final class Gateway implements AutoCloseable {
             new io.icegate.core.overlay.OperationRecords(repositories.store()), clock, 2),
         new io.icegate.overlay.reconcile.OverlayCapture(reconciler, repositories, adapter,
             clients, settings));
+  }
+
+  /**
+   * Tables' capture, validation and visibility routes, revalidating with the same outbound
+   * address policy and {@code --allow-local-files} as reconciliation.
+   */
+  private static io.icegate.admin.TableRoutes tableRoutes(Repositories repositories,
+      io.icegate.core.credential.CredentialStore credentials,
+      io.icegate.core.overlay.OverlayService overlays,
+      io.icegate.access.network.OutboundAddressPolicy addressPolicy, boolean allowLocalFiles) {
+    io.icegate.overlay.adapter.IntegrationAdapter adapter =
+        new io.icegate.overlay.adapter.IntegrationAdapter(repositories, credentials);
+    io.icegate.overlay.adapter.IntegrationClients clients =
+        new io.icegate.overlay.adapter.IntegrationClients(
+            io.icegate.access.client.CatalogClientFactory.load(Gateway.class.getClassLoader()),
+            addressPolicy);
+    return new io.icegate.admin.TableRoutes(repositories,
+        new io.icegate.overlay.tablevalidation.TableRevalidation(repositories, adapter, clients,
+            overlays, new io.icegate.overlay.tablevalidation.TableValidator(repositories,
+                addressPolicy, allowLocalFiles,
+                io.icegate.overlay.reconcile.ReconcileSettings.DEFAULT.concurrency())));
   }
 
   /** The store the gateway runs on, for embedding (admin tooling, tests). */

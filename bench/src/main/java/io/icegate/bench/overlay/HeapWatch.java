@@ -27,9 +27,9 @@ import javax.management.openmbean.CompositeData;
  *
  * Everything in the JVM counts, the in-process upstream included.
  */
-final class HeapWatch implements AutoCloseable {
+public final class HeapWatch implements AutoCloseable {
   /** The high-water marks since the last {@link #reset}, in bytes. */
-  record Peak(long poolPeakBytes, long liveAfterGcBytes, int collections) {}
+  public record Peak(long poolPeakBytes, long liveAfterGcBytes, int collections) {}
 
   private final List<MemoryPoolMXBean> heapPools = ManagementFactory.getMemoryPoolMXBeans()
       .stream().filter(p -> p.getType() == MemoryType.HEAP).toList();
@@ -53,27 +53,27 @@ final class HeapWatch implements AutoCloseable {
     collections.incrementAndGet();
   };
 
-  HeapWatch() {
+  public HeapWatch() {
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
       ((NotificationEmitter) gc).addNotificationListener(listener, null, null);
     }
   }
 
   /** Starts a new phase. */
-  void reset() {
+  public void reset() {
     heapPools.forEach(MemoryPoolMXBean::resetPeakUsage);
     liveAfterGc.set(0);
     collections.set(0);
   }
 
   /** The marks since {@link #reset}. */
-  Peak peak() {
+  public Peak peak() {
     long pools = heapPools.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
     return new Peak(pools, liveAfterGc.get(), (int) collections.get());
   }
 
   /** The heap's limit ({@code -Xmx}), in bytes. */
-  static long maxHeapBytes() {
+  public static long maxHeapBytes() {
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getMax();
   }
 

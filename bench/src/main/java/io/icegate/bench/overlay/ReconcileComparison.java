@@ -53,10 +53,11 @@ public final class ReconcileComparison {
   }
 
   /** One timed phase: wall time, the reconciler's phase split (zeros for bare discovery), heap. */
-  record Phase(long millis, long discoveryMillis, long preflightMillis, long writes,
-      long mutations, HeapWatch.Peak heap) {
+  record Phase(long millis, long discoveryMillis, long preflightMillis, long captureMillis,
+      long writes, long mutations, HeapWatch.Peak heap) {
+    /** Publication and retirement. */
     long storeMillis() {
-      return millis - discoveryMillis - preflightMillis;
+      return millis - discoveryMillis - preflightMillis - captureMillis;
     }
   }
 
@@ -122,7 +123,7 @@ public final class ReconcileComparison {
     long millis = (System.nanoTime() - start) / 1_000_000;
     check(seen.tables() == plan.tables() && seen.namespaces() == plan.namespaces(),
         "bare discovery saw " + seen);
-    return new Phase(millis, millis, 0, 0, 0, heap.peak());
+    return new Phase(millis, millis, 0, 0, 0, 0, heap.peak());
   }
 
   private static Phase reconcile(Plan plan, OverlayWorld world, SyntheticUpstream upstream,
@@ -135,7 +136,8 @@ public final class ReconcileComparison {
     long end = System.nanoTime();
     Phase phase = new Phase((end - clock.started) / 1_000_000,
         (clock.discovered - clock.started) / 1_000_000,
-        (clock.preflighted - clock.discovered) / 1_000_000, world.committedWrites() - writes,
+        (clock.preflighted - clock.discovered) / 1_000_000, (end - clock.retired) / 1_000_000,
+        world.committedWrites() - writes,
         world.mutations() - mutations, heap.peak());
     if (rerun) {
       check(report.unchanged() == plan.tables()
@@ -165,13 +167,16 @@ public final class ReconcileComparison {
 
   private static String describe(Iteration it) {
     return String.format(Locale.ROOT,
-        "bare %d ms | initial %d ms (discovery %d, preflight %d, publish+retire %d; %d write tx, "
-            + "%d keys) | unchanged %d ms (discovery %d, preflight %d, rest %d; %d write tx) | "
-            + "heap peak MB bare/initial/unchanged: pools %d/%d/%d, live after GC %d/%d/%d",
+        "bare %d ms | initial %d ms (discovery %d, preflight %d, publish+retire %d, capture %d; "
+            + "%d write tx, %d keys) | unchanged %d ms (discovery %d, preflight %d, rest %d; %d "
+            + "write tx) | heap peak MB bare/initial/unchanged: pools %d/%d/%d, live after GC "
+            + "%d/%d/%d",
         it.bare().millis(), it.initial().millis(), it.initial().discoveryMillis(),
-        it.initial().preflightMillis(), it.initial().storeMillis(), it.initial().writes(),
-        it.initial().mutations(), it.unchanged().millis(), it.unchanged().discoveryMillis(),
-        it.unchanged().preflightMillis(), it.unchanged().storeMillis(), it.unchanged().writes(),
+        it.initial().preflightMillis(), it.initial().storeMillis(),
+        it.initial().captureMillis(), it.initial().writes(), it.initial().mutations(),
+        it.unchanged().millis(), it.unchanged().discoveryMillis(),
+        it.unchanged().preflightMillis(),
+        it.unchanged().storeMillis() + it.unchanged().captureMillis(), it.unchanged().writes(),
         mb(it.bare().heap().poolPeakBytes()), mb(it.initial().heap().poolPeakBytes()),
         mb(it.unchanged().heap().poolPeakBytes()), mb(it.bare().heap().liveAfterGcBytes()),
         mb(it.initial().heap().liveAfterGcBytes()), mb(it.unchanged().heap().liveAfterGcBytes()));
@@ -226,11 +231,13 @@ public final class ReconcileComparison {
     long started;
     long discovered;
     long preflighted;
+    long retired;
 
     void start() {
       started = System.nanoTime();
       discovered = started;
       preflighted = started;
+      retired = started;
     }
 
     @Override
@@ -241,6 +248,11 @@ public final class ReconcileComparison {
     @Override
     public void afterPreflight(Inventory inventory) {
       preflighted = System.nanoTime();
+    }
+
+    @Override
+    public void afterRetirement(Inventory inventory) {
+      retired = System.nanoTime();
     }
   }
 }

@@ -9,7 +9,6 @@ import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.gateway.testing.GatewayFixture;
-import io.icegate.gateway.testing.TestValidations;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -66,13 +65,11 @@ class ReconciledCatalogClientTest {
     HttpResponse<String> report = gw.send("POST", base + "/overlays/" + overlay + "/reconcile",
         null);
     assertThat(report.statusCode()).as(report.body()).isEqualTo(200);
-    assertThat(json(report).get("created").asInt()).isEqualTo(2); // sales.orders + the view
-    // Visible once its capture validated clean (issue 10); published through core here.
-    String orders = new io.icegate.core.repo.Repositories(gw.gateway().store(),
-        java.time.Clock.systemUTC()).tables(account).getByName(
-            io.icegate.core.model.NameScope.inCatalog(gw.prefix(), List.of("sales")), "orders")
-        .orElseThrow().id();
-    TestValidations.publish(gw.gateway().store(), account, orders, "sales.orders");
+    JsonNode done = json(report);
+    assertThat(done.get("created").asInt()).isEqualTo(2); // sales.orders + the view
+    // Visible to clients because the reconcile validated its capture (issue 10): no snapshot yet,
+    // so no file to check.
+    assertThat(done.get("validated").asInt()).as(done.toString()).isEqualTo(1);
     client = gw.client();
   }
 

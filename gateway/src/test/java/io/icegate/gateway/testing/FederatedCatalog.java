@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.icegate.access.iceberg.fixture.CredentialVendingFilter;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.model.NameScope;
@@ -12,7 +13,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
@@ -106,6 +109,22 @@ public final class FederatedCatalog implements AutoCloseable {
     return "/admin/v1/accounts/" + account;
   }
 
+  /**
+   * What the upstream's vending filter hands out for the warehouse: the object store's own
+   * identity as a session (s3proxy ignores the token) expiring {@code lifetimeMillis} from now
+   * (negative: already expired).
+   */
+  public CredentialVendingFilter.Vended storeSession(long lifetimeMillis) {
+    Map<String, String> session = new HashMap<>();
+    session.put("s3.access-key-id", objects.accessKeyId());
+    session.put("s3.secret-access-key", objects.secretAccessKey());
+    session.put("s3.session-token", "fixture-session-token");
+    session.put("s3.session-token-expires-at-ms",
+        Long.toString(System.currentTimeMillis() + lifetimeMillis));
+    return new CredentialVendingFilter.Vended(List.of(
+        new CredentialVendingFilter.StorageCredential(upstream.warehouse(), session)), Map.of());
+  }
+
   /** Reconciles the Overlay synchronously; the report. */
   public JsonNode reconcile() {
     HttpResponse<String> report =
@@ -140,10 +159,10 @@ public final class FederatedCatalog implements AutoCloseable {
   }
 
   /**
-   * One upstream commit appending a data file to {@code ident} (metadata only: the file is never
-   * written, nothing here reads it); the upstream's metadata after it.
+   * One upstream commit appending a data file to {@code ident}; the upstream's metadata after it.
+   * The file is never written: a reconcile's validation finds it missing (one error).
    */
-  public TableMetadata appendUpstream(TableIdentifier ident) {
+    public TableMetadata appendUpstream(TableIdentifier ident) {
     try (RESTCatalog client = upstream.newClient()) {
       org.apache.iceberg.Table table = client.loadTable(ident);
       DataFile file = DataFiles.builder(table.spec())

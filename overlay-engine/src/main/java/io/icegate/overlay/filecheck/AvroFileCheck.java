@@ -5,19 +5,25 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.avro.AvroSchemaUtil;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.mapping.NameMapping;
 
 /**
  * Checks one Avro data or delete file by its container structure (Avro specification "Object
- * Container Files"): the header's magic, metadata, schema and codec; then every block's row count
+ * Container Files"): the header's magic, metadata and codec; the header's schema, whose columns
+ * must map by field id (or the table's name mapping) to compatible table columns, as for Parquet;
+ * then every block's row count
  * and size, seeking past the block's bytes to its sync marker, which must be the file's. Block
  * contents are neither read into memory nor decoded: the row count of an Avro file is only known
  * from its block headers, and seeking past each block keeps the read to headers and markers where
@@ -37,7 +43,8 @@ final class AvroFileCheck {
    * @param input the file, whose length is already known to equal the manifest's
    * @return a sentence saying what is wrong, or empty when the file conforms
    */
-  static Optional<String> problem(ContentFile<?> file, InputFile input, long length) {
+  static Optional<String> problem(
+      ContentFile<?> file, InputFile input, long length, TableColumns columns) {
     try (SeekableInputStream in = input.newStream()) {
       // A direct decoder does not read ahead, so the stream's position is the decoder's.
       BinaryDecoder decoder = DecoderFactory.get().directBinaryDecoder(in, null);
@@ -51,13 +58,17 @@ final class AvroFileCheck {
       if (schemaJson == null) {
         return Optional.of("the Avro header has no schema");
       }
-      new Schema.Parser().parse(new String(schemaJson, StandardCharsets.UTF_8));
+      Schema schema = new Schema.Parser().parse(new String(schemaJson, StandardCharsets.UTF_8));
       byte[] codec = metadata.get("avro.codec");
       if (codec != null) {
         CodecFactory.fromString(new String(codec, StandardCharsets.UTF_8));
       }
       byte[] sync = new byte[SYNC_SIZE];
       decoder.readFixed(sync);
+      Optional<String> nonConforming = nonConforming(schema, columns);
+      if (nonConforming.isPresent()) {
+        return nonConforming;
+      }
 
       long rows = 0;
       byte[] blockSync = new byte[SYNC_SIZE];
@@ -91,6 +102,110 @@ final class AvroFileCheck {
       return Optional.of("the Avro file ends in the middle of its header or a block (truncated)");
     } catch (IOException | RuntimeException e) {
       return Optional.of("the file is not a readable Avro file: " + DataFileCheck.reason(e));
+    }
+  }
+
+  /**
+   * The first column of the file's Avro schema the table cannot read: ids from the schema's
+   * {@code field-id}, {@code element-id}, {@code key-id} and {@code value-id} properties (Iceberg
+   * spec "Avro"), or from the table's name mapping when the schema has none; types as Iceberg
+   * converts them.
+   */
+  private static Optional<String> nonConforming(Schema schema, TableColumns columns) {
+    Set<Integer> carried = new HashSet<>();
+    collectIds(schema, carried, new HashSet<>());
+    if (carried.isEmpty()) {
+      Optional<NameMapping> mapping = columns.nameMapping();
+      if (mapping.isEmpty()) {
+        return Optional.of(TableColumns.NO_IDS_NO_MAPPING);
+      }
+      schema = AvroSchemaUtil.applyNameMapping(schema, mapping.get());
+      collectIds(schema, carried, new HashSet<>());
+    }
+    Optional<String> unmapped = fieldWithoutId(schema, "", new HashSet<>());
+    if (unmapped.isPresent()) {
+      return unmapped;
+    }
+    org.apache.iceberg.Schema converted;
+    try {
+      converted = AvroSchemaUtil.toIceberg(schema);
+    } catch (RuntimeException e) {
+      return Optional.of(
+          "the file's column types have no Iceberg equivalent: " + DataFileCheck.reason(e));
+    }
+    return columns.nonConforming(converted, carried);
+  }
+
+  private static void collectIds(Schema schema, Set<Integer> ids, Set<String> recordsSeen) {
+    switch (schema.getType()) {
+      case RECORD -> {
+        if (!recordsSeen.add(schema.getFullName())) {
+          return; // a recursive record; Iceberg's conversion rejects it later
+        }
+        for (Schema.Field field : schema.getFields()) {
+          addId(field.getObjectProp(AvroSchemaUtil.FIELD_ID_PROP), ids);
+          collectIds(field.schema(), ids, recordsSeen);
+        }
+      }
+      case ARRAY -> {
+        addId(schema.getObjectProp(AvroSchemaUtil.ELEMENT_ID_PROP), ids);
+        collectIds(schema.getElementType(), ids, recordsSeen);
+      }
+      case MAP -> {
+        addId(schema.getObjectProp(AvroSchemaUtil.KEY_ID_PROP), ids);
+        addId(schema.getObjectProp(AvroSchemaUtil.VALUE_ID_PROP), ids);
+        collectIds(schema.getValueType(), ids, recordsSeen);
+      }
+      case UNION -> schema.getTypes().forEach(option -> collectIds(option, ids, recordsSeen));
+      default -> {}
+    }
+  }
+
+  private static void addId(Object id, Set<Integer> ids) {
+    if (id instanceof Number number) {
+      ids.add(number.intValue());
+    } else if (id != null) {
+      ids.add(Integer.parseInt(id.toString()));
+    }
+  }
+
+  private static Optional<String> fieldWithoutId(
+      Schema schema, String prefix, Set<String> recordsSeen) {
+    switch (schema.getType()) {
+      case RECORD -> {
+        if (!recordsSeen.add(schema.getFullName())) {
+          return Optional.empty();
+        }
+        for (Schema.Field field : schema.getFields()) {
+          String name = prefix + field.name();
+          if (field.getObjectProp(AvroSchemaUtil.FIELD_ID_PROP) == null) {
+            return Optional.of(TableColumns.unmapped(name));
+          }
+          Optional<String> nested = fieldWithoutId(field.schema(), name + ".", recordsSeen);
+          if (nested.isPresent()) {
+            return nested;
+          }
+        }
+        return Optional.empty();
+      }
+      case ARRAY -> {
+        return fieldWithoutId(schema.getElementType(), prefix, recordsSeen);
+      }
+      case MAP -> {
+        return fieldWithoutId(schema.getValueType(), prefix, recordsSeen);
+      }
+      case UNION -> {
+        for (Schema option : schema.getTypes()) {
+          Optional<String> nested = fieldWithoutId(option, prefix, recordsSeen);
+          if (nested.isPresent()) {
+            return nested;
+          }
+        }
+        return Optional.empty();
+      }
+      default -> {
+        return Optional.empty();
+      }
     }
   }
 

@@ -3,6 +3,7 @@ package io.icegate.overlay.filecheck;
 import io.icegate.access.storage.s3.VendedS3Client;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -37,8 +38,10 @@ import org.apache.iceberg.puffin.PuffinReader;
  * are streamed, entries are read without column statistics, and only footers and block headers of
  * data files are read.
  *
- * <p>Stateless; every call reads afresh through the given {@link FileIO} (use {@link
- * ValidationFileIO} for a federated table).
+ * <p>Manifests are read in the calling thread; files are checked on up to {@code parallelism}
+ * threads of the call's own (object-store round trips, not CPU, dominate). Stateless; every call
+ * reads afresh through the given {@link FileIO} (use {@link ValidationFileIO} for a federated
+ * table).
  */
 public final class DataFileCheck {
 
@@ -53,26 +56,73 @@ public final class DataFileCheck {
           "content_offset",
           "content_size_in_bytes");
 
+  /** Files checked at once by {@link #check(TableMetadata, FileIO)}: object-store latency, not CPU, bounds it. */
+  public static final int DEFAULT_PARALLELISM = 8;
+
   private DataFileCheck() {}
 
   /**
-   * Every problem of the current snapshot's data and delete files.
+   * Every problem of the current snapshot's data and delete files, checking up to {@link
+   * #DEFAULT_PARALLELISM} files at once.
    *
    * @param metadata the table as captured; no current snapshot means no files and no problems
-   * @param io reads manifest lists, manifests and data files
+   * @param io reads manifest lists, manifests and data files; must allow concurrent reads
    * @return the problems in manifest order, one per bad file; empty when every file conforms
+   * @throws java.util.concurrent.CancellationException when the calling thread is interrupted
    */
   public static List<FileProblem> check(TableMetadata metadata, FileIO io) {
-    List<FileProblem> problems = new ArrayList<>();
-    check(metadata, io, problems::add);
-    return problems;
+    return check(metadata, io, DEFAULT_PARALLELISM);
+  }
+
+  /**
+   * As {@link #check(TableMetadata, FileIO)} with {@code parallelism} files checked at once (1:
+   * all in the calling thread).
+   */
+  public static List<FileProblem> check(TableMetadata metadata, FileIO io, int parallelism) {
+    List<Found> found = new ArrayList<>();
+    run(metadata, io, parallelism, (order, problem) -> found.add(new Found(order, problem)));
+    found.sort(Comparator.comparingLong(Found::order));
+    return found.stream().map(Found::problem).toList();
   }
 
   /**
    * As {@link #check(TableMetadata, FileIO)}, handing each problem to {@code problems} as it is
-   * found instead of collecting them (for tables with very many bad files).
+   * found (in completion order, one call at a time, possibly from a pool thread; every call has
+   * happened when this returns) instead of collecting them.
    */
   public static void check(TableMetadata metadata, FileIO io, Consumer<FileProblem> problems) {
+    check(metadata, io, DEFAULT_PARALLELISM, problems);
+  }
+
+  /**
+   * As {@link #check(TableMetadata, FileIO, int)}, handing each problem to {@code problems} as it
+   * is found (in completion order, one call at a time) instead of collecting them, for tables with
+   * very many bad files.
+   */
+  public static void check(
+      TableMetadata metadata, FileIO io, int parallelism, Consumer<FileProblem> problems) {
+    run(metadata, io, parallelism, (order, problem) -> problems.accept(problem));
+  }
+
+  /** A problem with its file's position in manifest order. */
+  private record Found(long order, FileProblem problem) {}
+
+  /** Receives problems one call at a time, from whichever thread found them. */
+  private interface Sink {
+    void accept(long order, FileProblem problem);
+  }
+
+  private static void run(TableMetadata metadata, FileIO io, int parallelism, Sink unsafeSink) {
+    if (parallelism < 1) {
+      throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
+    }
+    Object lock = new Object();
+    Sink sink =
+        (order, problem) -> {
+          synchronized (lock) {
+            unsafeSink.accept(order, problem);
+          }
+        };
     Snapshot snapshot = metadata.currentSnapshot();
     if (snapshot == null) {
       return;
@@ -83,27 +133,40 @@ public final class DataFileCheck {
       manifests = snapshot.allManifests(io);
     } catch (RuntimeException e) {
       String list = Objects.requireNonNullElse(snapshot.manifestListLocation(), metadata.location());
-      problems.accept(
-          new FileProblem(list, FileFormat.AVRO.name(), "the manifest list cannot be read: " + reason(e)));
+      sink.accept(
+          0,
+          new FileProblem(
+              list, FileFormat.AVRO.name(), "the manifest list cannot be read: " + reason(e)));
       return;
     }
-    Set<String> puffinFilesSeen = new HashSet<>();
-    for (ManifestFile manifest : manifests) {
-      try (ManifestReader<? extends ContentFile<?>> reader = open(manifest, io, metadata)) {
-        for (ContentFile<?> file : reader) {
-          if (file.format() == FileFormat.PUFFIN && !puffinFilesSeen.add(file.location())) {
-            continue; // several deletion vectors share one Puffin file: check it once
+    try (FilePool pool = new FilePool(parallelism)) {
+      Set<String> puffinFilesSeen = new HashSet<>();
+      long order = 0;
+      for (ManifestFile manifest : manifests) {
+        try (ManifestReader<? extends ContentFile<?>> reader = open(manifest, io, metadata)) {
+          for (ContentFile<?> file : reader) {
+            if (file.format() == FileFormat.PUFFIN && !puffinFilesSeen.add(file.location())) {
+              continue; // several deletion vectors share one Puffin file: check it once
+            }
+            long position = order++;
+            pool.submit(
+                () ->
+                    inspect(file, io, columns)
+                        .ifPresent(
+                            message ->
+                                sink.accept(
+                                    position,
+                                    new FileProblem(
+                                        file.location(), file.format().name(), message))));
           }
-          inspect(file, io, columns)
-              .ifPresent(
-                  message ->
-                      problems.accept(
-                          new FileProblem(file.location(), file.format().name(), message)));
+        } catch (IOException | RuntimeException e) {
+          sink.accept(
+              order++,
+              new FileProblem(
+                  manifest.path(),
+                  FileFormat.AVRO.name(),
+                  "the manifest cannot be read: " + reason(e)));
         }
-      } catch (IOException | RuntimeException e) {
-        problems.accept(
-            new FileProblem(
-                manifest.path(), FileFormat.AVRO.name(), "the manifest cannot be read: " + reason(e)));
       }
     }
   }
@@ -147,7 +210,7 @@ public final class DataFileCheck {
         case ORC:
           return OrcFileCheck.problem(file, input, columns);
         case AVRO:
-          return AvroFileCheck.problem(file, input, length);
+          return AvroFileCheck.problem(file, input, length, columns);
         case PUFFIN:
           return puffinProblem(file, input, length);
         default:

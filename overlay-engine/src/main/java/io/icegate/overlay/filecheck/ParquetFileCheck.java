@@ -6,7 +6,6 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.parquet.ParquetSchemaUtil;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -45,19 +44,13 @@ final class ParquetFileCheck {
     if (!ParquetSchemaUtil.hasIds(fileSchema)) {
       Optional<NameMapping> mapping = columns.nameMapping();
       if (mapping.isEmpty()) {
-        return Optional.of(
-            "the file's columns carry no Iceberg field ids and the table has no name mapping ("
-                + TableProperties.DEFAULT_NAME_MAPPING
-                + ")");
+        return Optional.of(TableColumns.NO_IDS_NO_MAPPING);
       }
       fileSchema = ParquetSchemaUtil.applyNameMapping(fileSchema, mapping.get());
     }
     for (var column : fileSchema.getColumns()) {
       if (column.getPrimitiveType().getId() == null) {
-        return Optional.of(
-            "column "
-                + String.join(".", column.getPath())
-                + " has no Iceberg field id and no entry in the table's name mapping");
+        return Optional.of(TableColumns.unmapped(String.join(".", column.getPath())));
       }
     }
     Set<Integer> carried = new HashSet<>();

@@ -36,6 +36,17 @@ final class TableColumns {
           MetadataColumns.ROW_ID,
           MetadataColumns.LAST_UPDATED_SEQUENCE_NUMBER);
 
+  /** The problem of a file whose columns carry no field ids in a table without a name mapping. */
+  static final String NO_IDS_NO_MAPPING =
+      "the file's columns carry no Iceberg field ids and the table has no name mapping ("
+          + TableProperties.DEFAULT_NAME_MAPPING
+          + ")";
+
+  /** The problem of a column left without an id after the name mapping was applied. */
+  static String unmapped(String column) {
+    return "column " + column + " has no Iceberg field id and no entry in the table's name mapping";
+  }
+
   private final List<Schema> schemas;
   private final NameMapping nameMapping;
   private final String nameMappingError;
@@ -48,6 +59,8 @@ final class TableColumns {
         .sorted(Comparator.comparingInt(Schema::schemaId).reversed())
         .forEach(ordered::add);
     ordered.add(RESERVED);
+    // Schema builds its id index lazily; build it now, before checks share it across threads.
+    ordered.forEach(schema -> schema.findField(0));
     this.schemas = List.copyOf(ordered);
     String json = metadata.property(TableProperties.DEFAULT_NAME_MAPPING, null);
     NameMapping parsed = null;

@@ -18,4 +18,7 @@ public interface ReconcileHook {
 
   /** After publication batch {@code batch} (0-based) committed. */
   default void afterPublishBatch(int batch) {}
+
+  /** After phase 4 (retirement) succeeded, before capture. */
+  default void afterRetirement(Inventory inventory) {}
 }

@@ -270,6 +270,8 @@ public final class Reconciler {
         settings.batch())
         .retire(inventory.identityKeys(), Destination.withAncestors(inventory.namespaces()));
 
+    hook.afterRetirement(inventory);
+
     progress.enter(ReconcileProgress.Phase.CAPTURE);
     List<TableCapturer.Target> targets =
         new TableCapturer(repositories, fence, settings.concurrency(), settings.batch())

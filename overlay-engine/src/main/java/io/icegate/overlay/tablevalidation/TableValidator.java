@@ -7,11 +7,13 @@ import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.access.storage.VendedStorageCredentials;
 import io.icegate.core.capture.CapturePointers;
 import io.icegate.core.capture.Captures;
+import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
 import io.icegate.core.repo.Repositories;
+import io.icegate.core.store.KvStoreException;
 import io.icegate.core.store.Transaction;
 import io.icegate.core.validation.TableValidations;
 import io.icegate.core.validation.ValidationError;
@@ -169,8 +171,17 @@ public final class TableValidator {
     try (client) {
       List<Future<Outcome>> futures = new ArrayList<>();
       for (String tableId : tableIds) {
-        futures.add(pool.submit(() ->
-            validateOne(accountId, tableId, integration, client::get, fence)));
+        futures.add(pool.submit(() -> {
+          try {
+            return validateOne(accountId, tableId, integration, client::get, fence);
+          } catch (IcegateException | KvStoreException e) {
+            throw e; // a stale run, a fence, the store: the step stops
+          } catch (RuntimeException e) {
+            // one table's surprise (unparsable metadata, a provider bug) is that table's warning
+            return new Outcome.NotPublished("table " + tableId + " not validated: "
+                + e.getClass().getName());
+          }
+        }));
       }
       long validated = 0;
       long failed = 0;
@@ -263,9 +274,8 @@ public final class TableValidator {
       return List.of(subject.error(refused.problem()));
     }
     try (ValidationFileIO io = ((ValidationFileIO.Ready) opened).io()) {
-      List<ValidationError> errors = new ArrayList<>();
-      DataFileCheck.check(metadata, io, problem -> errors.add(subject.error(problem)));
-      return errors;
+      // in manifest order, so a revalidation of the same files lists its errors the same way
+      return DataFileCheck.check(metadata, io).stream().map(subject::error).toList();
     }
   }
 

@@ -109,8 +109,11 @@ class DataFileCheckTest {
                 + " bytes");
   }
 
-  @Test
-  void parquetColumnWhoseTypeContradictsTheSchemaIsAProblem() {
+  @ParameterizedTest
+  @EnumSource(
+      value = FileFormat.class,
+      names = {"PARQUET", "AVRO"})
+  void columnWhoseTypeContradictsTheSchemaIsAProblem(FileFormat format) {
     Schema nameAsInt =
         new Schema(
             Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -118,8 +121,8 @@ class DataFileCheckTest {
     Record row = GenericRecord.create(nameAsInt);
     row.setField("id", 1L);
     row.setField("name", 7);
-    DataFile contradicting = table.writeData(FileFormat.PARQUET, nameAsInt, List.of(row));
-    table.append(table.writeData(FileFormat.PARQUET, 3), contradicting);
+    DataFile contradicting = table.writeData(format, nameAsInt, List.of(row));
+    table.append(table.writeData(format, 3), contradicting);
 
     List<FileProblem> problems = check();
 
@@ -264,6 +267,48 @@ class DataFileCheckTest {
   }
 
   @Test
+  void avroWithoutFieldIdsPassesWithANameMappingAndFailsWithout() throws IOException {
+    org.apache.avro.Schema plain =
+        new org.apache.avro.Schema.Parser()
+            .parse(
+                "{\"type\":\"record\",\"name\":\"plain\",\"fields\":["
+                    + "{\"name\":\"id\",\"type\":\"long\"},"
+                    + "{\"name\":\"name\",\"type\":[\"null\",\"string\"]}]}");
+    Path file = dir.resolve("plain.avro");
+    try (org.apache.avro.file.DataFileWriter<org.apache.avro.generic.GenericRecord> writer =
+        new org.apache.avro.file.DataFileWriter<>(
+            new org.apache.avro.generic.GenericDatumWriter<>(plain))) {
+      writer.create(plain, file.toFile());
+      for (int i = 0; i < 4; i++) {
+        org.apache.avro.generic.GenericRecord row = new org.apache.avro.generic.GenericData.Record(plain);
+        row.put("id", (long) i);
+        row.put("name", "n" + i);
+        writer.append(row);
+      }
+    }
+    table.append(
+        DataFiles.builder(PartitionSpec.unpartitioned())
+            .withPath("file:" + file)
+            .withFormat(FileFormat.AVRO)
+            .withFileSizeInBytes(Files.size(file))
+            .withRecordCount(4)
+            .build());
+
+    assertThat(check()).singleElement().extracting(FileProblem::message)
+        .isEqualTo(TableColumns.NO_IDS_NO_MAPPING);
+
+    table
+        .table()
+        .updateProperties()
+        .set(
+            TableProperties.DEFAULT_NAME_MAPPING,
+            NameMappingParser.toJson(MappingUtil.create(FileTable.SCHEMA)))
+        .commit();
+
+    assertThat(check()).isEmpty();
+  }
+
+  @Test
   void parquetWithoutIdsAndAColumnTheMappingLacksIsAProblem() throws IOException {
     table
         .table()
@@ -335,6 +380,30 @@ class DataFileCheckTest {
     assertThat(check())
         .extracting(FileProblem::filePath)
         .containsExactlyInAnyOrder(a.location(), c.location());
+  }
+
+  @Test
+  void parallelAndSequentialChecksFindTheSameProblemsInManifestOrder() throws IOException {
+    List<DataFile> files = new java.util.ArrayList<>();
+    for (int i = 0; i < 12; i++) {
+      files.add(table.writeData(FileFormat.PARQUET, 2));
+    }
+    table.append(files.toArray(DataFile[]::new));
+    for (int i = 0; i < files.size(); i += 3) {
+      Files.delete(local(files.get(i).location()));
+    }
+
+    List<FileProblem> sequential = DataFileCheck.check(table.metadata(), io, 1);
+    List<FileProblem> parallel = DataFileCheck.check(table.metadata(), io, 4);
+
+    assertThat(sequential).hasSize(4);
+    assertThat(parallel).isEqualTo(sequential);
+    List<FileProblem> streamed = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+    DataFileCheck.check(table.metadata(), io, 3, streamed::add);
+    assertThat(streamed).containsExactlyInAnyOrderElementsOf(sequential);
+    List<FileProblem> defaults = new java.util.ArrayList<>();
+    DataFileCheck.check(table.metadata(), io, defaults::add);
+    assertThat(defaults).containsExactlyInAnyOrderElementsOf(sequential);
   }
 
   private DataFile writeParquetWithoutIds(int rows) throws IOException {

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Capture publication under storage faults: a table captured once, then an upstream commit, then
- * a reconcile whose every commit fails once with every fault kind. A reader polling the store
+ * Capture publication under storage faults: tables captured once (one table; three tables in
+ * blob and pointer batches of two), then an upstream commit to each, then a reconcile whose every
+ * commit fails once with every fault kind. A reader polling the store
  * (without faults) throughout never sees a pointer whose blob is missing, a blob that digests
  * otherwise, or a pointer and table property from different publications, and its captured
  * JSON's snapshots are those of the pointer's metadata location; a retry converges to the newest
@@ -41,6 +42,9 @@ class CaptureFaultTest {
   private static ObjectStoreFixture objects;
   private static IcebergRestFixture upstream;
   private static String ns;
+  /** Three tables: with the harness's batch of 2, one pointer transaction holds two of them. */
+  private static final String BATCHED_NS = "faultedbatch";
+  private static final List<String> BATCHED = List.of("t", "u", "v");
 
   @BeforeAll
   static void start() throws Exception {
@@ -50,6 +54,13 @@ class CaptureFaultTest {
     upstream.backingCatalog().createNamespace(org.apache.iceberg.catalog.Namespace.of(ns));
     upstream.backingCatalog().createTable(
         org.apache.iceberg.catalog.TableIdentifier.of(ns, "t"), IcebergRestFixture.ORDERS_SCHEMA);
+    upstream.backingCatalog().createNamespace(
+        org.apache.iceberg.catalog.Namespace.of(BATCHED_NS));
+    for (String name : BATCHED) {
+      upstream.backingCatalog().createTable(
+          org.apache.iceberg.catalog.TableIdentifier.of(BATCHED_NS, name),
+          IcebergRestFixture.ORDERS_SCHEMA);
+    }
   }
 
   @AfterAll
@@ -61,24 +72,26 @@ class CaptureFaultTest {
   /** Snapshot count of every upstream metadata location seen: what a capture of it must hold. */
   private static final Map<String, Integer> SNAPSHOTS = new ConcurrentHashMap<>();
 
-  private record Setup(ReconcileHarness h, String overlay, String tableId) {}
+  private record Setup(ReconcileHarness h, String overlay, String namespace, List<String> names,
+      List<String> tableIds) {}
 
-  private static Setup setUp(FaultWorld world) {
+  private static Setup setUp(FaultWorld world, String namespace, List<String> names) {
     ReconcileHarness h = new ReconcileHarness(world.store, world.clock);
     String integration = h.integration("up", upstream);
     String catalog = h.catalog("c");
-    String overlay = h.overlay("o", integration, catalog, List.of(List.of(ns)));
-    appendUpstream();
+    String overlay = h.overlay("o", integration, catalog, List.of(List.of(namespace)));
+    names.forEach(name -> appendUpstream(namespace, name));
     h.reconcile(overlay);
-    String tableId = h.relations(catalog).get(ns + ".t").id();
-    appendUpstream();
+    List<String> tableIds = names.stream()
+        .map(name -> h.relations(catalog).get(namespace + "." + name).id()).toList();
+    names.forEach(name -> appendUpstream(namespace, name));
     world.clock.advance(Duration.ofSeconds(1));
-    return new Setup(h, overlay, tableId);
+    return new Setup(h, overlay, namespace, names, tableIds);
   }
 
-  private static void appendUpstream() {
-    CaptureTestUpstream.append(upstream, ns);
-    org.apache.iceberg.TableMetadata now = CaptureTestUpstream.current(upstream, ns);
+  private static void appendUpstream(String namespace, String name) {
+    CaptureTestUpstream.append(upstream, namespace, name);
+    org.apache.iceberg.TableMetadata now = CaptureTestUpstream.current(upstream, namespace, name);
     SNAPSHOTS.put(now.metadataFileLocation(), now.snapshots().size());
   }
 
@@ -118,9 +131,24 @@ class CaptureFaultTest {
 
   @Test
   void everyCommitOfCapturePublicationFailsOnceAndNoReaderSeesAMixedCapture() throws Exception {
+    everyCommitFailsOnce(ns, List.of("t"));
+  }
+
+  /**
+   * Three tables in batches of two: a fault in a blob or pointer transaction holding two tables
+   * leaves both whole (published together or not at all), and the retry converges.
+   */
+  @Test
+  void aFaultInTheMiddleOfAPointerBatchLeavesWholeCapturesAndTheRetryConverges()
+      throws Exception {
+    everyCommitFailsOnce(BATCHED_NS, BATCHED);
+  }
+
+  private static void everyCommitFailsOnce(String namespace, List<String> names)
+      throws Exception {
     int commits;
     try (FaultWorld clean = FaultWorld.open(InMemoryEngine.create())) {
-      Setup s = setUp(clean);
+      Setup s = setUp(clean, namespace, names);
       int before = clean.faults.commitsSeen();
       reconcile(s);
       commits = clean.faults.commitsSeen() - before;
@@ -132,13 +160,13 @@ class CaptureFaultTest {
       for (Fault fault : Fault.values()) {
         InMemoryEngine engine = InMemoryEngine.create();
         try (FaultWorld world = FaultWorld.open(engine)) {
-          Setup s = setUp(world);
+          Setup s = setUp(world, namespace, names);
           KvStore reader = new EngineKvStore(engine);
           List<String> seen = new CopyOnWriteArrayList<>();
           AtomicBoolean running = new AtomicBoolean(true);
           Thread poller = new Thread(() -> {
             while (running.get()) {
-              look(reader, s.h().repos, s.h().account, s.tableId(), seen);
+              s.tableIds().forEach(id -> look(reader, s.h().repos, s.h().account, id, seen));
             }
           });
           poller.start();
@@ -152,13 +180,16 @@ class CaptureFaultTest {
           reconcile(s);
           running.set(false);
           poller.join();
-          look(reader, s.h().repos, s.h().account, s.tableId(), seen);
+          s.tableIds().forEach(id -> look(reader, s.h().repos, s.h().account, id, seen));
           assertThat(seen).isEmpty();
-          String newest = CaptureTestUpstream.current(upstream, ns).metadataFileLocation();
-          CapturePointer pointer =
-              new Captures(s.h().repos).pointer(s.h().account, s.tableId()).orElseThrow();
-          assertThat(pointer.upstreamMetadataLocation()).isEqualTo(newest);
-          assertThat(pointer.captureGeneration()).isEqualTo(2);
+          for (int i = 0; i < names.size(); i++) {
+            String newest = CaptureTestUpstream.current(upstream, namespace, names.get(i))
+                .metadataFileLocation();
+            CapturePointer pointer = new Captures(s.h().repos)
+                .pointer(s.h().account, s.tableIds().get(i)).orElseThrow();
+            assertThat(pointer.upstreamMetadataLocation()).isEqualTo(newest);
+            assertThat(pointer.captureGeneration()).isEqualTo(2);
+          }
           InvariantChecker.of(world.store).assertClean();
         } catch (AssertionError | RuntimeException e) {
           throw new AssertionError("commit " + commit + " fault " + fault, e);

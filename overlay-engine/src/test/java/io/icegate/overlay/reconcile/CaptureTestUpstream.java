@@ -21,8 +21,13 @@ final class CaptureTestUpstream {
 
   /** One upstream commit appending a data file to {@code ns.t}; returns the new metadata file. */
   static String append(IcebergRestFixture upstream, String ns) {
+    return append(upstream, ns, "t");
+  }
+
+  /** One upstream commit appending a data file to {@code ns.name}; returns the new metadata file. */
+  static String append(IcebergRestFixture upstream, String ns, String name) {
     try (RESTCatalog client = upstream.newClient()) {
-      org.apache.iceberg.Table table = client.loadTable(TableIdentifier.of(ns, "t"));
+      org.apache.iceberg.Table table = client.loadTable(TableIdentifier.of(ns, name));
       DataFile file = DataFiles.builder(table.spec())
           .withPath(table.location() + "/data/" + UUID.randomUUID() + ".parquet")
           .withFileSizeInBytes(1024).withRecordCount(3).withFormat("PARQUET").build();
@@ -30,12 +35,17 @@ final class CaptureTestUpstream {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return current(upstream, ns).metadataFileLocation();
+    return current(upstream, ns, name).metadataFileLocation();
   }
 
   /** The upstream's current metadata of {@code ns.t}, read from its backing catalog. */
   static TableMetadata current(IcebergRestFixture upstream, String ns) {
-    return ((HasTableOperations) upstream.backingCatalog().loadTable(TableIdentifier.of(ns, "t")))
-        .operations().current();
+    return current(upstream, ns, "t");
+  }
+
+  /** The upstream's current metadata of {@code ns.name}, read from its backing catalog. */
+  static TableMetadata current(IcebergRestFixture upstream, String ns, String name) {
+    return ((HasTableOperations) upstream.backingCatalog().loadTable(
+        TableIdentifier.of(ns, name))).operations().current();
   }
 }

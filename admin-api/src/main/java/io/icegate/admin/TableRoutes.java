@@ -1,0 +1,173 @@
+package io.icegate.admin;
+
+import io.icegate.core.capture.CapturePointer;
+import io.icegate.core.capture.CapturePointers;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.model.ResourceRef;
+import io.icegate.core.model.Table;
+import io.icegate.core.paging.Page;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.store.Idempotence;
+import io.icegate.core.store.ReadTransaction;
+import io.icegate.core.validation.TableValidations;
+import io.icegate.core.validation.ValidationError;
+import io.icegate.core.validation.ValidationStatus;
+import io.icegate.core.validation.Visibility;
+import io.icegate.core.validation.VisibilityOverride;
+import io.icegate.overlay.tablevalidation.TableRevalidation;
+import io.icegate.overlay.tablevalidation.TableValidator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * HTTP mapping of a Catalog's Tables as the admin sees them (issue 10): {@code GET
+ * .../catalogs/{catalog}/tables/{table}} with capture time and generation, validation state,
+ * error count, override and visibility; the paged {@code .../validation-errors}; {@code PUT} and
+ * {@code DELETE .../visibility-override} (PUT requires If-Match with the Table's ETag, DELETE
+ * accepts it); {@code POST .../revalidate}; and {@code revalidate=true} on Integration validate.
+ * A Table of another Catalog, or of nothing, is 404. The logic lives in core and overlay-engine.
+ */
+public final class TableRoutes {
+  private static final CapturePointers CAPTURES = new CapturePointers();
+
+  private final Repositories repositories;
+  private final TableValidations validations;
+  private final TableRevalidation revalidation;
+
+  public TableRoutes(Repositories repositories, TableRevalidation revalidation) {
+    this.repositories = Objects.requireNonNull(repositories, "repositories");
+    this.validations = new TableValidations(repositories);
+    this.revalidation = Objects.requireNonNull(revalidation, "revalidation");
+  }
+
+  /** Optional body of {@code PUT .../visibility-override}. */
+  public record OverrideRequest(String note) {}
+
+  AdminReply handle(AdminCall call) {
+    String account = call.var("account");
+    String catalog = call.var("catalog");
+    String tableId = call.var("table");
+    return switch (call.route()) {
+      case GET_TABLE -> view(200, account, catalog, tableId);
+      case TABLE_VALIDATION_ERRORS -> {
+        Page<ValidationError> page = repositories.store().read(tx -> {
+          require(tx, account, catalog, tableId);
+          return validations.errors(tx, account, tableId, AdminOperations.pageRequest(call));
+        });
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("items", page.items());
+        out.put("nextPageToken", page.nextPageToken());
+        yield AdminReply.json(200, out);
+      }
+      case PUT_VISIBILITY_OVERRIDE -> {
+        ExpectedGeneration expected = AdminOperations.requiredIfMatch(call, tableId);
+        String note = call.body().length == 0 ? null
+            : AdminJson.read(call.body(), OverrideRequest.class).note();
+        repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+          checkGeneration(require(tx, account, catalog, tableId), expected);
+          return validations.setOverride(tx, account, tableId, note);
+        });
+        yield view(200, account, catalog, tableId);
+      }
+      case DELETE_VISIBILITY_OVERRIDE -> {
+        ExpectedGeneration expected = AdminOperations.optionalIfMatch(call, tableId);
+        repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+          checkGeneration(require(tx, account, catalog, tableId), expected);
+          return validations.clearOverride(tx, account, tableId);
+        });
+        yield new AdminReply(204, null, null, Map.of());
+      }
+      case REVALIDATE_TABLE -> {
+        repositories.store().read(tx -> require(tx, account, catalog, tableId));
+        revalidation.revalidateTable(account, catalog, tableId);
+        yield view(200, account, catalog, tableId);
+      }
+      default -> throw new IllegalArgumentException("not a table route: " + call.route());
+    };
+  }
+
+  /** Whether Integration validate asked for {@code revalidate=true}. */
+  static boolean revalidateRequested(AdminCall call) {
+    return switch (call.query().getOrDefault("revalidate", "false")) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw IcegateException.invalidArgument("revalidate must be true or false");
+    };
+  }
+
+  /** Revalidates every captured managed Table of Integration {@code integrationId}. */
+  Map<String, Object> revalidateIntegration(String accountId, String integrationId) {
+    TableValidator.Result result = revalidation.revalidateIntegration(accountId, integrationId);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("validated", result.validated());
+    out.put("failed", result.failed());
+    out.put("warnings", result.warnings());
+    return out;
+  }
+
+  /** The Table's view, with its capture, validation and visibility from one read. */
+  private AdminReply view(int status, String account, String catalog, String tableId) {
+    return repositories.store().read(tx -> {
+      Resource<Table> table = require(tx, account, catalog, tableId);
+      Map<String, Object> out = AdminViews.of(table);
+      Optional<CapturePointer> capture = CAPTURES.get(tx, account, tableId);
+      out.put("capture", capture.map(c -> {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("captureGeneration", c.captureGeneration());
+        view.put("capturedAt", c.capturedAt().toString());
+        view.put("upstreamMetadataLocation", c.upstreamMetadataLocation());
+        return view;
+      }).orElse(null));
+      Optional<ValidationStatus> validation = validations.status(tx, account, tableId);
+      Map<String, Object> validationView = new LinkedHashMap<>();
+      validationView.put("state", validation.map(v -> v.state().name()).orElse("PENDING"));
+      validationView.put("errorCount", validation.map(ValidationStatus::errorCount).orElse(0));
+      validationView.put("validationGeneration",
+          validation.map(ValidationStatus::validationGeneration).orElse(0L));
+      validationView.put("captureGeneration",
+          validation.map(ValidationStatus::captureGeneration).orElse(0L));
+      validationView.put("validatedAt",
+          validation.map(v -> v.validatedAt().toString()).orElse(null));
+      out.put("validation", validationView);
+      Optional<VisibilityOverride> override = validations.override(tx, account, tableId);
+      out.put("visibilityOverride", override.map(o -> {
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("setAt", o.setAt().toString());
+        view.put("note", o.note());
+        return view;
+      }).orElse(null));
+      Visibility visibility = validations.visibility(tx, account, table);
+      out.put("visible", visibility.visible());
+      out.put("visibilityReason", visibility.reason());
+      return AdminReply.json(status, out).withHeader("ETag", table.etag());
+    });
+  }
+
+  /** The Table, when it exists in Catalog {@code catalogId} of the account; 404 otherwise. */
+  private Resource<Table> require(ReadTransaction tx, String account, String catalogId,
+      String tableId) {
+    if (tx.get(io.icegate.core.store.KeyLayout.resource(
+        new ResourceRef(account, ResourceKind.CATALOG, catalogId))) == null) {
+      throw new IcegateException(ErrorCode.NOT_FOUND, ResourceKind.CATALOG,
+          ResourceKind.CATALOG.label(), catalogId);
+    }
+    return repositories.tables(account).get(tx, tableId)
+        .filter(t -> t.spec().catalogId().equals(catalogId))
+        .orElseThrow(() -> new IcegateException(ErrorCode.NOT_FOUND, ResourceKind.TABLE,
+            ResourceKind.TABLE.label(), tableId));
+  }
+
+  private static void checkGeneration(Resource<Table> table, ExpectedGeneration expected) {
+    if (!expected.matches(table.generation())) {
+      throw new IcegateException(ErrorCode.PRECONDITION_FAILED, ResourceKind.TABLE,
+          ResourceKind.TABLE.label(), table.id());
+    }
+  }
+}

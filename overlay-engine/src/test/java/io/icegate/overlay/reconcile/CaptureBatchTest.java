@@ -1,0 +1,148 @@
+package io.icegate.overlay.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.icegate.access.iceberg.fixture.IcebergRestFixture;
+import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.core.capture.CapturePointer;
+import io.icegate.core.capture.Captures;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.engine.EngineKvStore;
+import io.icegate.core.store.memory.InMemoryEngine;
+import io.icegate.core.testing.InvariantChecker;
+import io.icegate.core.testing.MutableClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Batched capture against the real upstream Iceberg REST fixture over HTTP: a capturing run loads
+ * each upstream table once (discovery keeps the metadata capture needs) and commits a number of
+ * write transactions that grows with tables / batch, not with tables; a capture on request
+ * commits exactly a blob and a pointer transaction per batch plus its run's end.
+ */
+class CaptureBatchTest {
+  private static final int TABLES = 7;
+  private static final int BATCH = 3;
+  private static final int BATCHES = (TABLES + BATCH - 1) / BATCH;
+
+  private static ObjectStoreFixture objects;
+  private static IcebergRestFixture upstream;
+
+  private KvStore store;
+  private ReconcileHarness h;
+
+  @BeforeAll
+  static void startUpstream() throws Exception {
+    objects = ObjectStoreFixture.startS3Proxy();
+    upstream = IcebergRestFixture.start(objects);
+  }
+
+  @AfterAll
+  static void stopUpstream() throws Exception {
+    upstream.close();
+    objects.close();
+  }
+
+  @BeforeEach
+  void world() {
+    store = new EngineKvStore(InMemoryEngine.create());
+    h = new ReconcileHarness(store, MutableClock.start());
+  }
+
+  @AfterEach
+  void clean() {
+    InvariantChecker.of(store).assertClean();
+    store.close();
+  }
+
+  private static ReconcileSettings settings() {
+    return new ReconcileSettings(4, BATCH, Duration.ofMinutes(10));
+  }
+
+  /** Upstream loads of table {@code ns.name} in the fixture's request log. */
+  private static long loads(String ns, String name) {
+    String path = "/namespaces/" + ns + "/tables/" + name;
+    return upstream.requests().requests().stream()
+        .filter(line -> line.startsWith("GET ")
+            && (line.endsWith(path) || line.contains(path + "?")))
+        .count();
+  }
+
+  @Test
+  void aCapturingRunLoadsEachTableOnceAndWritesPerBatchNotPerTable() {
+    String ns = "batch";
+    upstream.backingCatalog().createNamespace(Namespace.of(ns));
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < TABLES; i++) {
+      names.add("t" + i);
+      upstream.backingCatalog().createTable(TableIdentifier.of(ns, "t" + i),
+          IcebergRestFixture.ORDERS_SCHEMA);
+      CaptureTestUpstream.append(upstream, ns, "t" + i);
+    }
+    String integration = h.integration("up", upstream);
+    String catalog = h.catalog("c");
+    String overlay = h.overlay("o", integration, catalog, List.of(List.of(ns)));
+    Reconciler reconciler =
+        new Reconciler(h.repos, h.adapter, h.clients, settings(), ReconcileHook.NONE);
+
+    upstream.requests().clear();
+    long writes = store.stats().committedWrites();
+    ReconcileReport first = reconciler.reconcile(h.account, overlay);
+    long initialWrites = store.stats().committedWrites() - writes;
+    assertThat(first.created()).isEqualTo(TABLES);
+    assertThat(first.captured()).isEqualTo(TABLES);
+    assertThat(first.captureFailed()).isZero();
+    for (String name : names) {
+      assertThat(loads(ns, name)).as("upstream loads of " + name + " in "
+          + upstream.requests().requests()).isEqualTo(1);
+    }
+    // one namespace claim, the relations in BATCHES, the captures in BATCHES blob and BATCHES
+    // pointer transactions, the run's end: per table it would be 2 capture transactions each
+    assertThat(initialWrites).isLessThanOrEqualTo(1 + 3L * BATCHES + 1);
+    Captures captures = new Captures(h.repos);
+    for (String name : names) {
+      String tableId = h.relations(catalog).get(ns + "." + name).id();
+      CapturePointer pointer = captures.pointer(h.account, tableId).orElseThrow();
+      assertThat(pointer.captureGeneration()).isEqualTo(1);
+      assertThat(pointer.upstreamMetadataLocation()).isEqualTo(
+          CaptureTestUpstream.current(upstream, ns, name).metadataFileLocation());
+    }
+
+    // A capture on request after a commit to every table: a blob and a pointer transaction per
+    // batch, and the end of its run; each table loaded once.
+    for (String name : names) {
+      CaptureTestUpstream.append(upstream, ns, name);
+    }
+    upstream.requests().clear();
+    writes = store.stats().committedWrites();
+    CaptureReport requested = new OverlayCapture(reconciler, h.repos, h.adapter, h.clients,
+        settings()).capture(h.account, overlay);
+    assertThat(requested.captured()).isEqualTo(TABLES);
+    assertThat(store.stats().committedWrites() - writes).isEqualTo(2L * BATCHES + 1);
+    for (String name : names) {
+      assertThat(loads(ns, name)).isEqualTo(1);
+      String tableId = h.relations(catalog).get(ns + "." + name).id();
+      assertThat(captures.pointer(h.account, tableId).orElseThrow().captureGeneration())
+          .isEqualTo(2);
+    }
+
+    // The next reconcile updates the definitions to the new locations, which are captured
+    // already; the one after it commits nothing at all.
+    ReconcileReport caughtUp = reconciler.reconcile(h.account, overlay);
+    assertThat(caughtUp.updated()).isEqualTo(TABLES);
+    assertThat(caughtUp.captured()).isZero();
+    assertThat(caughtUp.captureUnchanged()).isEqualTo(TABLES);
+    writes = store.stats().committedWrites();
+    ReconcileReport unchanged = reconciler.reconcile(h.account, overlay);
+    assertThat(unchanged.captureUnchanged()).isEqualTo(TABLES);
+    assertThat(store.stats().committedWrites()).isEqualTo(writes);
+  }
+}
