@@ -135,7 +135,8 @@ public final class TableRoutes {
           validation.map(ValidationStatus::captureGeneration).orElse(0L));
       validationView.put("validatedAt",
           validation.map(v -> v.validatedAt().toString()).orElse(null));
-      out.put("validation", validationView);
+      // a local table is never validated: no state to show
+      out.put("validation", table.spec().managed() ? validationView : null);
       Optional<VisibilityOverride> override = validations.override(tx, account, tableId);
       out.put("visibilityOverride", override.map(o -> {
         Map<String, Object> view = new LinkedHashMap<>();

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * <p><b>Publication.</b> A validation's error records are written under a generation no other
  * publication of the Table was handed ({@link ValidationRecords#allocate}), in as many
  * transactions as their size needs; then one transaction switches the Table's pointer to that
- * generation and clears every older generation's records. That transaction runs the caller's
+ * generation and clears every older generation's records. A set that fits one transaction (up to
+ * {@value #BATCH_RECORDS} records, the common case, a clean one included) is allocated, written
+ * and switched in that one transaction. That transaction runs the caller's
  * fence first (reconciliation's run fence, or the admin route's deletion fences) and asserts the
  * Table is still managed, that the capture generation validated is still the Table's current one,
  * and that the validation generation the caller read is still current; otherwise nothing is
@@ -230,13 +233,20 @@ public final class TableValidations {
       }
     }
     List<List<ValidationError>> batches = batches(errors);
+    String nonce = UUID.randomUUID().toString();
+    if (batches.size() == 1) {
+      return store.run(Idempotence.IDEMPOTENT, tx -> {
+        fence.accept(tx);
+        return publishSmall(tx, accountId, tableId, expected, captureGeneration, errors, nonce);
+      });
+    }
     long[] allocated = {0};
     try {
       String refused = store.run(Idempotence.IDEMPOTENT, tx -> {
         fence.accept(tx);
         String why = refusal(tx, accountId, tableId, captureGeneration);
         if (why == null) {
-          allocated[0] = records.allocate(tx, accountId, tableId);
+          allocated[0] = records.allocate(tx, accountId, tableId, nonce);
         }
         return why;
       });
@@ -277,6 +287,29 @@ public final class TableValidations {
       }
       throw e;
     }
+  }
+
+  /**
+   * A set that fits one transaction: allocation, records, switch and retirement together. After a
+   * commit with unknown result the retried body finds its own nonce on the allocation the pointer
+   * names, and answers what was published.
+   */
+  private ValidationOutcome publishSmall(Transaction tx, String accountId, String tableId,
+      Optional<ValidationStatus> expected, long captureGeneration, List<ValidationError> errors,
+      String nonce) {
+    Optional<ValidationRecords.Allocation> last = records.allocation(tx, accountId, tableId);
+    Optional<ValidationStatus> now = records.pointer(tx, accountId, tableId);
+    if (last.isPresent() && last.get().nonce().equals(nonce) && now.isPresent()
+        && now.get().validationGeneration() == last.get().generation()) {
+      return new ValidationOutcome.Published(now.get());
+    }
+    String why = refusal(tx, accountId, tableId, captureGeneration);
+    if (why != null) {
+      return new ValidationOutcome.Skipped(why);
+    }
+    long generation = records.allocate(tx, accountId, tableId, nonce);
+    return switchTo(tx, accountId, tableId, expected, captureGeneration, generation, 0, errors,
+        errors.size());
   }
 
   /** The pointer transaction's body. */

@@ -12,6 +12,7 @@ import io.icegate.core.store.Transaction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -34,18 +35,40 @@ public final class ValidationRecords {
   }
 
   /**
-   * Hands out the next validation generation of table {@code tableId}: above both the highest
-   * handed out and the current pointer's. Concurrent allocations conflict on the allocation key,
-   * so no two publications ever get the same generation.
+   * The latest allocation of table {@code tableId}: generation and the publication's nonce.
+   *
+   * @param generation the highest validation generation handed out
+   * @param nonce the random id of the publication it was handed to
    */
-  long allocate(Transaction tx, String accountId, String tableId) {
-    byte[] key = KeyLayout.validationAllocated(accountId, tableId);
-    byte[] value = tx.get(key);
-    long allocated = value == null ? 0 : ByteBuffer.wrap(value).getLong();
+  record Allocation(long generation, String nonce) {}
+
+  /** The latest allocation of table {@code tableId}, if any. */
+  Optional<Allocation> allocation(ReadTransaction tx, String accountId, String tableId) {
+    byte[] value = tx.get(KeyLayout.validationAllocated(accountId, tableId));
+    if (value == null) {
+      return Optional.empty();
+    }
+    ByteBuffer buffer = ByteBuffer.wrap(value);
+    long generation = buffer.getLong();
+    byte[] nonce = new byte[buffer.remaining()];
+    buffer.get(nonce);
+    return Optional.of(new Allocation(generation, new String(nonce, StandardCharsets.UTF_8)));
+  }
+
+  /**
+   * Hands out the next validation generation of table {@code tableId} to the publication {@code
+   * nonce}: above both the highest handed out and the current pointer's. Concurrent allocations
+   * conflict on the allocation key, so no two publications ever get the same generation; the
+   * nonce lets a publication recognise its own switch after a commit with unknown result.
+   */
+  long allocate(Transaction tx, String accountId, String tableId, String nonce) {
+    long allocated = allocation(tx, accountId, tableId).map(Allocation::generation).orElse(0L);
     long current = pointer(tx, accountId, tableId)
         .map(ValidationStatus::validationGeneration).orElse(0L);
     long next = Math.max(allocated, current) + 1;
-    tx.set(key, ByteBuffer.allocate(Long.BYTES).putLong(next).array());
+    byte[] id = nonce.getBytes(StandardCharsets.UTF_8);
+    tx.set(KeyLayout.validationAllocated(accountId, tableId),
+        ByteBuffer.allocate(Long.BYTES + id.length).putLong(next).put(id).array());
     return next;
   }
 

@@ -26,11 +26,14 @@ import org.junit.jupiter.api.Test;
  * The reader reads status and every error page in one transaction and must always see one whole
  * set: as many records as the status counts, all of one set, in order; never a mix, never half.
  * The caller then retries; the store converges to the new set with nothing else left, and the
- * invariant checker holds.
+ * invariant checker holds. The same for a set of five, whose one commit carries allocation,
+ * records and switch together.
  */
 class TableValidationFaultTest {
   private static final int OLD = 600;
   private static final int NEW = 1_100;
+  /** A new set that fits one transaction: allocation, records and switch commit together. */
+  private static final int SMALL = 5;
 
   private record Setup(ManagedTableSetup tables, Resource<Table> table, TableValidations v) {}
 
@@ -45,17 +48,18 @@ class TableValidationFaultTest {
   }
 
   /** Publishes the new set the way a caller retries: re-reading the status each time. */
-  private static ValidationOutcome revalidate(FaultWorld world, Setup s) {
+  private static ValidationOutcome revalidate(FaultWorld world, Setup s, int size) {
     return world.retrying(() -> {
       Optional<ValidationStatus> expected = world.store.read(tx ->
           new ValidationRecords().pointer(tx, s.tables().account, s.table().id()));
       return s.v().publish(s.tables().account, s.table().id(), expected, 1,
-          ManagedTableSetup.errors(s.table(), "new", NEW), tx -> { });
+          ManagedTableSetup.errors(s.table(), "new", size), tx -> { });
     });
   }
 
   /** One reader's look, in one transaction: what it must never see goes to {@code seen}. */
-  private static void look(KvStore store, Repositories repos, Setup s, List<String> seen) {
+  private static void look(KvStore store, Repositories repos, Setup s, int size,
+      List<String> seen) {
     TableValidations reader = new TableValidations(repos);
     store.read(tx -> {
       Optional<ValidationStatus> status = reader.status(tx, s.tables().account, s.table().id());
@@ -75,7 +79,7 @@ class TableValidationFaultTest {
         request = request.next(page.nextPageToken());
       }
       int count = status.get().errorCount();
-      String set = count == OLD ? "old" : count == NEW ? "new" : null;
+      String set = count == OLD ? "old" : count == size ? "new" : null;
       if (set == null || errors.size() != count) {
         seen.add("status counts " + count + " errors, the page shows " + errors.size());
         return null;
@@ -92,15 +96,24 @@ class TableValidationFaultTest {
 
   @Test
   void everyCommitOfARevalidationFailsOnceAndNoReaderSeesMixedGenerations() throws Exception {
+    // allocation, two batches of 500 records, the switch with the last 100
+    sweep(NEW, 4);
+  }
+
+  @Test
+  void aSetThatFitsOneTransactionSurvivesEveryFaultOfItsOneCommit() throws Exception {
+    sweep(SMALL, 1);
+  }
+
+  private void sweep(int size, int expectedCommits) throws Exception {
     int commits;
     try (FaultWorld clean = FaultWorld.open(InMemoryEngine.create())) {
       Setup s = setUp(clean);
       int before = clean.faults.commitsSeen();
-      revalidate(clean, s);
+      revalidate(clean, s, size);
       commits = clean.faults.commitsSeen() - before;
     }
-    // allocation, two batches of 500 records, the switch with the last 100
-    assertThat(commits).isEqualTo(4);
+    assertThat(commits).isEqualTo(expectedCommits);
     int fired = 0;
     for (int commit = 1; commit <= commits; commit++) {
       for (Fault fault : Fault.values()) {
@@ -113,21 +126,21 @@ class TableValidationFaultTest {
           AtomicBoolean running = new AtomicBoolean(true);
           Thread poller = new Thread(() -> {
             while (running.get()) {
-              look(readerStore, readerRepos, s, seen);
+              look(readerStore, readerRepos, s, size, seen);
             }
           });
           poller.start();
           world.faults.failAt(world.faults.commitsSeen() + commit, fault);
-          ValidationOutcome outcome = revalidate(world, s);
+          ValidationOutcome outcome = revalidate(world, s, size);
           fired += world.faults.injected().size();
           running.set(false);
           poller.join();
-          look(readerStore, readerRepos, s, seen);
+          look(readerStore, readerRepos, s, size, seen);
           assertThat(seen).isEmpty();
           assertThat(outcome).isInstanceOf(ValidationOutcome.Published.class);
           ValidationStatus status = s.v().status(s.tables().account, s.table().id())
               .orElseThrow();
-          assertThat(status.errorCount()).isEqualTo(NEW);
+          assertThat(status.errorCount()).isEqualTo(size);
           assertThat(status.state()).isEqualTo(ValidationState.FAILED);
           world.checker().assertClean();
         } catch (AssertionError | RuntimeException e) {

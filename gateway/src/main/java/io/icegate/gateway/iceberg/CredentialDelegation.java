@@ -79,12 +79,10 @@ final class CredentialDelegation {
       return reply;
     }
     LoadTableResponse created = parse(reply.body());
-    TableIdentifier ident = TableIdentifier.of(request.namespace(),
-        request.bodyAs(CreateTableRequest.class).name());
+    CreateTableRequest body = request.bodyAs(CreateTableRequest.class);
+    TableIdentifier ident = TableIdentifier.of(request.namespace(), body.name());
     // A staged create stores nothing until its commit: no record, and always a native table.
-    Resource<Table> record = request.bodyAs(CreateTableRequest.class).stageCreate()
-        ? null
-        : catalog.tableRecord(ident);
+    Resource<Table> record = body.stageCreate() ? null : catalog.tableRecord(ident);
     TableMetadata metadata = created.tableMetadata();
     VendingOutcome outcome = credentials.credentials(new CredentialRequest(
         catalog.catalogResource(), ident, record, metadata.location(), StorageAccess.READ_WRITE));

@@ -153,11 +153,6 @@ public final class FederatedCatalog implements AutoCloseable {
         badFiles);
   }
 
-  /** Sets {@code ident}'s visibility override through core (the admin route's service call). */
-  public void override(TableIdentifier ident) {
-    TestValidations.override(gateway.gateway().store(), account, tableId(ident));
-  }
-
   /**
    * One upstream commit appending a data file to {@code ident}; the upstream's metadata after it.
    * The file is never written: a reconcile's validation finds it missing (one error).

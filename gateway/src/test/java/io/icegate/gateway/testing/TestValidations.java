@@ -41,10 +41,4 @@ public final class TestValidations {
         tx -> { });
     assertThat(outcome).isInstanceOf(ValidationOutcome.Published.class);
   }
-
-  /** Sets the visibility override of managed table {@code tableId}. */
-  public static void override(KvStore store, String account, String tableId) {
-    new TableValidations(new Repositories(store, Clock.systemUTC()))
-        .setOverride(account, tableId, "set by a test");
-  }
 }

@@ -237,6 +237,7 @@ class ManagedTableVendingTest {
     root.addAppender(logs);
     icegate.setLevel(Level.DEBUG);
     StringBuilder admin = new StringBuilder();
+    String tableId = fed.tableId(FederatedCatalog.ORDERS);
     try {
       assertThat(delegated(path).statusCode()).isEqualTo(200);
       assertThat(delegated(path + "/credentials").statusCode()).isEqualTo(200);
@@ -258,7 +259,9 @@ class ManagedTableVendingTest {
       fed.validate(FederatedCatalog.ORDERS);
       for (String route : List.of("/integrations/" + fed.integration(),
           "/overlays/" + fed.overlay(), "/integrations", "/overlays",
-          "/catalogs/" + fed.gateway().prefix())) {
+          "/catalogs/" + fed.gateway().prefix(),
+          "/catalogs/" + fed.gateway().prefix() + "/tables/" + tableId,
+          "/catalogs/" + fed.gateway().prefix() + "/tables/" + tableId + "/validation-errors")) {
         admin.append(fed.gateway().send("GET", fed.adminBase() + route, null).body());
       }
       assertThat(delegated(path).statusCode()).isEqualTo(200);

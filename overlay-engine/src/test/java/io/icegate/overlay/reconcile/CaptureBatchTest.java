@@ -27,6 +27,11 @@ import org.junit.jupiter.api.Test;
  * each upstream table once (discovery keeps the metadata capture needs) and commits a number of
  * write transactions that grows with tables / batch, not with tables; a capture on request
  * commits exactly a blob and a pointer transaction per batch plus its run's end.
+ *
+ * <p>Validation follows capture in the same run: each table with a snapshot costs one more
+ * upstream load (the upstream is asked to vend for it; the fixture vends nothing here, so each is
+ * one error) and one validation transaction (its small error set is allocated, written and
+ * switched together). Those are counted apart from capture's.
  */
 class CaptureBatchTest {
   private static final int TABLES = 7;
@@ -101,12 +106,14 @@ class CaptureBatchTest {
     assertThat(first.captured()).isEqualTo(TABLES);
     assertThat(first.captureFailed()).isZero();
     for (String name : names) {
+      // discovery (kept for capture), then validation's vending request
       assertThat(loads(ns, name)).as("upstream loads of " + name + " in "
-          + upstream.requests().requests()).isEqualTo(1);
+          + upstream.requests().requests()).isEqualTo(2);
     }
+    assertThat(first.validationFailed()).isEqualTo(TABLES);
     // one namespace claim, the relations in BATCHES, the captures in BATCHES blob and BATCHES
     // pointer transactions, the run's end: per table it would be 2 capture transactions each
-    assertThat(initialWrites).isLessThanOrEqualTo(1 + 3L * BATCHES + 1);
+    assertThat(initialWrites).isLessThanOrEqualTo(1 + 3L * BATCHES + 1 + TABLES);
     Captures captures = new Captures(h.repos);
     for (String name : names) {
       String tableId = h.relations(catalog).get(ns + "." + name).id();
@@ -126,9 +133,10 @@ class CaptureBatchTest {
     CaptureReport requested = new OverlayCapture(reconciler, h.repos, h.adapter, h.clients,
         settings()).capture(h.account, overlay);
     assertThat(requested.captured()).isEqualTo(TABLES);
-    assertThat(store.stats().committedWrites() - writes).isEqualTo(2L * BATCHES + 1);
+    assertThat(store.stats().committedWrites() - writes).isEqualTo(2L * BATCHES + 1 + TABLES);
+    assertThat(requested.validationFailed()).isEqualTo(TABLES);
     for (String name : names) {
-      assertThat(loads(ns, name)).isEqualTo(1);
+      assertThat(loads(ns, name)).isEqualTo(2);
       String tableId = h.relations(catalog).get(ns + "." + name).id();
       assertThat(captures.pointer(h.account, tableId).orElseThrow().captureGeneration())
           .isEqualTo(2);
