@@ -11,6 +11,7 @@ import io.icegate.sparkit.testing.IcebergSpark;
 import io.icegate.sparkit.testing.WorkDirs;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -377,6 +378,7 @@ class FederationTest {
   void aNewUpstreamCommitShowsAfterTheNextReconcile() {
     firstCaptured = snapshots("gw.sales.orders");
     assertThat(firstCaptured).hasSize(2);
+    Instant firstCaptureTime = capturedAt("gw.sales.orders");
 
     sql("INSERT INTO up.sales.orders VALUES (5, 'dee', 12.00, 'app')");
     assertThat(rows("SELECT count(*) FROM up.sales.orders")).containsExactly("5");
@@ -402,6 +404,7 @@ class FederationTest {
         .containsExactly("1|10.50", "2|20.00", "5|12.00");
     assertThat(snapshots("gw.sales.orders")).hasSize(3).startsWith(
         firstCaptured.toArray(new Row[0]));
+    assertThat(capturedAt("gw.sales.orders")).isAfter(firstCaptureTime);
   }
 
   /**
@@ -457,6 +460,12 @@ class FederationTest {
   private static List<Row> snapshots(String table) {
     return sql("SELECT snapshot_id, committed_at FROM " + table
         + ".snapshots ORDER BY committed_at, snapshot_id");
+  }
+
+  /** The table property {@code icegate.captured-at}: when the served state was captured. */
+  private static Instant capturedAt(String table) {
+    return Instant.parse(
+        sql("SHOW TBLPROPERTIES " + table + " ('icegate.captured-at')").get(0).getString(1));
   }
 
   private static List<Row> sql(String statement) {
