@@ -40,6 +40,9 @@ public record OperationProgress(String phase, String counts, OptionalDouble frac
       case "CAPTURE" -> new OperationProgress(label, number(c.path("captured").asLong())
           + " captured, " + number(c.path("captureUnchanged").asLong()) + " unchanged, "
           + number(c.path("captureFailed").asLong()) + " failed", OptionalDouble.empty());
+      case "VALIDATE" -> new OperationProgress(label, number(c.path("validated").asLong())
+          + " validated, " + number(c.path("validationFailed").asLong()) + " failed",
+          OptionalDouble.empty());
       case "RETIRE" -> new OperationProgress(label,
           number(c.path("retired").asLong()) + " retired", OptionalDouble.empty());
       default -> new OperationProgress(label, number(c.path("created").asLong()) + " created, "

@@ -67,6 +67,15 @@ class ProgressViewTest {
   }
 
   @Test
+  void validationCountsTablesValidatedAndFailed() throws Exception {
+    JsonNode validate = JSON.readTree("{\"state\":\"RUNNING\",\"phase\":\"VALIDATE\","
+        + "\"counts\":{\"loaded\":4,\"captured\":3,\"validated\":2,"
+        + "\"validationFailed\":1}}");
+    assertThat(OperationProgress.of(validate).line())
+        .isEqualTo("[validate] 2 validated, 1 failed");
+  }
+
+  @Test
   void aTerminalGetsOneLineRedrawnAfterACarriageReturn() throws Exception {
     StringWriter err = new StringWriter();
     ProgressView bar = view(true, err, "100");

@@ -28,15 +28,16 @@ import org.apache.iceberg.puffin.PuffinReader;
  * Validates the files of a table's current snapshot (issue 10 "Validation"): every live data and
  * delete file named by its manifests exists, is as long as the manifest says, and reads as its
  * format: Parquet by footer ({@link ParquetFileCheck}: columns by field id or name mapping,
- * compatible types, row count), ORC with Iceberg's ORC reader ({@link OrcFileCheck}), Avro by its
- * container blocks ({@link AvroFileCheck}), Puffin (deletion vectors) by footer.
+ * compatible types, row count), ORC by its tail with ORC's reader ({@link OrcFileCheck}: the same
+ * column rules), Avro by its header schema and container blocks ({@link AvroFileCheck}), Puffin
+ * (deletion vectors) by footer.
  *
  * <p>One {@link FileProblem} per bad file, the first problem found in it. A manifest list or
  * manifest that cannot be read is one problem naming that file (so wrong or missing credentials
  * show as a single problem on the manifest list, not one per data file, which could not even be
- * enumerated). Memory is bounded by one manifest entry at a time plus the problems found: manifests
- * are streamed, entries are read without column statistics, and only footers and block headers of
- * data files are read.
+ * enumerated). Memory is bounded by a few manifest entries at a time plus the problems found:
+ * manifests are streamed, entries are read without column statistics, and only footers, tails and
+ * block headers of data files are read.
  *
  * <p>Manifests are read in the calling thread; files are checked on up to {@code parallelism}
  * threads of the call's own (object-store round trips, not CPU, dominate). Stateless; every call
@@ -56,7 +57,7 @@ public final class DataFileCheck {
           "content_offset",
           "content_size_in_bytes");
 
-  /** Files checked at once by {@link #check(TableMetadata, FileIO)}: object-store latency, not CPU, bounds it. */
+  /** Files checked at once by default: object-store round trips, not CPU, bound a check. */
   public static final int DEFAULT_PARALLELISM = 8;
 
   private DataFileCheck() {}

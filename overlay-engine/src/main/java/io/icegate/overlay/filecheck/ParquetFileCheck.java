@@ -8,6 +8,8 @@ import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.parquet.ParquetSchemaUtil;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.DelegatingSeekableInputStream;
 import org.apache.parquet.io.InputFile;
@@ -34,7 +36,10 @@ final class ParquetFileCheck {
       ContentFile<?> file, org.apache.iceberg.io.InputFile input, TableColumns columns) {
     MessageType fileSchema;
     long rows;
-    try (ParquetFileReader reader = ParquetFileReader.open(new FooterInput(input))) {
+    // A plain configuration: Parquet's default builds a Hadoop Configuration per file, which parses
+    // Hadoop's default XML resources each time (most of a footer check's cost when measured).
+    ParquetReadOptions options = ParquetReadOptions.builder(new PlainParquetConfiguration()).build();
+    try (ParquetFileReader reader = ParquetFileReader.open(new FooterInput(input), options)) {
       fileSchema = reader.getFooter().getFileMetaData().getSchema();
       rows = reader.getRecordCount();
     } catch (IOException | RuntimeException e) {

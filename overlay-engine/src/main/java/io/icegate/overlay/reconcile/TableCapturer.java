@@ -17,6 +17,7 @@ import io.icegate.core.model.Table;
 import io.icegate.core.overlay.ManagedRelations;
 import io.icegate.core.repo.Repositories;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -133,11 +134,12 @@ final class TableCapturer {
   }
 
   /**
-   * Captures {@code targets} in batches of at most {@code batch} Tables and {@value
-   * Publisher#BATCH_BYTES} bytes of metadata: per batch the metadata (from {@code stash} when
-   * discovery kept it for the observed location, else loaded upstream on up to {@code
-   * concurrency} threads), then {@link Captures#publishAll} (blob transactions, one fenced pointer
-   * transaction). The client is opened only when some Table needs the upstream.
+   * Captures {@code targets} in batches of at most {@code batch} Tables and about {@value
+   * Publisher#BATCH_BYTES} bytes of metadata: each Table's metadata from {@code stash} when
+   * discovery kept it for the observed location, else loaded upstream with up to {@code
+   * concurrency} loads in flight; each batch through {@link Captures#publishAll} (blob
+   * transactions, one fenced pointer transaction). The client is opened only when some Table needs
+   * the upstream.
    *
    * @throws IcegateException RECONCILE_SUPERSEDED when the run went stale
    */
@@ -163,36 +165,50 @@ final class TableCapturer {
       return new Result(0, unchanged, 0, List.of(), List.of());
     }
     Tally tally = new Tally(unchanged);
+    List<Captures.Candidate> candidates = new ArrayList<>();
+    List<Target> of = new ArrayList<>();
+    long bytes = 0;
     try (Upstream upstream = new Upstream(open)) {
-      for (int from = 0; from < work.size(); from += batch) {
-        // Loads of the whole batch start before the first is awaited: they overlap upstream.
-        List<Pending> pending = new ArrayList<>();
-        for (int i = from; i < Math.min(work.size(), from + batch); i++) {
-          Target target = work.get(i);
+      // At most `concurrency` Tables between their load and their batch: loads overlap each
+      // other and the publication of the batch before, and memory stays bounded by the window
+      // plus one batch.
+      ArrayDeque<Pending> window = new ArrayDeque<>();
+      int next = 0;
+      while (next < work.size() || !window.isEmpty()) {
+        while (next < work.size() && window.size() < concurrency) {
+          Target target = work.get(next);
           byte[] kept = stash.take(target.upstreamNamespace(), target.upstreamName(),
               target.knownLocation()).orElse(null);
-          pending.add(new Pending(target, expected.get(i), kept,
+          window.add(new Pending(target, expected.get(next), kept,
               kept == null ? upstream.load(target) : null));
+          next++;
         }
-        List<Captures.Candidate> candidates = new ArrayList<>();
-        List<Target> of = new ArrayList<>();
-        for (Pending p : pending) {
-          if (p.kept() != null) {
-            candidates.add(new Captures.Candidate(p.target().tableId(), p.expected(),
-                p.target().knownLocation(), p.kept()));
-            of.add(p.target());
-            continue;
-          }
+        Pending p = window.poll();
+        Captures.Candidate candidate = null;
+        if (p.kept() != null) {
+          candidate = new Captures.Candidate(p.target().tableId(), p.expected(),
+              p.target().knownLocation(), p.kept());
+        } else {
           Optional<UpstreamTableMetadata> metadata = upstream.await(p.load(), p.target(), tally);
           if (metadata.isPresent()) {
-            candidates.add(new Captures.Candidate(p.target().tableId(), p.expected(),
+            candidate = new Captures.Candidate(p.target().tableId(), p.expected(),
                 metadata.get().metadataLocation(),
-                metadata.get().metadataJson().getBytes(StandardCharsets.UTF_8)));
-            of.add(p.target());
+                metadata.get().metadataJson().getBytes(StandardCharsets.UTF_8));
           }
         }
-        publish(candidates, of, tally);
+        if (candidate != null) {
+          candidates.add(candidate);
+          of.add(p.target());
+          bytes += candidate.metadataJson().length;
+        }
+        if (candidates.size() >= batch || bytes >= Publisher.BATCH_BYTES) {
+          publish(candidates, of, tally);
+          candidates = new ArrayList<>();
+          of = new ArrayList<>();
+          bytes = 0;
+        }
       }
+      publish(candidates, of, tally);
     }
     return tally.result();
   }
@@ -256,7 +272,7 @@ final class TableCapturer {
     return outcomes;
   }
 
-  /** One Table of a batch: its metadata kept by discovery, or its upstream load under way. */
+  /** One Table in the window: its metadata kept by discovery, or its upstream load under way. */
   private record Pending(Target target, Optional<CapturePointer> expected, byte[] kept,
       Future<UpstreamTableMetadata> load) {}
 

@@ -112,7 +112,7 @@ class DataFileCheckTest {
   @ParameterizedTest
   @EnumSource(
       value = FileFormat.class,
-      names = {"PARQUET", "AVRO"})
+      names = {"PARQUET", "ORC", "AVRO"})
   void columnWhoseTypeContradictsTheSchemaIsAProblem(FileFormat format) {
     Schema nameAsInt =
         new Schema(
@@ -292,6 +292,50 @@ class DataFileCheckTest {
             .withFormat(FileFormat.AVRO)
             .withFileSizeInBytes(Files.size(file))
             .withRecordCount(4)
+            .build());
+
+    assertThat(check()).singleElement().extracting(FileProblem::message)
+        .isEqualTo(TableColumns.NO_IDS_NO_MAPPING);
+
+    table
+        .table()
+        .updateProperties()
+        .set(
+            TableProperties.DEFAULT_NAME_MAPPING,
+            NameMappingParser.toJson(MappingUtil.create(FileTable.SCHEMA)))
+        .commit();
+
+    assertThat(check()).isEmpty();
+  }
+
+  @Test
+  void orcWithoutFieldIdsPassesWithANameMappingAndFailsWithout() throws IOException {
+    org.apache.orc.TypeDescription plain =
+        org.apache.orc.TypeDescription.fromString("struct<id:bigint,name:string>");
+    Path file = dir.resolve("plain.orc");
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+    try (org.apache.orc.Writer writer =
+        org.apache.orc.OrcFile.createWriter(
+            new org.apache.hadoop.fs.Path(file.toUri()),
+            org.apache.orc.OrcFile.writerOptions(conf)
+                .setSchema(plain)
+                .fileSystem(org.apache.hadoop.fs.FileSystem.getLocal(conf).getRaw()))) {
+      var batch = plain.createRowBatch();
+      var ids = (org.apache.orc.storage.ql.exec.vector.LongColumnVector) batch.cols[0];
+      var names = (org.apache.orc.storage.ql.exec.vector.BytesColumnVector) batch.cols[1];
+      for (int i = 0; i < 3; i++) {
+        ids.vector[i] = i;
+        names.setVal(i, ("n" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+      batch.size = 3;
+      writer.addRowBatch(batch);
+    }
+    table.append(
+        DataFiles.builder(PartitionSpec.unpartitioned())
+            .withPath("file:" + file)
+            .withFormat(FileFormat.ORC)
+            .withFileSizeInBytes(Files.size(file))
+            .withRecordCount(3)
             .build());
 
     assertThat(check()).singleElement().extracting(FileProblem::message)
