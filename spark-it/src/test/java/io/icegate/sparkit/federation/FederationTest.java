@@ -2,6 +2,7 @@ package io.icegate.sparkit.federation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.icegate.sparkit.testing.AdminApi;
@@ -17,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -448,6 +451,36 @@ class FederationTest {
     assertThatThrownBy(() -> sql("SELECT * FROM gw.sales.refunds"))
         .isNotInstanceOf(ForbiddenException.class)
         .hasStackTraceContaining("Service: S3, Status Code: 403");
+  }
+
+  /**
+   * With the wrong keys still vended, revalidating the Integration's tables ({@code validate
+   * ?revalidate=true}) fails each of them: they leave the gateway's listing, a load answers 403
+   * naming the admin route of the table's validation errors, and those errors name no key.
+   */
+  @Test
+  @Order(16)
+  void revalidationWithWrongKeysHidesTheTables() {
+    AdminApi.Answer answer = admin.post(
+        accountPath + "/integrations/" + integrationId + "/validate?revalidate=true", null);
+    JsonNode revalidation = answer.expect(200).path("revalidation");
+    // orders, apac.stores and refunds: each has data files the store now refuses to serve.
+    assertThat(revalidation.path("failed").asLong()).as(answer.raw()).isEqualTo(3);
+    assertThat(revalidation.path("validated").asLong()).as(answer.raw()).isZero();
+
+    assertThat(rows("SHOW TABLES IN gw.sales")).containsExactly("sales|notes|false");
+    assertThat(rows("SHOW TABLES IN gw.sales.apac")).isEmpty();
+    Throwable refused = catchThrowable(() -> sql("SELECT * FROM gw.sales.refunds"));
+    assertThat(refused).isInstanceOf(ForbiddenException.class)
+        .hasMessageContaining("validation error");
+    Matcher route = Pattern.compile("GET (/admin/v1/\\S+/validation-errors)")
+        .matcher(refused.getMessage());
+    assertThat(route.find()).as(refused.getMessage()).isTrue();
+    AdminApi.Answer errors = admin.get(route.group(1));
+    assertThat(errors.expect(200).path("items")).as(errors.raw()).isNotEmpty()
+        .allSatisfy(error -> assertThat(error.path("displayPath").asText())
+            .isEqualTo("sales.refunds"));
+    assertThat(errors.raw()).doesNotContain("wrong-secret-access-key", CLIENT_SECRET);
   }
 
   /** {@code POST .../overlays/{id}/reconcile}, synchronous: the run's report. */
