@@ -17,7 +17,13 @@ import picocli.CommandLine.Command;
 public final class Main implements Runnable {
 
   public static void main(String[] args) {
-    int code = commandLine(CliEnvironment.system()).execute(args);
+    CliEnvironment environment = CliEnvironment.system();
+    // `serve` needs none of the admin commands, and building their picocli models (reflection over
+    // a few hundred annotated members) is a noticeable part of the server's start-up.
+    CommandLine commandLine = args.length > 0 && args[0].equals("serve")
+        ? serveCommandLine(environment)
+        : commandLine(environment);
+    int code = commandLine.execute(args);
     if (code != 0) {
       System.exit(code);
     }
@@ -26,6 +32,17 @@ public final class Main implements Runnable {
   /** The whole command tree, reading from and writing to {@code environment}. */
   public static CommandLine commandLine(CliEnvironment environment) {
     return Cli.install(new CommandLine(new Main()), environment);
+  }
+
+  /**
+   * The command tree without the admin commands: what {@code icegate serve ...} parses with. Its
+   * own help and errors read exactly as in the whole tree.
+   */
+  static CommandLine serveCommandLine(CliEnvironment environment) {
+    CommandLine root = new CommandLine(new Main());
+    root.setOut(environment.out());
+    root.setErr(environment.err());
+    return root;
   }
 
   @Override

@@ -37,9 +37,14 @@ import org.apache.iceberg.types.Types;
  * keep-alive socket on its own thread sending load-table back to back. Also measures cold start:
  * process spawn to the first 200 on the config route.
  *
+ * <p>icegate is started either as users start it, through the {@code ./icegate} script (with the
+ * class data sharing archive the script records once per build; an untimed {@code serve --help}
+ * first makes sure it exists), or as a bare {@code java -jar} when given the jar.
+ *
  * <pre>
  * java -cp bench/target/icegate-bench.jar io.icegate.bench.gateway.LoadTableComparison \
- *     gateway/target/icegate-server.jar bench/target/reference/iceberg-open-api-1.10.1.jar \
+ *     ./icegate|gateway/target/icegate-server.jar \
+ *     bench/target/reference/iceberg-open-api-1.10.1.jar \
  *     [seconds=15] [connections=64] [snapshots=30]
  * </pre>
  */
@@ -51,7 +56,7 @@ public final class LoadTableComparison {
 
   /** One server under test. */
   private record Target(String name, Process process, String catalogUri, Map<String, String> auth,
-      String loadUri, long coldStartMillis) {}
+      String loadUri, long coldStartMillis, long coldStartCpuMillis) {}
 
   /** Outcome of a measured run. */
   private record Result(long requests, long errors, double seconds, long[] latenciesNanos) {
@@ -71,11 +76,11 @@ public final class LoadTableComparison {
 
   public static void main(String[] args) throws Exception {
     if (args.length < 2) {
-      System.err.println("usage: LoadTableComparison ICEGATE_JAR ICEBERG_OPEN_API_JAR "
+      System.err.println("usage: LoadTableComparison ICEGATE_SCRIPT|ICEGATE_JAR ICEBERG_OPEN_API_JAR "
           + "[seconds] [connections] [snapshots]");
       System.exit(2);
     }
-    Path icegateJar = Path.of(args[0]);
+    Path icegate = Path.of(args[0]);
     Path referenceJar = Path.of(args[1]);
     int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 15;
     int connections = args.length > 3 ? Integer.parseInt(args[3]) : 64;
@@ -84,21 +89,26 @@ public final class LoadTableComparison {
 
     List<Target> targets = new ArrayList<>();
     try {
-      targets.add(startIcegate(icegateJar, work.resolve("icegate")));
+      targets.add(startIcegate(icegate, work.resolve("icegate")));
       targets.add(startReference(referenceJar, work.resolve("reference")));
       for (Target target : targets) {
         populate(target, snapshots);
       }
       System.out.printf("load-table, %d connections, %d s measured after 5 s warm-up, "
           + "table with %d snapshots%n", connections, seconds, snapshots);
-      System.out.printf("%-10s %10s %10s %9s %9s %9s %7s %12s%n", "server", "requests",
-          "req/s", "p50 ms", "p99 ms", "max ms", "errors", "cold start");
+      System.out.printf("%-10s %10s %10s %9s %9s %9s %7s %12s %12s %12s%n", "server",
+          "requests", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "cpu us/req",
+          "cold start", "start cpu");
       for (Target target : targets) {
         run(target, connections, 5);
+        long cpuBefore = cpuNanos(target.process());
         Result r = run(target, connections, seconds);
-        System.out.printf("%-10s %10d %10.0f %9.2f %9.2f %9.2f %7d %9d ms%n", target.name(),
-            r.requests(), r.throughput(), r.percentileMillis(50), r.percentileMillis(99),
-            r.percentileMillis(100), r.errors(), target.coldStartMillis());
+        long cpu = cpuNanos(target.process()) - cpuBefore;
+        System.out.printf("%-10s %10d %10.0f %9.2f %9.2f %9.2f %7d %12.0f %9d ms %9d ms%n",
+            target.name(), r.requests(), r.throughput(), r.percentileMillis(50),
+            r.percentileMillis(99), r.percentileMillis(100), r.errors(),
+            r.requests() == 0 ? Double.NaN : cpu / 1e3 / r.requests(),
+            target.coldStartMillis(), target.coldStartCpuMillis());
       }
     } finally {
       for (Target target : targets) {
@@ -108,9 +118,23 @@ public final class LoadTableComparison {
     }
   }
 
-  private static Target startIcegate(Path jar, Path dataDir) throws Exception {
-    ProcessBuilder builder = new ProcessBuilder(javaBin(), "-jar", jar.toString(), "serve",
-        "--port", "0", "--data-dir", dataDir.toString());
+  private static Target startIcegate(Path launcher, Path dataDir) throws Exception {
+    List<String> command = new ArrayList<>();
+    if (launcher.toString().endsWith(".jar")) {
+      command.addAll(List.of(javaBin(), "-jar", launcher.toString()));
+    } else {
+      // Untimed: builds the jar and records the class archive if either is missing.
+      Process prepare = new ProcessBuilder(launcher.toString(), "serve", "--help")
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .redirectError(ProcessBuilder.Redirect.INHERIT)
+          .start();
+      if (prepare.waitFor() != 0) {
+        throw new IllegalStateException(launcher + " serve --help failed");
+      }
+      command.add(launcher.toString());
+    }
+    command.addAll(List.of("serve", "--port", "0", "--data-dir", dataDir.toString()));
+    ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().put("ICEGATE_BOOTSTRAP_TOKEN", TOKEN);
     builder.redirectError(ProcessBuilder.Redirect.DISCARD);
     long start = System.nanoTime();
@@ -136,9 +160,10 @@ public final class LoadTableComparison {
     String base = "http://127.0.0.1:" + p + "/iceberg";
     awaitOk(base + "/v1/config?warehouse=default", auth);
     long cold = (System.nanoTime() - start) / 1_000_000;
+    long coldCpu = cpuNanos(process) / 1_000_000;
     String prefix = prefixOf(get(base + "/v1/config?warehouse=default", auth).body());
     return new Target("icegate", process, base, auth,
-        base + "/v1/" + prefix + "/namespaces/bench/tables/t", cold);
+        base + "/v1/" + prefix + "/namespaces/bench/tables/t", cold, coldCpu);
   }
 
   private static Target startReference(Path jar, Path dir) throws Exception {
@@ -158,8 +183,9 @@ public final class LoadTableComparison {
     String base = "http://127.0.0.1:" + port;
     awaitOk(base + "/v1/config", Map.of());
     long cold = (System.nanoTime() - start) / 1_000_000;
+    long coldCpu = cpuNanos(process) / 1_000_000;
     return new Target("reference", process, base, Map.of(),
-        base + "/v1/namespaces/bench/tables/t", cold);
+        base + "/v1/namespaces/bench/tables/t", cold, coldCpu);
   }
 
   private static void populate(Target target, int snapshots) throws IOException {
@@ -267,6 +293,17 @@ public final class LoadTableComparison {
   private static String prefixOf(String configJson) {
     int at = configJson.indexOf("\"prefix\":\"") + "\"prefix\":\"".length();
     return configJson.substring(at, configJson.indexOf('"', at));
+  }
+
+  /**
+   * CPU time (user + system, all threads) the server process has used so far: on a machine shared
+   * with other work this varies far less than wall-clock figures, so it is the figure to compare
+   * runs by.
+   */
+  private static long cpuNanos(Process process) {
+    return process.toHandle().info().totalCpuDuration()
+        .map(Duration::toNanos)
+        .orElseThrow(() -> new IllegalStateException("no CPU time for the server process"));
   }
 
   private static String javaBin() {

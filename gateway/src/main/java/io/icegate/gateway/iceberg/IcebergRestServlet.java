@@ -35,6 +35,8 @@ public final class IcebergRestServlet extends HttpServlet {
   /** How much of an oversized body is read and dropped before answering 413, in limits. */
   private static final int SWALLOW_LIMIT_FACTOR = 4;
 
+  private static final byte[] NO_BODY = new byte[0];
+
   private final long maxBodyBytes;
 
   /**
@@ -98,7 +100,7 @@ public final class IcebergRestServlet extends HttpServlet {
       }
     }
     long declared = req.getContentLengthLong();
-    byte[] body = declared > maxBodyBytes ? null : readBody(req.getInputStream());
+    byte[] body = declared > maxBodyBytes ? null : readBody(req, declared);
     if (body == null) {
       swallowRest(req.getInputStream());
       return error(ErrorMapping.of(413, "BadRequestException",
@@ -144,7 +146,13 @@ public final class IcebergRestServlet extends HttpServlet {
   }
 
   /** The body, or null when it is longer than the limit (a chunked body has no length up front). */
-  private byte[] readBody(InputStream in) throws IOException {
+  private byte[] readBody(HttpServletRequest req, long declared) throws IOException {
+    if (declared == 0 || (declared < 0 && req.getHeader("Transfer-Encoding") == null)) {
+      // RFC 9112 6.3 (the connector speaks HTTP/1.1 only): a request with neither header has no
+      // body. Most requests are such GETs; this spares each of them a read buffer.
+      return NO_BODY;
+    }
+    InputStream in = req.getInputStream();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     byte[] buffer = new byte[8192];
     int n;

@@ -42,6 +42,7 @@ public final class HttpServer implements AutoCloseable {
       HttpSettings settings, KvStore store, IcebergRestServlet iceberg,
       jakarta.servlet.http.HttpServlet admin, RouteMetrics metrics)
       throws Exception {
+    avoidJmxProbe();
     QueuedThreadPool threads = new QueuedThreadPool(200, 8);
     threads.setName("icegate-http");
     Server server = new Server(threads);
@@ -74,6 +75,21 @@ public final class HttpServer implements AutoCloseable {
     server.setStopTimeout(5_000);
     server.start();
     return new HttpServer(server, connector);
+  }
+
+  /**
+   * Jetty sizes the padding of its lock-free queues by the reference size, which it asks the JVM
+   * for through JMX unless the property below is set; starting JMX's platform server for that one
+   * answer loads ~170 classes and is a visible part of the gateway's start-up. References are 4
+   * bytes when the JVM compresses them, which it does by default below a 32 GB heap; a wrong guess
+   * only pads more or less than a cache line, it never changes behaviour.
+   */
+  private static void avoidJmxProbe() {
+    String property = "org.eclipse.jetty.util.referencesPerCacheLine";
+    if (System.getProperty(property) == null) {
+      boolean compressedReferences = Runtime.getRuntime().maxMemory() < (32L << 30);
+      System.setProperty(property, compressedReferences ? "16" : "8");
+    }
   }
 
   private static void add(ServletContextHandler context, HttpServlet servlet, String path) {
