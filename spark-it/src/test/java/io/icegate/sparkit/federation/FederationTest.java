@@ -2,6 +2,7 @@ package io.icegate.sparkit.federation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.icegate.sparkit.testing.AdminApi;
@@ -11,11 +12,14 @@ import io.icegate.sparkit.testing.IcebergSpark;
 import io.icegate.sparkit.testing.WorkDirs;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -28,6 +32,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Federation as a user runs it: an upstream Iceberg REST catalog, an Integration and an Overlay
@@ -36,11 +41,16 @@ import org.junit.jupiter.api.Timeout;
  * <p>Processes: the upstream catalog ({@code IcebergRestFixture} from catalog-access/iceberg-rest,
  * with s3proxy as its object store, OAuth2 required and credentials vended) and the packaged
  * gateway, each a child JVM; Spark in this JVM with two catalogs: {@code up} directly on the
- * upstream ({@code credential=client:secret}) and {@code gw} on the gateway ({@code token}).
+ * upstream ({@code credential=client:secret} plus the store's keys) and {@code gw} on the gateway
+ * ({@code token} and the access-delegation header, and no storage setting at all: Spark reads the
+ * upstream's files with what the gateway vends, which is what the upstream vended to it).
  *
  * <p>The steps run in order and build on each other (a failed step fails the ones after it): the
- * upstream is filled by Spark, the admin API sets up and reconciles the Overlay, then Spark reads
- * the federated Catalog, the upstream drops a table and a second reconciliation retires it.
+ * upstream is filled by Spark, the admin API sets up and reconciles the Overlay (capturing and
+ * validating the tables), then Spark reads the federated Catalog's rows and views, the upstream
+ * drops a table and a reconciliation retires it, commits rows that show after the next
+ * reconciliation (and earlier snapshots stay readable), and finally vends keys the object store
+ * refuses, which makes the gateway's SELECT fail.
  */
 @Tag("spark")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -61,6 +71,8 @@ class FederationTest {
   private static String accountPath;
   private static String integrationId;
   private static String overlayId;
+  /** {@code gw.sales.orders}' snapshots (id, commit time) as first captured, oldest first. */
+  private static List<Row> firstCaptured;
 
   @BeforeAll
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -78,11 +90,11 @@ class FederationTest {
     IcebergSpark.restCatalog(spark, "up", upstream.address(), upstream.setting("warehouse"),
         "credential", CLIENT_ID + ":" + CLIENT_SECRET, upstreamProperties);
 
-    // Spark writes data files itself before it commits: to get as far as the commit that the
-    // gateway refuses for a managed table, it must reach the upstream's bucket, so the gateway
-    // catalog carries the upstream store's settings (the gateway vends no credentials yet).
-    Map<String, String> gatewayProperties = storeSettings();
+    // No storage settings: the gateway's vended credentials carry the keys, and the endpoint,
+    // region and path-style access come with them from the Integration's properties.
+    Map<String, String> gatewayProperties = new LinkedHashMap<>();
     gatewayProperties.put("cache-enabled", "false");
+    gatewayProperties.put("header.X-Iceberg-Access-Delegation", "vended-credentials");
     IcebergSpark.restCatalog(spark, "gw", gateway.icebergUri(), "federated", "token", TOKEN,
         gatewayProperties);
   }
@@ -142,8 +154,15 @@ class FederationTest {
     sql("INSERT INTO up.sales.apac.stores VALUES (1, 'Osaka'), (2, 'Perth')");
     sql("INSERT INTO up.sales.emea.customers VALUES (9, 'eve', 1.00)");
     sql("INSERT INTO up.`Marketing`.`Campaigns` VALUES (7, 'spring', 99.00)");
-    sql("CREATE VIEW up.sales.big_orders AS SELECT order_id, amount FROM up.sales.orders "
-        + "WHERE amount >= 10");
+    // As a user writes a view: in the current namespace, naming the table without a catalog
+    // (Spark then records no default catalog, so the view resolves in whichever catalog loads it).
+    try {
+      sql("USE up.sales");
+      sql("CREATE VIEW up.sales.big_orders AS SELECT order_id, amount FROM orders "
+          + "WHERE amount >= 10");
+    } finally {
+      spark.catalog().setCurrentCatalog("spark_catalog");
+    }
 
     assertThat(rows("SELECT customer, sum(amount) FROM up.sales.orders GROUP BY customer "
         + "ORDER BY customer")).containsExactly("ann|15.75", "bob|20.00", "cid|7.00");
@@ -208,13 +227,21 @@ class FederationTest {
     assertThat(namespaces.toString()).contains("[\"sales\"]", "[\"Marketing\"]");
   }
 
-  /** The first reconciliation materializes the selected relations: 3 tables and 2 views. */
+  /**
+   * The first reconciliation materializes the selected relations (3 tables and 2 views), then
+   * captures the 3 tables and validates the Parquet files Spark wrote into them, with the
+   * credentials the upstream vends for each table.
+   */
   @Test
   @Order(3)
   void reconcileMaterializesTheSelection() {
     JsonNode report = reconcile();
     assertThat(report.path("created").asLong()).as(report.toString()).isEqualTo(5);
     assertThat(report.path("retired").asLong()).as(report.toString()).isZero();
+    assertThat(report.path("captured").asLong()).as(report.toString()).isEqualTo(3);
+    assertThat(report.path("captureFailed").asLong()).as(report.toString()).isZero();
+    assertThat(report.path("validated").asLong()).as(report.toString()).isEqualTo(3);
+    assertThat(report.path("validationFailed").asLong()).as(report.toString()).isZero();
   }
 
   @Test
@@ -251,8 +278,62 @@ class FederationTest {
         .containsExactly("customer|string", "total|decimal(22,2)");
   }
 
+  /**
+   * Neither the gateway catalog's configuration nor this JVM's environment or system properties
+   * hold S3 keys, and the SDK's profile files point nowhere (surefire), so the rows below can only
+   * have been read with the credentials the gateway vended.
+   */
   @Test
   @Order(7)
+  void sparkHoldsNoStorageKeysForTheGateway() {
+    Map<String, String> conf = CollectionConverters.asJava(spark.conf().getAll());
+    assertThat(conf).containsEntry("spark.sql.catalog.gw.header.X-Iceberg-Access-Delegation",
+        "vended-credentials");
+    assertThat(conf.keySet().stream().filter(key -> key.startsWith("spark.sql.catalog.gw.")))
+        .noneMatch(key -> key.contains("s3.") || key.contains("key") || key.contains("secret")
+            || key.contains("session") || key.contains("credentials-provider"));
+    assertThat(System.getenv()).doesNotContainKeys("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+        "AWS_WEB_IDENTITY_TOKEN_FILE");
+    for (String property : List.of("aws.accessKeyId", "aws.secretAccessKey", "aws.sessionToken")) {
+      assertThat(System.getProperty(property)).as(property).isNull();
+    }
+    for (String property : List.of("aws.sharedCredentialsFile", "aws.configFile")) {
+      assertThat(Path.of(System.getProperty(property))).as(property).doesNotExist();
+    }
+  }
+
+  /** Exactly the upstream's rows, read from the upstream's Parquet files on the object store. */
+  @Test
+  @Order(8)
+  void selectReturnsExactlyTheUpstreamRows() {
+    List<String> orders = List.of("1|ann|10.50|null", "2|bob|20.00|null", "3|ann|5.25|null",
+        "4|cid|7.00|web");
+    assertThat(rows("SELECT * FROM gw.sales.orders ORDER BY order_id")).containsExactlyElementsOf(
+        orders);
+    assertThat(rows("SELECT * FROM up.sales.orders ORDER BY order_id")).containsExactlyElementsOf(
+        orders);
+    assertThat(rows("SELECT * FROM gw.sales.apac.stores ORDER BY store_id"))
+        .containsExactly("1|Osaka", "2|Perth");
+    assertThat(rows("SELECT * FROM gw.sales.returns")).containsExactly("2|damaged");
+  }
+
+  /**
+   * The upstream views (the seeded {@code order_summary} and Spark's {@code big_orders}) name
+   * {@code orders} without a catalog, so through the gateway they read the federated {@code
+   * gw.sales.orders} (the next steps show it is that table and not the upstream's).
+   */
+  @Test
+  @Order(9)
+  void aFederatedViewOverAFederatedTable() {
+    assertThat(rows("SELECT * FROM gw.sales.order_summary ORDER BY customer"))
+        .containsExactly("ann|15.75", "bob|20.00", "cid|7.00");
+    assertThat(rows("SELECT * FROM gw.sales.big_orders ORDER BY order_id"))
+        .containsExactly("1|10.50", "2|20.00");
+  }
+
+  @Test
+  @Order(10)
   void insertIntoAManagedTableIsRefusedNamingTheOverlay() {
     assertThatThrownBy(() -> sql("INSERT INTO gw.sales.orders VALUES (5, 'dee', 1.00, 'app')"))
         .isInstanceOf(ForbiddenException.class)
@@ -262,7 +343,7 @@ class FederationTest {
   }
 
   @Test
-  @Order(8)
+  @Order(11)
   void aLocalTableInTheSameNamespaceWorks() {
     sql("CREATE TABLE gw.sales.notes (order_id BIGINT, note STRING) USING iceberg");
     sql("INSERT INTO gw.sales.notes VALUES (1, 'gift wrap'), (4, 'call first')");
@@ -275,7 +356,7 @@ class FederationTest {
 
   /** The upstream drops {@code sales.returns}; after the next reconciliation Spark loses it. */
   @Test
-  @Order(9)
+  @Order(12)
   void aTableDroppedUpstreamIsGoneAfterTheNextReconcile() {
     sql("DROP TABLE up.sales.returns");
     assertThat(rows("SHOW TABLES IN gw.sales")).contains("sales|returns|false");
@@ -291,10 +372,133 @@ class FederationTest {
     assertThat(rows("SELECT count(*) FROM gw.sales.notes")).containsExactly("2");
   }
 
+  /**
+   * A new upstream commit is not seen through the gateway (which serves what it captured, views
+   * included) until a reconciliation captures and validates it; then the new rows are there.
+   */
+  @Test
+  @Order(13)
+  void aNewUpstreamCommitShowsAfterTheNextReconcile() {
+    firstCaptured = snapshots("gw.sales.orders");
+    assertThat(firstCaptured).hasSize(2);
+    Instant firstCaptureTime = capturedAt("gw.sales.orders");
+
+    sql("INSERT INTO up.sales.orders VALUES (5, 'dee', 12.00, 'app')");
+    assertThat(rows("SELECT count(*) FROM up.sales.orders")).containsExactly("5");
+    assertThat(rows("SELECT count(*) FROM gw.sales.orders")).containsExactly("4");
+    assertThat(rows("SELECT * FROM gw.sales.order_summary ORDER BY customer"))
+        .containsExactly("ann|15.75", "bob|20.00", "cid|7.00");
+    assertThat(rows("SELECT * FROM up.sales.big_orders ORDER BY order_id"))
+        .containsExactly("1|10.50", "2|20.00", "5|12.00");
+    assertThat(rows("SELECT * FROM gw.sales.big_orders ORDER BY order_id"))
+        .containsExactly("1|10.50", "2|20.00");
+
+    JsonNode report = reconcile();
+    assertThat(report.path("captured").asLong()).as(report.toString()).isEqualTo(1);
+    assertThat(report.path("validated").asLong()).as(report.toString()).isEqualTo(1);
+    assertThat(report.path("validationFailed").asLong()).as(report.toString()).isZero();
+
+    assertThat(rows("SELECT * FROM gw.sales.orders ORDER BY order_id")).containsExactly(
+        "1|ann|10.50|null", "2|bob|20.00|null", "3|ann|5.25|null", "4|cid|7.00|web",
+        "5|dee|12.00|app");
+    assertThat(rows("SELECT * FROM gw.sales.order_summary ORDER BY customer"))
+        .containsExactly("ann|15.75", "bob|20.00", "cid|7.00", "dee|12.00");
+    assertThat(rows("SELECT * FROM gw.sales.big_orders ORDER BY order_id"))
+        .containsExactly("1|10.50", "2|20.00", "5|12.00");
+    assertThat(snapshots("gw.sales.orders")).hasSize(3).startsWith(
+        firstCaptured.toArray(new Row[0]));
+    assertThat(capturedAt("gw.sales.orders")).isAfter(firstCaptureTime);
+  }
+
+  /**
+   * The snapshot current at the first capture, and the one before it, stay readable through the
+   * gateway by id ({@code VERSION AS OF}) and by time ({@code TIMESTAMP AS OF}).
+   */
+  @Test
+  @Order(14)
+  void timeTravelToEarlierCapturedSnapshots() {
+    long firstInsert = firstCaptured.get(0).getLong(0);
+    long secondInsert = firstCaptured.get(1).getLong(0);
+    long firstInsertMillis = firstCaptured.get(0).getTimestamp(1).getTime();
+
+    assertThat(rows("SELECT * FROM gw.sales.orders VERSION AS OF " + secondInsert
+        + " ORDER BY order_id")).containsExactly("1|ann|10.50|null", "2|bob|20.00|null",
+        "3|ann|5.25|null", "4|cid|7.00|web");
+    assertThat(rows("SELECT * FROM gw.sales.orders VERSION AS OF " + firstInsert
+        + " ORDER BY order_id")).containsExactly("1|ann|10.50", "2|bob|20.00", "3|ann|5.25");
+    assertThat(rows("SELECT * FROM gw.sales.orders TIMESTAMP AS OF timestamp_millis("
+        + firstInsertMillis + ") ORDER BY order_id"))
+        .containsExactly("1|ann|10.50", "2|bob|20.00", "3|ann|5.25");
+  }
+
+  /**
+   * A new table is captured and validated while the upstream vends the store's real keys; then
+   * the upstream vends keys the store does not know, and the gateway's SELECT fails at the object
+   * store (403), not at the gateway: Spark read with exactly what was vended through the gateway.
+   */
+  @Test
+  @Order(15)
+  void wrongVendedKeysFailTheSelect() throws Exception {
+    sql("CREATE TABLE up.sales.refunds (order_id BIGINT, amount DECIMAL(12,2)) USING iceberg");
+    sql("INSERT INTO up.sales.refunds VALUES (2, 20.00)");
+    JsonNode report = reconcile();
+    assertThat(report.path("created").asLong()).as(report.toString()).isEqualTo(1);
+    assertThat(report.path("validationFailed").asLong()).as(report.toString()).isZero();
+    assertThat(rows("SHOW TABLES IN gw.sales")).contains("sales|refunds|false");
+
+    upstream.command("vend-wrong-keys");
+
+    assertThatThrownBy(() -> sql("SELECT * FROM gw.sales.refunds"))
+        .isNotInstanceOf(ForbiddenException.class)
+        .hasStackTraceContaining("Service: S3, Status Code: 403");
+  }
+
+  /**
+   * With the wrong keys still vended, revalidating the Integration's tables ({@code validate
+   * ?revalidate=true}) fails each of them: they leave the gateway's listing, a load answers 403
+   * naming the admin route of the table's validation errors, and those errors name no key.
+   */
+  @Test
+  @Order(16)
+  void revalidationWithWrongKeysHidesTheTables() {
+    AdminApi.Answer answer = admin.post(
+        accountPath + "/integrations/" + integrationId + "/validate?revalidate=true", null);
+    JsonNode revalidation = answer.expect(200).path("revalidation");
+    // orders, apac.stores and refunds: each has data files the store now refuses to serve.
+    assertThat(revalidation.path("failed").asLong()).as(answer.raw()).isEqualTo(3);
+    assertThat(revalidation.path("validated").asLong()).as(answer.raw()).isZero();
+
+    assertThat(rows("SHOW TABLES IN gw.sales")).containsExactly("sales|notes|false");
+    assertThat(rows("SHOW TABLES IN gw.sales.apac")).isEmpty();
+    Throwable refused = catchThrowable(() -> sql("SELECT * FROM gw.sales.refunds"));
+    assertThat(refused).isInstanceOf(ForbiddenException.class)
+        .hasMessageContaining("validation error");
+    Matcher route = Pattern.compile("GET (/admin/v1/\\S+/validation-errors)")
+        .matcher(refused.getMessage());
+    assertThat(route.find()).as(refused.getMessage()).isTrue();
+    AdminApi.Answer errors = admin.get(route.group(1));
+    assertThat(errors.expect(200).path("items")).as(errors.raw()).isNotEmpty()
+        .allSatisfy(error -> assertThat(error.path("displayPath").asText())
+            .isEqualTo("sales.refunds"));
+    assertThat(errors.raw()).doesNotContain("wrong-secret-access-key", CLIENT_SECRET);
+  }
+
   /** {@code POST .../overlays/{id}/reconcile}, synchronous: the run's report. */
   private static JsonNode reconcile() {
     return admin.post(accountPath + "/overlays/" + overlayId + "/reconcile", Map.of())
         .expect(200);
+  }
+
+  /** {@code table}'s snapshots as {@code (snapshot_id, committed_at)} rows, oldest first. */
+  private static List<Row> snapshots(String table) {
+    return sql("SELECT snapshot_id, committed_at FROM " + table
+        + ".snapshots ORDER BY committed_at, snapshot_id");
+  }
+
+  /** The table property {@code icegate.captured-at}: when the served state was captured. */
+  private static Instant capturedAt(String table) {
+    return Instant.parse(
+        sql("SHOW TBLPROPERTIES " + table + " ('icegate.captured-at')").get(0).getString(1));
   }
 
   private static List<Row> sql(String statement) {

@@ -13,9 +13,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -29,27 +31,31 @@ import java.util.concurrent.TimeoutException;
  * {@code target/classes} and the dependency list {@code target/fixture.classpath} that its build
  * writes with maven-dependency-plugin, under the directory named by the system property {@code
  * icegate.fixtures.dir} (set by surefire). A fixture prints its address on the first stdout line,
- * then {@code key=value} settings, and serves until its stdin closes; its stderr (logs) goes to
+ * then {@code key=value} settings, and serves until its stdin closes (lines written to its stdin
+ * before that are commands, see {@link #command}); its stderr (logs) goes to
  * {@code NAME.log} in the work dir, its stdout to {@code NAME.out}.
  */
 public final class FixtureProcess implements AutoCloseable {
   private static final String PACKAGE = "io.icegate.access.iceberg.fixture.";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(20);
+  private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
 
   private final Process process;
   private final String address;
   private final Map<String, String> settings;
   private final Path log;
   private final Thread reaper;
+  private final BlockingQueue<String> answers;
 
   private FixtureProcess(Process process, String address, Map<String, String> settings, Path log,
-      Thread reaper) {
+      Thread reaper, BlockingQueue<String> answers) {
     this.process = process;
     this.address = address;
     this.settings = settings;
     this.log = log;
     this.reaper = reaper;
+    this.answers = answers;
   }
 
   /**
@@ -91,15 +97,17 @@ public final class FixtureProcess implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(reaper);
 
     CompletableFuture<Map<String, String>> ready = new CompletableFuture<>();
+    BlockingQueue<String> answers = new LinkedBlockingQueue<>();
     Path out = workDir.resolve(name + ".out");
-    Thread pump = new Thread(() -> pump(process, out, lastKey, ready), "icegate-" + name + "-out");
+    Thread pump = new Thread(() -> pump(process, out, lastKey, ready, answers),
+        "icegate-" + name + "-out");
     pump.setDaemon(true);
     pump.start();
     try {
       Map<String, String> settings = new LinkedHashMap<>(
           ready.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
       String address = settings.remove("");
-      return new FixtureProcess(process, address, Map.copyOf(settings), log, reaper);
+      return new FixtureProcess(process, address, Map.copyOf(settings), log, reaper, answers);
     } catch (InterruptedException | ExecutionException | TimeoutException e) {
       process.destroyForcibly();
       Runtime.getRuntime().removeShutdownHook(reaper);
@@ -121,10 +129,11 @@ public final class FixtureProcess implements AutoCloseable {
 
   /**
    * Copies stdout to {@code out} and completes {@code ready} with the settings once the line for
-   * {@code lastKey} arrived; the first line (the address) is kept under the empty key.
+   * {@code lastKey} arrived; the first line (the address) is kept under the empty key. Later lines
+   * (answers to {@link #command}) go to {@code answers}.
    */
   private static void pump(Process process, Path out, String lastKey,
-      CompletableFuture<Map<String, String>> ready) {
+      CompletableFuture<Map<String, String>> ready, BlockingQueue<String> answers) {
     Map<String, String> settings = new LinkedHashMap<>();
     try (BufferedReader in = new BufferedReader(
             new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -135,6 +144,7 @@ public final class FixtureProcess implements AutoCloseable {
         copy.write('\n');
         copy.flush();
         if (ready.isDone()) {
+          answers.add(line.trim());
           continue;
         }
         int eq = line.indexOf('=');
@@ -192,6 +202,23 @@ public final class FixtureProcess implements AutoCloseable {
       throw new IllegalStateException("the fixture printed no " + key + "; see " + log);
     }
     return value;
+  }
+
+  /**
+   * Sends {@code command} to the fixture's stdin and waits until it answers {@code ok COMMAND},
+   * i.e. the command applies to every later request. The upstream catalog knows {@code
+   * vend-wrong-keys} ({@code IcebergRestFixture#main}).
+   *
+   * @throws IllegalStateException when the fixture answers anything else, or nothing within 30 s
+   */
+  public void command(String command) throws IOException, InterruptedException {
+    process.getOutputStream().write((command + "\n").getBytes(StandardCharsets.UTF_8));
+    process.getOutputStream().flush();
+    String answer = answers.poll(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    if (!("ok " + command).equals(answer)) {
+      throw new IllegalStateException("the fixture answered " + answer + " to " + command
+          + "; see " + log);
+    }
   }
 
   /**
