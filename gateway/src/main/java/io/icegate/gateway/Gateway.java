@@ -1,6 +1,7 @@
 package io.icegate.gateway;
 
 import io.icegate.core.auth.ApiTokens;
+import io.icegate.core.capture.CaptureChunkCollector;
 import io.icegate.core.durability.IdempotencySettings;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
@@ -13,6 +14,7 @@ import io.icegate.gateway.iceberg.IcebergRestServlet;
 import io.icegate.gateway.iceberg.IdempotentReplies;
 import io.icegate.gateway.iceberg.TableLoads;
 import io.icegate.gateway.network.OutboundAddressCheck;
+import io.icegate.gateway.ops.ChunkCollection;
 import io.icegate.gateway.ops.RouteMetrics;
 import io.icegate.gateway.server.DataDirLock;
 import io.icegate.gateway.server.HttpServer;
@@ -39,13 +41,15 @@ public final class Gateway implements AutoCloseable {
   private final KvStore store;
   private final HttpServer server;
   private final AssumeRoleVending assumeRole;
+  private final ChunkCollection chunkCollection;
 
   private Gateway(DataDirLock lock, KvStore store, HttpServer server,
-      AssumeRoleVending assumeRole) {
+      AssumeRoleVending assumeRole, ChunkCollection chunkCollection) {
     this.lock = lock;
     this.store = store;
     this.server = server;
     this.assumeRole = assumeRole;
+    this.chunkCollection = chunkCollection;
   }
 
   /**
@@ -124,7 +128,9 @@ public final class Gateway implements AutoCloseable {
       LOG.info("gateway started: bind={}, port={}, store={}, dataDir={}, allowLocalFiles={}, "
           + "outboundPolicy={}", settings.bind(), server.port(), storeName, settings.dataDir(),
           settings.allowLocalFiles(), settings.outboundPolicy());
-      return new Gateway(lock, store, server, assumeRole);
+      ChunkCollection chunkCollection = ChunkCollection.start(
+          new CaptureChunkCollector(store, clock, ChunkCollection.GRACE), ChunkCollection.CADENCE);
+      return new Gateway(lock, store, server, assumeRole, chunkCollection);
     } catch (Exception | Error e) {
       store.close();
       lock.close();
@@ -290,6 +296,7 @@ public final class Gateway implements AutoCloseable {
     } catch (Exception e) {
       LOG.warn("stopping the HTTP server failed", e);
     } finally {
+      chunkCollection.close();
       assumeRole.close();
       store.close();
       lock.close();
