@@ -111,7 +111,9 @@ public final class ErrorMapping {
       // own catalogs throw for invalid arguments), any other 400 as BadRequestException.
       return IllegalArgumentException.class.getSimpleName();
     }
-    if (error instanceof KvStoreException) {
+    if (error instanceof KvStoreException
+        || error instanceof io.icegate.gateway.vending.CredentialsUnavailableException) {
+      // the spec's type for a 503, not our subclass's name
       return ServiceUnavailableException.class.getSimpleName();
     }
     int status = status(error);

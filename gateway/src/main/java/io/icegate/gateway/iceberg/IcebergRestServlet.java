@@ -78,7 +78,9 @@ public final class IcebergRestServlet extends HttpServlet {
       // A refusing credential issuer is logged where it happens, once and without a trace.
       if (body.code() >= 500
           && !(e instanceof io.icegate.gateway.vending.CredentialsUnavailableException)) {
-        LOG.error("request {} {} failed", req.getMethod(), label, e);
+        // a matched route's label already starts with its method
+        LOG.error("request {} failed", label.startsWith(req.getMethod() + " ")
+            ? label : req.getMethod() + " " + label, e);
       }
       reply = error(body);
     }

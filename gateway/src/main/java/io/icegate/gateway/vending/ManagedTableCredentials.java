@@ -26,6 +26,8 @@ import org.apache.iceberg.exceptions.ForbiddenException;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.credentials.ImmutableCredential;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The managed-table {@link TableCredentialSource}: storage credentials vended by the upstream
@@ -54,6 +56,8 @@ import org.apache.iceberg.rest.credentials.ImmutableCredential;
  * Nothing here is persisted or logged; {@link Vended#toString()} names no secret.
  */
 public final class ManagedTableCredentials implements TableCredentialSource {
+  private static final Logger LOG = LoggerFactory.getLogger(ManagedTableCredentials.class);
+
   /** A credential without a reported expiry is fetched again this often. */
   public static final Duration NO_EXPIRY_CADENCE = Duration.ofMinutes(15);
 
@@ -207,9 +211,14 @@ public final class ManagedTableCredentials implements TableCredentialSource {
           usableUntil(clock.instant(), vended.get().expiresAt()));
     } catch (CatalogAccessException e) {
       if (e.retryable()) {
-        throw new ServiceUnavailableException(
-            "storage credentials for table %s are unavailable from the upstream catalog "
-                + "(%s): %s", path, e.code(), e.getMessage());
+        // An expected outage: one warning line without a trace; the client gets the reason
+        // (the access code, not the upstream's own text) instead of "internal error".
+        LOG.warn("storage credentials for table {} unavailable from the upstream catalog of "
+            + "Integration {} ({}): {}", path, provenance.integrationId(), e.code(),
+            e.getMessage());
+        throw new CredentialsUnavailableException(
+            "storage credentials for table %s are unavailable from the upstream catalog of "
+                + "Integration %s (%s); retry later", path, provenance.integrationId(), e.code());
       }
       throw new ForbiddenException("the upstream catalog of Integration %s vended no usable "
           + "storage credentials for table %s (%s): %s", provenance.integrationId(), path,

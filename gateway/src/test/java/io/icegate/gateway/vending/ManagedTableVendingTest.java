@@ -182,6 +182,38 @@ class ManagedTableVendingTest {
   }
 
   @Test
+  void anUnreachableUpstreamIsA503SayingWhyNotAnInternalError() throws Exception {
+    String route = fed.adminBase() + "/integrations/" + fed.integration();
+    HttpResponse<String> before = fed.gateway().send("GET", route, null);
+    String uri = FederatedCatalog.json(before).get("uri").asText();
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = socket.getLocalPort();
+    }
+    HttpResponse<String> moved = fed.gateway().send("PATCH", route,
+        "{\"uri\":\"http://127.0.0.1:" + closedPort + "/catalog\"}", "If-Match",
+        before.headers().firstValue("ETag").orElseThrow());
+    assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
+    try {
+      for (HttpResponse<String> r : List.of(delegated(path), delegated(path + "/credentials"))) {
+        // found by the new-user tryout: the reason was only in the log, the body said
+        // "internal error"
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(503);
+        assertThat(r.body()).contains("ServiceUnavailableException")
+            .contains("unavailable from the upstream catalog").contains("CONNECTION_FAILED")
+            .doesNotContain("internal error");
+      }
+    } finally {
+      HttpResponse<String> current = fed.gateway().send("GET", route, null);
+      HttpResponse<String> back = fed.gateway().send("PATCH", route,
+          "{\"uri\":\"" + uri + "\"}", "If-Match",
+          current.headers().firstValue("ETag").orElseThrow());
+      assertThat(back.statusCode()).as(back.body()).isEqualTo(200);
+    }
+  }
+
+  @Test
   void icebergsRestCatalogReadsTheUpstreamManifestsWithTheVendedCredentialsOnly() {
     // s3proxy accepts one identity: the fixture's keys work, any other key fails.
     fed.upstream().vending().plan(location -> session(fed.objects().accessKeyId(),
