@@ -133,7 +133,7 @@ public final class AdminOperations {
       }
       case INTEGRATION_CAPABILITIES, DISCOVER_NAMESPACES, DISCOVER_OBJECTS ->
           upstream.handle(call, pageRequest(call));
-      case GET_TABLE, TABLE_VALIDATION_ERRORS, PUT_VISIBILITY_OVERRIDE, DELETE_VISIBILITY_OVERRIDE,
+      case FIND_TABLES, GET_TABLE, TABLE_VALIDATION_ERRORS, PUT_VISIBILITY_OVERRIDE, DELETE_VISIBILITY_OVERRIDE,
           REVALIDATE_TABLE -> tables.handle(call);
       case CREATE_OVERLAY -> {
         AdminRequests.CreateOverlay body =

@@ -20,6 +20,7 @@ public enum AdminRoute {
   GET_CATALOG("GET", "/admin/v1/accounts/{account}/catalogs/{catalog}", Access.READ),
   PATCH_CATALOG("PATCH", "/admin/v1/accounts/{account}/catalogs/{catalog}", Access.ADMIN),
   DELETE_CATALOG("DELETE", "/admin/v1/accounts/{account}/catalogs/{catalog}", Access.ADMIN),
+  FIND_TABLES("GET", "/admin/v1/accounts/{account}/catalogs/{catalog}/tables", Access.READ),
   GET_TABLE("GET", "/admin/v1/accounts/{account}/catalogs/{catalog}/tables/{table}", Access.READ),
   TABLE_VALIDATION_ERRORS("GET",
       "/admin/v1/accounts/{account}/catalogs/{catalog}/tables/{table}/validation-errors",

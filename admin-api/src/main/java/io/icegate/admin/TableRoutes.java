@@ -4,6 +4,7 @@ import io.icegate.core.capture.CapturePointer;
 import io.icegate.core.capture.CapturePointers;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
@@ -28,7 +29,8 @@ import java.util.Optional;
 
 /**
  * HTTP mapping of a Catalog's Tables as the admin sees them (issue 10): {@code GET
- * .../catalogs/{catalog}/tables/{table}} with capture time and generation, validation state,
+ * .../catalogs/{catalog}/tables?namespace=a%1Fb&name=t} finds a table's id by its path (the
+ * other routes need the id), {@code GET .../catalogs/{catalog}/tables/{table}} with capture time and generation, validation state,
  * error count, override and visibility; the paged {@code .../validation-errors}; {@code PUT} and
  * {@code DELETE .../visibility-override} (PUT requires If-Match with the Table's ETag, DELETE
  * accepts it); {@code POST .../revalidate}; and {@code revalidate=true} on Integration validate.
@@ -55,6 +57,7 @@ public final class TableRoutes {
     String catalog = call.var("catalog");
     String tableId = call.var("table");
     return switch (call.route()) {
+      case FIND_TABLES -> find(call, account, catalog);
       case GET_TABLE -> view(200, account, catalog, tableId);
       case TABLE_VALIDATION_ERRORS -> {
         Page<ValidationError> page = repositories.store().read(tx -> {
@@ -93,6 +96,35 @@ public final class TableRoutes {
     };
   }
 
+  /**
+   * The Tables at {@code namespace} (segments separated by {@code %1F}) and {@code name}, both
+   * required: {@code {"items": [view], "nextPageToken": null}} with zero or one item, each the
+   * view of {@code GET .../tables/{table}}. A filter rather than a lookup route so that listing a
+   * namespace can later use the same path.
+   *
+   * @throws IcegateException INVALID_ARGUMENT for a missing parameter or an empty segment,
+   *     NOT_FOUND for an unknown Catalog
+   */
+  private AdminReply find(AdminCall call, String account, String catalog) {
+    List<String> namespace = UpstreamOperations.namespace(call.query().get("namespace"),
+        "namespace", false).segments();
+    String name = call.query().get("name");
+    if (name == null || name.isEmpty()) {
+      throw IcegateException.invalidArgument("query parameter name is required (listing the "
+          + "tables of a namespace is not supported yet)");
+    }
+    List<Map<String, Object>> items = repositories.store().read(tx -> {
+      requireCatalog(tx, account, catalog);
+      return repositories.tables(account)
+          .getByName(tx, NameScope.inCatalog(catalog, namespace), name)
+          .map(table -> List.of(describe(tx, account, table))).orElse(List.of());
+    });
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("items", items);
+    out.put("nextPageToken", null);
+    return AdminReply.json(200, out);
+  }
+
   /** Whether Integration validate asked for {@code revalidate=true}. */
   static boolean revalidateRequested(AdminCall call) {
     return switch (call.query().getOrDefault("revalidate", "false")) {
@@ -116,53 +148,64 @@ public final class TableRoutes {
   private AdminReply view(int status, String account, String catalog, String tableId) {
     return repositories.store().read(tx -> {
       Resource<Table> table = require(tx, account, catalog, tableId);
-      Map<String, Object> out = AdminViews.of(table);
-      Optional<CapturePointer> capture = CAPTURES.get(tx, account, tableId);
-      out.put("capture", capture.map(c -> {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("captureGeneration", c.captureGeneration());
-        view.put("capturedAt", c.capturedAt().toString());
-        view.put("upstreamMetadataLocation", c.upstreamMetadataLocation());
-        return view;
-      }).orElse(null));
-      Optional<ValidationStatus> validation = validations.status(tx, account, tableId);
-      Map<String, Object> validationView = new LinkedHashMap<>();
-      validationView.put("state", validation.map(v -> v.state().name()).orElse("PENDING"));
-      validationView.put("errorCount", validation.map(ValidationStatus::errorCount).orElse(0));
-      validationView.put("validationGeneration",
-          validation.map(ValidationStatus::validationGeneration).orElse(0L));
-      validationView.put("captureGeneration",
-          validation.map(ValidationStatus::captureGeneration).orElse(0L));
-      validationView.put("validatedAt",
-          validation.map(v -> v.validatedAt().toString()).orElse(null));
-      // a local table is never validated: no state to show
-      out.put("validation", table.spec().managed() ? validationView : null);
-      Optional<VisibilityOverride> override = validations.override(tx, account, tableId);
-      out.put("visibilityOverride", override.map(o -> {
-        Map<String, Object> view = new LinkedHashMap<>();
-        view.put("setAt", o.setAt().toString());
-        view.put("note", o.note());
-        return view;
-      }).orElse(null));
-      Visibility visibility = validations.visibility(tx, account, table);
-      out.put("visible", visibility.visible());
-      out.put("visibilityReason", visibility.reason());
-      return AdminReply.json(status, out).withHeader("ETag", table.etag());
+      return AdminReply.json(status, describe(tx, account, table))
+          .withHeader("ETag", table.etag());
     });
+  }
+
+  /** {@code table}'s view in the caller's transaction. */
+  private Map<String, Object> describe(ReadTransaction tx, String account, Resource<Table> table) {
+    String tableId = table.id();
+    Map<String, Object> out = AdminViews.of(table);
+    Optional<CapturePointer> capture = CAPTURES.get(tx, account, tableId);
+    out.put("capture", capture.map(c -> {
+      Map<String, Object> view = new LinkedHashMap<>();
+      view.put("captureGeneration", c.captureGeneration());
+      view.put("capturedAt", c.capturedAt().toString());
+      view.put("upstreamMetadataLocation", c.upstreamMetadataLocation());
+      return view;
+    }).orElse(null));
+    Optional<ValidationStatus> validation = validations.status(tx, account, tableId);
+    Map<String, Object> validationView = new LinkedHashMap<>();
+    validationView.put("state", validation.map(v -> v.state().name()).orElse("PENDING"));
+    validationView.put("errorCount", validation.map(ValidationStatus::errorCount).orElse(0));
+    validationView.put("validationGeneration",
+        validation.map(ValidationStatus::validationGeneration).orElse(0L));
+    validationView.put("captureGeneration",
+        validation.map(ValidationStatus::captureGeneration).orElse(0L));
+    validationView.put("validatedAt",
+        validation.map(v -> v.validatedAt().toString()).orElse(null));
+    // a local table is never validated: no state to show
+    out.put("validation", table.spec().managed() ? validationView : null);
+    Optional<VisibilityOverride> override = validations.override(tx, account, tableId);
+    out.put("visibilityOverride", override.map(o -> {
+      Map<String, Object> view = new LinkedHashMap<>();
+      view.put("setAt", o.setAt().toString());
+      view.put("note", o.note());
+      return view;
+    }).orElse(null));
+    Visibility visibility = validations.visibility(tx, account, table);
+    out.put("visible", visibility.visible());
+    out.put("visibilityReason", visibility.reason());
+    return out;
   }
 
   /** The Table, when it exists in Catalog {@code catalogId} of the account; 404 otherwise. */
   private Resource<Table> require(ReadTransaction tx, String account, String catalogId,
       String tableId) {
+    requireCatalog(tx, account, catalogId);
+    return repositories.tables(account).get(tx, tableId)
+        .filter(t -> t.spec().catalogId().equals(catalogId))
+        .orElseThrow(() -> new IcegateException(ErrorCode.NOT_FOUND, ResourceKind.TABLE,
+            ResourceKind.TABLE.label(), tableId));
+  }
+
+  private static void requireCatalog(ReadTransaction tx, String account, String catalogId) {
     if (tx.get(io.icegate.core.store.KeyLayout.resource(
         new ResourceRef(account, ResourceKind.CATALOG, catalogId))) == null) {
       throw new IcegateException(ErrorCode.NOT_FOUND, ResourceKind.CATALOG,
           ResourceKind.CATALOG.label(), catalogId);
     }
-    return repositories.tables(account).get(tx, tableId)
-        .filter(t -> t.spec().catalogId().equals(catalogId))
-        .orElseThrow(() -> new IcegateException(ErrorCode.NOT_FOUND, ResourceKind.TABLE,
-            ResourceKind.TABLE.label(), tableId));
   }
 
   private static void checkGeneration(Resource<Table> table, ExpectedGeneration expected) {

@@ -194,6 +194,22 @@ class TableValidationApiTest {
     assertThat(view.get("visible").asBoolean()).isTrue();
     assertThat(view.get("validation").isNull()).isTrue();
 
+    // finding a table by its path (found by the new-user tryout: ids were nowhere to be seen)
+    JsonNode found = json(gw.send("GET", base + "/catalogs/" + catalog
+        + "/tables?namespace=loc&name=t", null));
+    assertThat(found.get("items").get(0).get("id").asText()).isEqualTo(local);
+    assertThat(json(gw.send("GET", base + "/catalogs/" + catalog
+        + "/tables?namespace=loc&name=absent", null)).get("items")).isEmpty();
+    assertThat(json(gw.send("GET", base + "/catalogs/" + catalog
+        + "/tables?namespace=loc%1Fdeeper&name=t", null)).get("items")).isEmpty();
+    assertProblem(gw.send("GET", base + "/catalogs/" + catalog + "/tables?namespace=loc", null),
+        400, "INVALID_ARGUMENT");
+    assertProblem(gw.send("GET", base + "/catalogs/" + catalog + "/tables?name=t", null),
+        400, "INVALID_ARGUMENT");
+    assertProblem(gw.send("GET", base + "/catalogs/" + catalog
+        + "/tables?namespace=loc%1F&name=t", null), 400, "INVALID_ARGUMENT");
+    assertProblem(gw.send("GET", base + "/catalogs/nope/tables?namespace=loc&name=t", null),
+        404, "NOT_FOUND");
     assertProblem(gw.send("GET", tables + "nope", null), 404, "NOT_FOUND");
     assertProblem(gw.send("GET", base + "/catalogs/nope/tables/" + local, null), 404,
         "NOT_FOUND");
@@ -217,11 +233,15 @@ class TableValidationApiTest {
     assertThat(json(r).get("code").asText()).isEqualTo(code);
   }
 
+  /** The id of table {@code v.name}, found over the admin API as a user finds it. */
   private static String tableId(String catalog, String name) {
-    String account = base.substring(base.lastIndexOf('/') + 1);
-    Repositories repos = new Repositories(gw.gateway().store(), Clock.systemUTC());
-    return repos.tables(account).getByName(
-        io.icegate.core.model.NameScope.inCatalog(catalog, List.of("v")), name).orElseThrow().id();
+    HttpResponse<String> found = gw.send("GET", base + "/catalogs/" + catalog
+        + "/tables?namespace=v&name=" + name, null);
+    assertThat(found.statusCode()).as(found.body()).isEqualTo(200);
+    JsonNode items = json(found).get("items");
+    assertThat(items).as(found.body()).hasSize(1);
+    assertThat(items.get(0).get("name").asText()).isEqualTo(name);
+    return items.get(0).get("id").asText();
   }
 
   /** One upstream commit appending a real Parquet file of {@code rows} rows to {@code v.name}. */
