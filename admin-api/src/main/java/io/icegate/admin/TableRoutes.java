@@ -10,6 +10,7 @@ import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.model.Table;
 import io.icegate.core.paging.Page;
+import io.icegate.core.repo.ChangeKind;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.Idempotence;
@@ -74,16 +75,24 @@ public final class TableRoutes {
         String note = call.body().length == 0 ? null
             : AdminJson.read(call.body(), OverrideRequest.class).note();
         repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
-          checkGeneration(require(tx, account, catalog, tableId), expected);
-          return validations.setOverride(tx, account, tableId, note);
+          Resource<Table> table = require(tx, account, catalog, tableId);
+          checkGeneration(table, expected);
+          VisibilityOverride set = validations.setOverride(tx, account, tableId, note);
+          advance(tx, account, table);
+          return set;
         });
         yield view(200, account, catalog, tableId);
       }
       case DELETE_VISIBILITY_OVERRIDE -> {
         ExpectedGeneration expected = AdminOperations.optionalIfMatch(call, tableId);
         repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
-          checkGeneration(require(tx, account, catalog, tableId), expected);
-          return validations.clearOverride(tx, account, tableId);
+          Resource<Table> table = require(tx, account, catalog, tableId);
+          checkGeneration(table, expected);
+          boolean cleared = validations.clearOverride(tx, account, tableId);
+          if (cleared) {
+            advance(tx, account, table);
+          }
+          return cleared;
         });
         yield new AdminReply(204, null, null, Map.of());
       }
@@ -206,6 +215,16 @@ public final class TableRoutes {
       throw new IcegateException(ErrorCode.NOT_FOUND, ResourceKind.CATALOG,
           ResourceKind.CATALOG.label(), catalogId);
     }
+  }
+
+  /**
+   * Advances the Table's generation: the override is part of the Table's admin view, so its
+   * ETag must change with it, or two writers holding the same ETag would both succeed.
+   */
+  private void advance(io.icegate.core.store.Transaction tx, String account,
+      Resource<Table> table) {
+    repositories.tables(account).update(tx, table.id(), ExpectedGeneration.of(table.generation()),
+        table.spec(), ChangeKind.METADATA);
   }
 
   private static void checkGeneration(Resource<Table> table, ExpectedGeneration expected) {

@@ -155,6 +155,12 @@ class TableValidationApiTest {
     assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
     assertThat(json(set).get("visible").asBoolean()).isTrue();
     assertThat(json(set).get("visibilityOverride").get("note").asText()).isEqualTo("known gap");
+    // a second writer holding the same ETag loses (found by the new-user tryout: both won)
+    assertThat(set.headers().firstValue("ETag").orElseThrow()).isNotEqualTo(etag);
+    assertThat(gw.send("PUT", tables + brokenId + "/visibility-override",
+        "{\"note\":\"second writer\"}", "If-Match", etag).statusCode()).isEqualTo(412);
+    assertThat(gw.send("DELETE", tables + brokenId + "/visibility-override", null, "If-Match",
+        etag).statusCode()).isEqualTo(412);
     assertThat(gw.send("DELETE", tables + brokenId + "/visibility-override", null).statusCode())
         .isEqualTo(204);
     assertThat(json(gw.send("GET", tables + brokenId, null)).get("visible").asBoolean())
