@@ -290,6 +290,40 @@ public final class TableValidations {
   }
 
   /**
+   * A clean validation to publish with others: Table {@code tableId}'s capture {@code
+   * captureGeneration}, validated with no error, the caller having read {@code expected}.
+   */
+  public record CleanCandidate(String tableId, Optional<ValidationStatus> expected,
+      long captureGeneration) {}
+
+  /**
+   * Publishes clean validations of many Tables in ONE transaction (fence first), each as {@link
+   * #publish} would publish an empty error set: its own refusal checks, generation and switch. A
+   * Table refused (recaptured, validated meanwhile) is Skipped without affecting the others.
+   *
+   * @return one outcome per candidate, in order
+   * @throws RuntimeException whatever {@code fence} throws; store failures
+   */
+  public List<ValidationOutcome> publishClean(String accountId, List<CleanCandidate> candidates,
+      Consumer<Transaction> fence) {
+    // fixed before the transaction, so a retry after an unknown result recognises its own writes
+    List<String> nonces = new ArrayList<>();
+    for (int i = 0; i < candidates.size(); i++) {
+      nonces.add(UUID.randomUUID().toString());
+    }
+    return store.run(Idempotence.IDEMPOTENT, tx -> {
+      fence.accept(tx);
+      List<ValidationOutcome> outcomes = new ArrayList<>();
+      for (int i = 0; i < candidates.size(); i++) {
+        CleanCandidate c = candidates.get(i);
+        outcomes.add(publishSmall(tx, accountId, c.tableId(), c.expected(),
+            c.captureGeneration(), List.of(), nonces.get(i)));
+      }
+      return outcomes;
+    });
+  }
+
+  /**
    * A set that fits one transaction: allocation, records, switch and retirement together. After a
    * commit with unknown result the retried body finds its own nonce on the allocation the pointer
    * names, and answers what was published.

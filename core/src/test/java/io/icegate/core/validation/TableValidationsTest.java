@@ -236,6 +236,39 @@ class TableValidationsTest {
   }
 
   @Test
+  void cleanValidationsOfManyTablesPublishInOneTransactionEachCheckedOnItsOwn() {
+    Resource<Table> a = setup.managedTable("a");
+    Resource<Table> b = setup.managedTable("b");
+    Resource<Table> c = setup.managedTable("c");
+    for (Resource<Table> t : List.of(a, b, c)) {
+      setup.capture(t.id());
+    }
+    setup.capture(c.id()); // c moved on: a candidate for its first capture is stale
+    long before = store.stats().committedWrites();
+    List<ValidationOutcome> outcomes = validations.publishClean(setup.account, List.of(
+        new TableValidations.CleanCandidate(a.id(), Optional.empty(), 1),
+        new TableValidations.CleanCandidate(b.id(), Optional.empty(), 1),
+        new TableValidations.CleanCandidate(c.id(), Optional.empty(), 1)), NO_FENCE);
+    assertThat(store.stats().committedWrites() - before).isEqualTo(1);
+    assertThat(published(outcomes.get(0)).state()).isEqualTo(ValidationState.VALID);
+    assertThat(published(outcomes.get(1)).state()).isEqualTo(ValidationState.VALID);
+    assertThat(outcomes.get(2)).isInstanceOf(ValidationOutcome.Skipped.class);
+    assertThat(visibility(a).visible()).isTrue();
+    assertThat(visibility(b).visible()).isTrue();
+    assertThat(visibility(c)).isEqualTo(Visibility.hidden("validation pending"));
+    InvariantChecker.of(store).assertClean();
+
+    // a refusing fence stops the whole batch: nothing published
+    Resource<Table> d = setup.managedTable("d");
+    setup.capture(d.id());
+    assertThatThrownBy(() -> validations.publishClean(setup.account, List.of(
+        new TableValidations.CleanCandidate(d.id(), Optional.empty(), 1)), tx -> {
+          throw new IllegalStateException("fenced");
+        })).hasMessage("fenced");
+    assertThat(validations.status(setup.account, d.id())).isEmpty();
+  }
+
+  @Test
   void deletingTheTableOrTheAccountRemovesEveryValidationKey() {
     Resource<Table> table = setup.managedTable("orders");
     Resource<Table> kept = setup.managedTable("kept");

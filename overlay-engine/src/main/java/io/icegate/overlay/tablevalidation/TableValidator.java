@@ -58,6 +58,7 @@ public final class TableValidator {
   private static final String ICEBERG = "ICEBERG";
   private static final ValidationRecords RECORDS = new ValidationRecords();
   private static final CapturePointers POINTERS = new CapturePointers();
+  private static final int CLEAN_BATCH = 100;
 
   private final Repositories repositories;
   private final TableValidations validations;
@@ -170,10 +171,16 @@ public final class TableValidator {
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(concurrency, tableIds.size()));
     try (client) {
       List<Future<Outcome>> futures = new ArrayList<>();
+      List<Subject> cleanSubjects = java.util.Collections.synchronizedList(new ArrayList<>());
       for (String tableId : tableIds) {
         futures.add(pool.submit(() -> {
           try {
-            return validateOne(accountId, tableId, integration, client::get, fence);
+            Assessed assessed = assess(accountId, tableId, integration, client::get);
+            if (assessed instanceof Assessed.Clean clean) {
+              cleanSubjects.add(clean.subject());
+              return null; // published below, many per transaction
+            }
+            return publish(accountId, assessed, fence);
           } catch (IcegateException | KvStoreException e) {
             throw e; // a stale run, a fence, the store: the step stops
           } catch (RuntimeException e) {
@@ -186,8 +193,15 @@ public final class TableValidator {
       long validated = 0;
       long failed = 0;
       List<String> warnings = new ArrayList<>();
+      List<Outcome> outcomes = new ArrayList<>();
       for (Future<Outcome> future : futures) {
         Outcome outcome = join(future);
+        if (outcome != null) {
+          outcomes.add(outcome);
+        }
+      }
+      outcomes.addAll(publishClean(accountId, cleanSubjects, fence));
+      for (Outcome outcome : outcomes) {
         if (outcome instanceof Outcome.Published p
             && p.status().state() == ValidationState.VALID) {
           validated++;
@@ -210,6 +224,12 @@ public final class TableValidator {
    */
   public Outcome validateOne(String accountId, String tableId, Resource<Integration> integration,
       Supplier<CatalogClient> client, Consumer<Transaction> fence) {
+    return publish(accountId, assess(accountId, tableId, integration, client), fence);
+  }
+
+  /** Reads and checks one Table; publishes nothing. */
+  private Assessed assess(String accountId, String tableId, Resource<Integration> integration,
+      Supplier<CatalogClient> client) {
     Optional<Subject> read = repositories.store().read(tx -> {
       Optional<Resource<Table>> table = repositories.tables(accountId).get(tx, tableId);
       Optional<Captures.Capture> capture = captures.read(tx, accountId, tableId);
@@ -220,28 +240,83 @@ public final class TableValidator {
           RECORDS.pointer(tx, accountId, tableId)));
     });
     if (read.isEmpty()) {
-      return new Outcome.NotPublished("table " + tableId + " is gone, not managed or not "
-          + "captured yet: nothing to validate");
+      return new Assessed.Done(new Outcome.NotPublished("table " + tableId + " is gone, not "
+          + "managed or not captured yet: nothing to validate"));
     }
     Subject subject = read.get();
     Provenance provenance = subject.table().spec().provenance();
     if (provenance.tableFormat() != null
         && !ICEBERG.equals(provenance.tableFormat().toUpperCase(Locale.ROOT))) {
-      return new Outcome.NotPublished("table " + subject.displayPath() + " has format "
-          + provenance.tableFormat() + ", which is not validated");
+      return new Assessed.Done(new Outcome.NotPublished("table " + subject.displayPath()
+          + " has format " + provenance.tableFormat() + ", which is not validated"));
     }
     List<ValidationError> errors;
     try {
       errors = check(subject, integration, client);
     } catch (Unpublishable e) {
-      return new Outcome.NotPublished(e.getMessage());
+      return new Assessed.Done(new Outcome.NotPublished(e.getMessage()));
     }
-    ValidationOutcome outcome = validations.publish(accountId, tableId, subject.expected(),
-        subject.capture().pointer().captureGeneration(), errors, fence);
+    return errors.isEmpty() ? new Assessed.Clean(subject) : new Assessed.Failing(subject, errors);
+  }
+
+  /** Publishes one assessed Table on its own. */
+  private Outcome publish(String accountId, Assessed assessed, Consumer<Transaction> fence) {
+    if (assessed instanceof Assessed.Done done) {
+      return done.outcome();
+    }
+    Subject subject;
+    List<ValidationError> errors;
+    if (assessed instanceof Assessed.Failing failing) {
+      subject = failing.subject();
+      errors = failing.errors();
+    } else {
+      subject = ((Assessed.Clean) assessed).subject();
+      errors = List.of();
+    }
+    return outcome(subject, validations.publish(accountId, subject.table().id(),
+        subject.expected(), subject.capture().pointer().captureGeneration(), errors, fence));
+  }
+
+  /**
+   * Publishes clean validations {@value #CLEAN_BATCH} Tables per fenced transaction: most Tables
+   * of a reconcile validate clean (a Table without a snapshot always does), and one transaction
+   * each dominated a large initial reconcile (issue 8's bench).
+   */
+  private List<Outcome> publishClean(String accountId, List<Subject> subjects,
+      Consumer<Transaction> fence) {
+    List<Outcome> outcomes = new ArrayList<>();
+    for (int from = 0; from < subjects.size(); from += CLEAN_BATCH) {
+      List<Subject> batch = subjects.subList(from, Math.min(subjects.size(), from + CLEAN_BATCH));
+      List<TableValidations.CleanCandidate> candidates = new ArrayList<>();
+      for (Subject subject : batch) {
+        candidates.add(new TableValidations.CleanCandidate(subject.table().id(),
+            subject.expected(), subject.capture().pointer().captureGeneration()));
+      }
+      List<ValidationOutcome> published = validations.publishClean(accountId, candidates, fence);
+      for (int i = 0; i < batch.size(); i++) {
+        outcomes.add(outcome(batch.get(i), published.get(i)));
+      }
+    }
+    return outcomes;
+  }
+
+  private static Outcome outcome(Subject subject, ValidationOutcome outcome) {
     if (outcome instanceof ValidationOutcome.Published p) {
       return new Outcome.Published(p.status(), subject.displayPath());
     }
     return new Outcome.NotPublished(((ValidationOutcome.Skipped) outcome).reason());
+  }
+
+  /** What reading and checking one Table found, before anything is published. */
+  private sealed interface Assessed {
+    /** Nothing to publish: {@code outcome} says why. */
+    record Done(Outcome outcome) implements Assessed {}
+
+    /** Every file conforms (or there is no snapshot). */
+    record Clean(Subject subject) implements Assessed {}
+
+    /** {@code errors}, all of this Table. */
+    record Failing(Subject subject, List<ValidationError> errors) implements Assessed {}
   }
 
   /** Every error of the subject's current snapshot; empty when it conforms. */
