@@ -126,14 +126,8 @@ final class AvroFileCheck {
     if (unmapped.isPresent()) {
       return unmapped;
     }
-    org.apache.iceberg.Schema converted;
-    try {
-      converted = AvroSchemaUtil.toIceberg(schema);
-    } catch (RuntimeException e) {
-      return Optional.of(
-          "the file's column types have no Iceberg equivalent: " + DataFileCheck.reason(e));
-    }
-    return columns.nonConforming(converted, carried);
+    Schema mapped = schema;
+    return columns.nonConforming(() -> AvroSchemaUtil.toIceberg(mapped), carried);
   }
 
   private static void collectIds(Schema schema, Set<Integer> ids, Set<String> recordsSeen) {

@@ -9,7 +9,6 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.iceberg.ContentFile;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.mapping.MappedField;
 import org.apache.iceberg.mapping.NameMapping;
@@ -68,14 +67,9 @@ final class OrcFileCheck {
     if (unmapped.isPresent()) {
       return unmapped;
     }
-    Schema converted;
-    try {
-      converted = ORCSchemaUtil.convert(fileSchema);
-    } catch (RuntimeException e) {
-      return Optional.of(
-          "the file's column types have no Iceberg equivalent: " + DataFileCheck.reason(e));
-    }
-    Optional<String> nonConforming = columns.nonConforming(converted, carried);
+    TypeDescription mapped = fileSchema;
+    Optional<String> nonConforming =
+        columns.nonConforming(() -> ORCSchemaUtil.convert(mapped), carried);
     if (nonConforming.isPresent()) {
       return nonConforming;
     }

@@ -5,7 +5,6 @@ import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.ContentFile;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.mapping.NameMapping;
 import org.apache.iceberg.parquet.ParquetSchemaUtil;
 import org.apache.parquet.ParquetReadOptions;
@@ -60,14 +59,9 @@ final class ParquetFileCheck {
     }
     Set<Integer> carried = new HashSet<>();
     collectIds(fileSchema, carried);
-    Schema converted;
-    try {
-      converted = ParquetSchemaUtil.convert(fileSchema);
-    } catch (RuntimeException e) {
-      return Optional.of(
-          "the file's column types have no Iceberg equivalent: " + DataFileCheck.reason(e));
-    }
-    Optional<String> nonConforming = columns.nonConforming(converted, carried);
+    MessageType read = fileSchema;
+    Optional<String> nonConforming =
+        columns.nonConforming(() -> ParquetSchemaUtil.convert(read), carried);
     if (nonConforming.isPresent()) {
       return nonConforming;
     }

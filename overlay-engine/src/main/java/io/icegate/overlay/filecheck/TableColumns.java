@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.apache.iceberg.MetadataColumns;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableMetadata;
@@ -91,6 +92,22 @@ final class TableColumns {
       throw new IllegalStateException(nameMappingError);
     }
     return Optional.ofNullable(nameMapping);
+  }
+
+  /**
+   * As {@link #nonConforming(Schema, Set)} for a file schema that {@code convert} turns into
+   * Iceberg types first (Iceberg's Parquet, ORC or Avro schema converter); a conversion that
+   * fails is itself the sentence.
+   */
+  Optional<String> nonConforming(Supplier<Schema> convert, Set<Integer> carriedIds) {
+    Schema converted;
+    try {
+      converted = convert.get();
+    } catch (RuntimeException e) {
+      return Optional.of(
+          "the file's column types have no Iceberg equivalent: " + DataFileCheck.reason(e));
+    }
+    return nonConforming(converted, carriedIds);
   }
 
   /**
