@@ -54,10 +54,10 @@ public final class ReconcileComparison {
 
   /** One timed phase: wall time, the reconciler's phase split (zeros for bare discovery), heap. */
   record Phase(long millis, long discoveryMillis, long preflightMillis, long captureMillis,
-      long writes, long mutations, HeapWatch.Peak heap) {
+      long validateMillis, long writes, long mutations, HeapWatch.Peak heap) {
     /** Publication and retirement. */
     long storeMillis() {
-      return millis - discoveryMillis - preflightMillis - captureMillis;
+      return millis - discoveryMillis - preflightMillis - captureMillis - validateMillis;
     }
   }
 
@@ -123,7 +123,7 @@ public final class ReconcileComparison {
     long millis = (System.nanoTime() - start) / 1_000_000;
     check(seen.tables() == plan.tables() && seen.namespaces() == plan.namespaces(),
         "bare discovery saw " + seen);
-    return new Phase(millis, millis, 0, 0, 0, 0, heap.peak());
+    return new Phase(millis, millis, 0, 0, 0, 0, 0, heap.peak());
   }
 
   private static Phase reconcile(Plan plan, OverlayWorld world, SyntheticUpstream upstream,
@@ -136,7 +136,8 @@ public final class ReconcileComparison {
     long end = System.nanoTime();
     Phase phase = new Phase((end - clock.started) / 1_000_000,
         (clock.discovered - clock.started) / 1_000_000,
-        (clock.preflighted - clock.discovered) / 1_000_000, (end - clock.retired) / 1_000_000,
+        (clock.preflighted - clock.discovered) / 1_000_000,
+        (clock.captured - clock.retired) / 1_000_000, (end - clock.captured) / 1_000_000,
         world.committedWrites() - writes,
         world.mutations() - mutations, heap.peak());
     if (rerun) {
@@ -167,16 +168,19 @@ public final class ReconcileComparison {
 
   private static String describe(Iteration it) {
     return String.format(Locale.ROOT,
-        "bare %d ms | initial %d ms (discovery %d, preflight %d, publish+retire %d, capture %d; "
+        "bare %d ms | initial %d ms (discovery %d, preflight %d, publish+retire %d, capture %d, "
+            + "validate %d; "
             + "%d write tx, %d keys) | unchanged %d ms (discovery %d, preflight %d, rest %d; %d "
             + "write tx) | heap peak MB bare/initial/unchanged: pools %d/%d/%d, live after GC "
             + "%d/%d/%d",
         it.bare().millis(), it.initial().millis(), it.initial().discoveryMillis(),
         it.initial().preflightMillis(), it.initial().storeMillis(),
-        it.initial().captureMillis(), it.initial().writes(), it.initial().mutations(),
+        it.initial().captureMillis(), it.initial().validateMillis(), it.initial().writes(),
+        it.initial().mutations(),
         it.unchanged().millis(), it.unchanged().discoveryMillis(),
         it.unchanged().preflightMillis(),
-        it.unchanged().storeMillis() + it.unchanged().captureMillis(), it.unchanged().writes(),
+        it.unchanged().storeMillis() + it.unchanged().captureMillis()
+            + it.unchanged().validateMillis(), it.unchanged().writes(),
         mb(it.bare().heap().poolPeakBytes()), mb(it.initial().heap().poolPeakBytes()),
         mb(it.unchanged().heap().poolPeakBytes()), mb(it.bare().heap().liveAfterGcBytes()),
         mb(it.initial().heap().liveAfterGcBytes()), mb(it.unchanged().heap().liveAfterGcBytes()));
@@ -232,12 +236,14 @@ public final class ReconcileComparison {
     long discovered;
     long preflighted;
     long retired;
+    long captured;
 
     void start() {
       started = System.nanoTime();
       discovered = started;
       preflighted = started;
       retired = started;
+      captured = started;
     }
 
     @Override
@@ -253,6 +259,11 @@ public final class ReconcileComparison {
     @Override
     public void afterRetirement(Inventory inventory) {
       retired = System.nanoTime();
+    }
+
+    @Override
+    public void afterCapture(Inventory inventory) {
+      captured = System.nanoTime();
     }
   }
 }

@@ -21,4 +21,7 @@ public interface ReconcileHook {
 
   /** After phase 4 (retirement) succeeded, before capture. */
   default void afterRetirement(Inventory inventory) {}
+
+  /** After the capture step published its batches, before validation. */
+  default void afterCapture(Inventory inventory) {}
 }

@@ -283,6 +283,7 @@ public final class Reconciler {
     progress.captureFailed.addAndGet(captured.failed());
     List<String> warnings = new ArrayList<>(inventory.warnings());
     warnings.addAll(captured.warnings());
+    hook.afterCapture(inventory);
 
     progress.enter(ReconcileProgress.Phase.VALIDATE);
     TableValidator.Result validated = OverlayCapture.validateTables(repositories, clients,
