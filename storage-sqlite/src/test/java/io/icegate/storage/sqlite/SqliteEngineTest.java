@@ -69,6 +69,10 @@ class SqliteEngineTest {
     }
     assertThat(e.pragma(AccessMode.READ_ONLY, "query_only")).isEqualTo("1");
     assertThat(e.pragma(AccessMode.READ_WRITE, "query_only")).isEqualTo("0");
+    // the writer's cache and checkpoint interval (issue 8's bench), readers keep SQLite's
+    assertThat(e.pragma(AccessMode.READ_WRITE, "cache_size")).isEqualTo("-65536");
+    assertThat(e.pragma(AccessMode.READ_WRITE, "wal_autocheckpoint")).isEqualTo("10000");
+    assertThat(e.pragma(AccessMode.READ_ONLY, "cache_size")).isEqualTo("-2000");
   }
 
   @Test
