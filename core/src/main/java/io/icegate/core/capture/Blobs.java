@@ -9,6 +9,7 @@ import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
+import io.icegate.core.store.Transaction;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -111,24 +112,52 @@ public final class Blobs {
     return digests;
   }
 
+  /**
+   * Stores {@code payload} under its SHA-256 inside the caller's transaction, marker and every
+   * chunk, for a caller that names it in the same transaction (capture at publication: no window
+   * in which the chunk collector could see the blob unreferenced).
+   *
+   * @return the digest, lowercase hex
+   * @throws IllegalArgumentException when {@code payload} is over {@value #BYTES_PER_TRANSACTION}
+   *     bytes (use {@link #writeAll}, which spreads it over several transactions)
+   */
+  public String write(Transaction tx, byte[] payload) {
+    if (payload.length > BYTES_PER_TRANSACTION) {
+      throw new IllegalArgumentException("a blob of " + payload.length + " bytes does not fit "
+          + "one transaction (" + BYTES_PER_TRANSACTION + " bytes at most)");
+    }
+    String digest = digest(payload);
+    int chunks = (payload.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
+    Marker marker = new Marker(clock.millis(), payload.length, chunks);
+    put(tx, new Write(digest, marker, payload, chunks == 0 ? -1 : 0));
+    for (int index = 1; index < chunks; index++) {
+      put(tx, new Write(digest, null, payload, index));
+    }
+    return digest;
+  }
+
   /** A marker and/or one chunk of a blob; {@code index} -1: no chunk (an empty blob). */
   private record Write(String digest, Marker marker, byte[] payload, int index) {}
 
   private void commit(List<Write> writes) {
     store.run(Idempotence.IDEMPOTENT, tx -> {
       for (Write w : writes) {
-        if (w.marker() != null) {
-          tx.set(KeyLayout.blobMarker(w.digest()), json(w.marker()));
-        }
-        if (w.index() >= 0) {
-          int begin = w.index() * CHUNK_BYTES;
-          int end = Math.min(w.payload().length, begin + CHUNK_BYTES);
-          tx.set(KeyLayout.blobChunks(w.digest()).pack(Tuple.from(w.index())),
-              Arrays.copyOfRange(w.payload(), begin, end));
-        }
+        put(tx, w);
       }
       return null;
     });
+  }
+
+  private static void put(Transaction tx, Write w) {
+    if (w.marker() != null) {
+      tx.set(KeyLayout.blobMarker(w.digest()), json(w.marker()));
+    }
+    if (w.index() >= 0) {
+      int begin = w.index() * CHUNK_BYTES;
+      int end = Math.min(w.payload().length, begin + CHUNK_BYTES);
+      tx.set(KeyLayout.blobChunks(w.digest()).pack(Tuple.from(w.index())),
+          Arrays.copyOfRange(w.payload(), begin, end));
+    }
   }
 
   /** Lowercase hex SHA-256 of {@code payload}: the blob's name. */

@@ -9,6 +9,7 @@ import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -178,6 +179,43 @@ public final class Captures {
     return Arrays.asList(outcomes);
   }
 
+  /**
+   * Captures {@code metadataJson}, read from upstream {@code location}, for Table {@code tableId}
+   * inside the caller's transaction: blob and pointer together, at the current capture generation
+   * + 1 (reconciliation's publication, which creates or updates the Table in the same fenced
+   * transaction and so needs neither a second read of it nor a transaction of its own). A pointer
+   * already naming this location and blob is kept as it is.
+   *
+   * <p>The caller owns what {@link #publishAll} checks for itself: that the Table exists and is
+   * managed by the publishing Overlay (it just wrote it), and the Table's {@value
+   * #CAPTURED_AT_PROPERTY} property, which it sets to {@code capturedAt} in the same transaction.
+   *
+   * @param capturedAt the capture time, millisecond precision ({@link #now})
+   * @return the Table's pointer after the call
+   * @throws IllegalArgumentException when the metadata does not fit one transaction ({@link
+   *     Blobs#write(Transaction, byte[])}); the caller then captures it with {@link #publishAll}
+   */
+  public CapturePointer captureIn(Transaction tx, String accountId, String tableId,
+      String location, byte[] metadataJson, Instant capturedAt) {
+    String digest = Blobs.digest(metadataJson);
+    Optional<CapturePointer> now = pointers.get(tx, accountId, tableId);
+    if (now.isPresent() && now.get().digest().equals(digest)
+        && now.get().upstreamMetadataLocation().equals(location)) {
+      return now.get();
+    }
+    blobs.write(tx, metadataJson);
+    CapturePointer next = new CapturePointer(
+        now.map(CapturePointer::captureGeneration).orElse(0L) + 1, location, digest,
+        metadataJson.length, capturedAt);
+    pointers.set(tx, accountId, tableId, next);
+    return next;
+  }
+
+  /** A capture time as pointers and the {@value #CAPTURED_AT_PROPERTY} property record it. */
+  public Instant now() {
+    return repositories.clock().instant().truncatedTo(ChronoUnit.MILLIS);
+  }
+
   /** The pointer transaction's body; {@code null} when the blob is gone (write it again). */
   private CaptureOutcome point(Transaction tx, String accountId, String overlayId, String tableId,
       Optional<CapturePointer> expected, String location, String digest, long size) {
@@ -203,8 +241,7 @@ public final class Captures {
     if (!Blobs.complete(tx, digest, size)) {
       return null;
     }
-    CapturePointer next = new CapturePointer(read + 1, location, digest, size,
-        repositories.clock().instant().truncatedTo(ChronoUnit.MILLIS));
+    CapturePointer next = new CapturePointer(read + 1, location, digest, size, now());
     pointers.set(tx, accountId, tableId, next);
     Table spec = table.get().spec();
     Map<String, String> properties = new HashMap<>(spec.properties());

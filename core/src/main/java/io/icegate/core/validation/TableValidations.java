@@ -324,6 +324,28 @@ public final class TableValidations {
   }
 
   /**
+   * Publishes a clean validation of Table {@code tableId}'s capture {@code captureGeneration}
+   * inside the caller's transaction, for a caller that created or updated the managed Table and
+   * set that capture in this same fenced transaction (reconciliation's publication of a Table with
+   * no current snapshot: nothing to check, issue 10 "a table without a snapshot validates
+   * clean"). The refusal checks of {@link #publish} are the caller's; the generation switch and
+   * the clearing of older generations are the same.
+   *
+   * @return the Table's new status (VALID, no errors)
+   */
+  public ValidationStatus publishCleanIn(Transaction tx, String accountId, String tableId,
+      long captureGeneration) {
+    long generation = records.allocate(tx, accountId, tableId, UUID.randomUUID().toString());
+    ValidationStatus status = new ValidationStatus(generation, captureGeneration,
+        ValidationState.VALID, 0, repositories.clock().instant().truncatedTo(ChronoUnit.MILLIS));
+    records.setPointer(tx, accountId, tableId, status);
+    if (generation > 1) {
+      records.clearBelow(tx, accountId, tableId, generation);
+    }
+    return status;
+  }
+
+  /**
    * A set that fits one transaction: allocation, records, switch and retirement together. After a
    * commit with unknown result the retried body finds its own nonce on the allocation the pointer
    * names, and answers what was published.

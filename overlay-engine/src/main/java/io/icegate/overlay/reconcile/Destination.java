@@ -20,6 +20,7 @@ import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -122,23 +123,35 @@ final class Destination {
   }
 
   /**
+   * What {@link #apply} did.
+   *
+   * @param relationId the created or updated Table or View
+   * @param created whether it was created (else updated)
+   */
+  record Applied(String relationId, boolean created) {}
+
+  /**
    * Carries out {@code decision} for {@code desired}.
    *
-   * @return whether the relation was created (true) or updated (false)
+   * @param capturedAt for a Table captured in this same transaction ({@link PublicationCapture}),
+   *     its captured-at property; {@code null}: an updated Table keeps the one it has
    */
-  boolean apply(Transaction tx, DesiredRelation desired, Decision decision) {
+  Applied apply(Transaction tx, DesiredRelation desired, Decision decision, Instant capturedAt) {
     Resource<?> stale = decision instanceof Create c ? c.stale()
         : decision instanceof Update u ? u.stale() : null;
     if (stale != null) {
       repository(stale.kind()).delete(tx, stale.id(), ExpectedGeneration.any());
     }
     Provenance provenance = desired.provenance(integrationId, overlayId);
+    Map<String, String> captured = capturedAt == null ? null
+        : Map.of(Captures.CAPTURED_AT_PROPERTY, capturedAt.toString());
     if (decision instanceof Update u) {
       Resource<?> existing = u.existing();
       String digestBefore = ManagedRelations.provenanceOf(existing).definitionDigest();
       if (desired.kind() == ResourceKind.TABLE) {
         repositories.tables(accountId).update(tx, existing.id(), ExpectedGeneration.any(),
-            table(desired, provenance, capturedAt(existing)), ChangeKind.CONFIGURATION);
+            table(desired, provenance, captured == null ? capturedAt(existing) : captured),
+            ChangeKind.CONFIGURATION);
       } else {
         repositories.views(accountId).update(tx, existing.id(), ExpectedGeneration.any(),
             view(desired, provenance), ChangeKind.CONFIGURATION);
@@ -146,18 +159,18 @@ final class Destination {
       if (!digestBefore.equals(desired.digest())) {
         MANAGED.writeDefinition(tx, accountId, desired.kind(), existing.id(), desired.definition());
       }
-      return false;
+      return new Applied(existing.id(), false);
     }
     String id = ResourceRepository.newId();
     if (desired.kind() == ResourceKind.TABLE) {
-      repositories.tables(accountId).create(tx, id, table(desired, provenance, Map.of()),
-          OnConflict.ERROR);
+      repositories.tables(accountId).create(tx, id,
+          table(desired, provenance, captured == null ? Map.of() : captured), OnConflict.ERROR);
     } else {
       repositories.views(accountId).create(tx, id, view(desired, provenance), OnConflict.ERROR);
     }
     MANAGED.writeDefinition(tx, accountId, desired.kind(), id, desired.definition());
     MANAGED.index(tx, accountId, overlayId, desired.kind(), desired.externalId(), id);
-    return true;
+    return new Applied(id, true);
   }
 
   /** What {@link #claimPath} would do: whether any prefix of {@code path} lacks our claim. */

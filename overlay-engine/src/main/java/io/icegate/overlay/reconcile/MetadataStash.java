@@ -1,5 +1,8 @@
 package io.icegate.overlay.reconcile;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.icegate.access.model.LoadedTable;
 import io.icegate.access.model.UpstreamTableMetadata;
 import io.icegate.core.capture.CapturePointer;
@@ -7,6 +10,7 @@ import io.icegate.core.capture.CapturePointers;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.overlay.ManagedRelations;
 import io.icegate.core.repo.Repositories;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -40,7 +44,17 @@ final class MetadataStash {
   private static final ManagedRelations MANAGED = new ManagedRelations();
   private static final CapturePointers POINTERS = new CapturePointers();
 
-  private record Kept(String location, byte[] json) {}
+  private record Kept(String location, byte[] json, boolean snapshotless) {}
+
+  /**
+   * Metadata kept for one table.
+   *
+   * @param json the Iceberg table metadata JSON
+   * @param snapshotless whether it has no current snapshot (no file to validate)
+   */
+  record Stashed(byte[] json, boolean snapshotless) {}
+
+  private static final JsonFactory JSON = new JsonFactory();
 
   private final Map<String, String> capturedAtStart;
   private final long budgetBytes;
@@ -114,7 +128,15 @@ final class MetadataStash {
       overBudget.incrementAndGet();
       return;
     }
-    Kept previous = kept.put(key(relation.namespace(), relation.name()), new Kept(location, json));
+    boolean snapshotless;
+    try {
+      snapshotless = snapshotless(json);
+    } catch (IOException e) {
+      bytes.addAndGet(-json.length);
+      return;
+    }
+    Kept previous = kept.put(key(relation.namespace(), relation.name()),
+        new Kept(location, json, snapshotless));
     if (previous != null) {
       bytes.addAndGet(-previous.json().length);
     }
@@ -135,6 +157,50 @@ final class MetadataStash {
     }
     bytes.addAndGet(-found.json().length);
     return found.location().equals(location) ? Optional.of(found.json()) : Optional.empty();
+  }
+
+  /**
+   * The kept metadata of {@code namespace}.{@code name} when it was read from {@code location},
+   * left in the stash (a publication transaction may run again; {@link #forget} once it
+   * committed).
+   */
+  Optional<Stashed> peek(List<String> namespace, String name, String location) {
+    Kept found = location == null ? null : kept.get(key(namespace, name));
+    return found == null || !found.location().equals(location) ? Optional.empty()
+        : Optional.of(new Stashed(found.json(), found.snapshotless()));
+  }
+
+  /** Drops what is kept for {@code namespace}.{@code name}, if anything. */
+  void forget(List<String> namespace, String name) {
+    Kept found = kept.remove(key(namespace, name));
+    if (found != null) {
+      bytes.addAndGet(-found.json().length);
+    }
+  }
+
+  /**
+   * Whether Iceberg table metadata JSON has no current snapshot: its top-level {@code
+   * current-snapshot-id} is absent, null or -1 (Iceberg's "no snapshot"; {@code
+   * TableMetadataParser} writes -1).
+   *
+   * @throws IOException when the text is not a JSON object
+   */
+  static boolean snapshotless(byte[] json) throws IOException {
+    try (JsonParser parser = JSON.createParser(json)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new IOException("table metadata is not a JSON object");
+      }
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String field = parser.currentName();
+        JsonToken value = parser.nextToken();
+        if ("current-snapshot-id".equals(field)) {
+          return value == JsonToken.VALUE_NULL
+              || (value == JsonToken.VALUE_NUMBER_INT && parser.getLongValue() == -1L);
+        }
+        parser.skipChildren();
+      }
+      return true;
+    }
   }
 
   /** Tables not kept because the budget was spent: capture loads them again. */

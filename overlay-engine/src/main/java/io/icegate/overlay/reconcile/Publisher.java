@@ -2,16 +2,21 @@ package io.icegate.overlay.reconcile;
 
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KvStore;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Phase 3: publishes namespace claims, then Tables and Views, in batched transactions, each
  * asserting the run's fence ({@link RunFence}) and renewing its lease. Batches stay far below the
  * store's 10 MB / 5 s transaction limits: at most {@code batch} items and about {@value
- * #BATCH_BYTES} bytes of definitions. A failure stops the run with what committed left visible
- * (seed 000: a retry converges); nothing is retired in this phase.
+ * #BATCH_BYTES} bytes of definitions and captured metadata. A Table whose full metadata discovery
+ * kept is captured in the transaction that publishes it ({@link PublicationCapture}). A failure
+ * stops the run with what committed left visible (seed 000: a retry converges); nothing is retired
+ * in this phase.
  */
 final class Publisher {
   /** Definition bytes per transaction, well below the 10 MB transaction limit. */
@@ -22,13 +27,19 @@ final class Publisher {
   private final RunFence fence;
   private final ReconcileHook hook;
   private final ReconcileProgress progress;
+  private final PublicationCapture capture;
   private final int batch;
   private int batchesDone;
 
-  Publisher(KvStore store, Destination destination, RunFence fence, ReconcileHook hook,
-      ReconcileProgress progress, int batch) {
+  /** What one relation batch's transaction did. */
+  private record BatchDone(long created, long updated, long unchanged,
+      List<DesiredRelation> capturedOf, List<PublicationCapture.Made> captured) {}
+
+  Publisher(KvStore store, Destination destination, PublicationCapture capture, RunFence fence,
+      ReconcileHook hook, ReconcileProgress progress, int batch) {
     this.store = store;
     this.destination = destination;
+    this.capture = capture;
     this.fence = fence;
     this.hook = hook;
     this.progress = progress;
@@ -36,10 +47,11 @@ final class Publisher {
   }
 
   /**
+   * @return the Tables captured in their publication transaction (the capture step skips them)
    * @throws io.icegate.core.error.IcegateException RECONCILE_SUPERSEDED, RECONCILE_CONFLICT (a
    *     path was taken after preflight)
    */
-  void publish(Preflight.Plan plan, Inventory inventory) {
+  Set<String> publish(Preflight.Plan plan, Inventory inventory) {
     progress.unchanged.addAndGet(plan.unchanged());
     List<List<String>> paths = plan.namespaces();
     for (int from = 0; from < paths.size(); from += batch) {
@@ -59,10 +71,13 @@ final class Publisher {
       hook.afterPublishBatch(batchesDone++);
     }
     Set<String> keys = inventory.identityKeys();
+    Set<String> captured = new HashSet<>();
     for (List<DesiredRelation> slice : slices(plan.relations())) {
-      long[] done = store.run(Idempotence.IDEMPOTENT, tx -> {
+      BatchDone done = store.run(Idempotence.IDEMPOTENT, tx -> {
         fence.assertAndRenew(tx);
         long[] counts = new long[3];
+        List<DesiredRelation> capturedOf = new ArrayList<>();
+        List<PublicationCapture.Made> made = new ArrayList<>();
         List<String> conflicts = new ArrayList<>();
         for (DesiredRelation desired : slice) {
           Destination.Decision decision = destination.decide(tx, desired, keys);
@@ -71,19 +86,36 @@ final class Publisher {
           } else if (decision instanceof Destination.Unchanged) {
             counts[2]++;
           } else {
-            counts[destination.apply(tx, desired, decision) ? 0 : 1]++;
+            Optional<MetadataStash.Stashed> stashed = capture.candidate(desired);
+            Instant capturedAt = stashed.isPresent() ? capture.now() : null;
+            Destination.Applied applied = destination.apply(tx, desired, decision, capturedAt);
+            counts[applied.created() ? 0 : 1]++;
+            if (stashed.isPresent()) {
+              capturedOf.add(desired);
+              made.add(capture.capture(tx, applied.relationId(), desired, stashed.get(),
+                  capturedAt));
+            }
           }
         }
         if (!conflicts.isEmpty()) {
           throw Destination.conflicts(conflicts);
         }
-        return counts;
+        return new BatchDone(counts[0], counts[1], counts[2], capturedOf, made);
       });
-      progress.created.addAndGet(done[0]);
-      progress.updated.addAndGet(done[1]);
-      progress.unchanged.addAndGet(done[2]);
+      progress.created.addAndGet(done.created());
+      progress.updated.addAndGet(done.updated());
+      progress.unchanged.addAndGet(done.unchanged());
+      done.capturedOf().forEach(capture::release);
+      for (PublicationCapture.Made made : done.captured()) {
+        captured.add(made.tableId());
+        progress.captured.incrementAndGet();
+        if (made.validated()) {
+          progress.validated.incrementAndGet();
+        }
+      }
       hook.afterPublishBatch(batchesDone++);
     }
+    return captured;
   }
 
   private List<List<DesiredRelation>> slices(List<DesiredRelation> relations) {
@@ -92,13 +124,14 @@ final class Publisher {
     long bytes = 0;
     for (DesiredRelation r : relations) {
       if (!current.isEmpty()
-          && (current.size() >= batch || bytes + r.definition().length > BATCH_BYTES)) {
+          && (current.size() >= batch
+              || bytes + r.definition().length + capture.bytes(r) > BATCH_BYTES)) {
         out.add(current);
         current = new ArrayList<>();
         bytes = 0;
       }
       current.add(r);
-      bytes += r.definition().length;
+      bytes += r.definition().length + capture.bytes(r);
     }
     if (!current.isEmpty()) {
       out.add(current);

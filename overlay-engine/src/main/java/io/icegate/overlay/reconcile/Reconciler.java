@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -27,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles one Overlay into its target Catalog (issue 8; seed 000 "Reconciliation publication
- * and failure semantics"), in five phases:
+ * and failure semantics"), in six phases:
  *
  * <ol>
  *   <li>validate the Integration's connection and authentication and discover the whole selected
@@ -173,7 +174,7 @@ public final class Reconciler {
   }
 
   /**
-   * Runs the five phases for a begun run, recording its end in the run record if the run wrote
+   * Runs the phases for a begun run, recording its end in the run record if the run wrote
    * one, and frees the Overlay in this instance.
    *
    * @throws IcegateException RECONCILE_CONFLICT (with every conflict in {@link
@@ -262,8 +263,9 @@ public final class Reconciler {
     hook.afterPreflight(inventory);
 
     progress.enter(ReconcileProgress.Phase.PUBLISH);
-    new Publisher(repositories.store(), destination, fence, hook, progress, settings.batch())
-        .publish(plan, inventory);
+    Set<String> capturedInPublication = new Publisher(repositories.store(), destination,
+        new PublicationCapture(repositories, account, stash), fence, hook, progress,
+        settings.batch()).publish(plan, inventory);
 
     progress.enter(ReconcileProgress.Phase.RETIRE);
     new Retirer(repositories.store(), repositories, destination, fence::assertAndRenew, progress,
@@ -276,8 +278,10 @@ public final class Reconciler {
     List<TableCapturer.Target> targets =
         new TableCapturer(repositories, fence, settings.concurrency(), settings.batch())
             .ofInventory(inventory);
+    List<TableCapturer.Target> notYetCaptured = targets.stream()
+        .filter(t -> !capturedInPublication.contains(t.tableId())).toList();
     TableCapturer.Result captured = OverlayCapture.captureTables(repositories, fence, settings,
-        targets, stash, () -> clients.open(adapter.resolve(integration)));
+        notYetCaptured, stash, () -> clients.open(adapter.resolve(integration)));
     progress.captured.addAndGet(captured.captured());
     progress.captureUnchanged.addAndGet(captured.unchanged());
     progress.captureFailed.addAndGet(captured.failed());

@@ -27,12 +27,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.iceberg.TableMetadataParser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Capture publication under storage faults: tables captured once (one table; three tables in
- * blob and pointer batches of two), then an upstream commit to each, then a reconcile whose every
- * commit fails once with every fault kind. A reader polling the store
+ * batches of two), then an upstream commit to each, then a run whose every commit fails once with
+ * every fault kind: a reconcile (each table captured in the transaction that publishes its new
+ * definition) or a capture on request (blob and pointer transactions of its own). A reader polling the store
  * (without faults) throughout never sees a pointer whose blob is missing, a blob that digests
  * otherwise, or a pointer and table property from different publications, and its captured
  * JSON's snapshots are those of the pointer's metadata location; a retry converges to the newest
@@ -95,8 +97,19 @@ class CaptureFaultTest {
     SNAPSHOTS.put(now.metadataFileLocation(), now.snapshots().size());
   }
 
-  private static void reconcile(Setup s) {
-    s.h().reconciler(ReconcileHook.NONE, Duration.ZERO).reconcile(s.h().account, s.overlay());
+  /** The run under faults. */
+  private enum Run {
+    RECONCILE, CAPTURE_ON_REQUEST;
+
+    void run(Setup s) {
+      Reconciler reconciler = s.h().reconciler(ReconcileHook.NONE, Duration.ZERO);
+      if (this == RECONCILE) {
+        reconciler.reconcile(s.h().account, s.overlay());
+      } else {
+        new OverlayCapture(reconciler, s.h().repos, s.h().adapter, s.h().clients,
+            new ReconcileSettings(4, 2, Duration.ZERO)).capture(s.h().account, s.overlay());
+      }
+    }
   }
 
   /** What a reader must never see, checked in one read of {@code store}. */
@@ -129,32 +142,36 @@ class CaptureFaultTest {
     });
   }
 
-  @Test
-  void everyCommitOfCapturePublicationFailsOnceAndNoReaderSeesAMixedCapture() throws Exception {
-    everyCommitFailsOnce(ns, List.of("t"));
+  @ParameterizedTest
+  @EnumSource(Run.class)
+  void everyCommitOfCapturePublicationFailsOnceAndNoReaderSeesAMixedCapture(Run run)
+      throws Exception {
+    everyCommitFailsOnce(run, ns, List.of("t"));
   }
 
   /**
    * Three tables in batches of two: a fault in a blob or pointer transaction holding two tables
    * leaves both whole (published together or not at all), and the retry converges.
    */
-  @Test
-  void aFaultInTheMiddleOfAPointerBatchLeavesWholeCapturesAndTheRetryConverges()
+  @ParameterizedTest
+  @EnumSource(Run.class)
+  void aFaultInTheMiddleOfAPointerBatchLeavesWholeCapturesAndTheRetryConverges(Run run)
       throws Exception {
-    everyCommitFailsOnce(BATCHED_NS, BATCHED);
+    everyCommitFailsOnce(run, BATCHED_NS, BATCHED);
   }
 
-  private static void everyCommitFailsOnce(String namespace, List<String> names)
+  private static void everyCommitFailsOnce(Run run, String namespace, List<String> names)
       throws Exception {
     int commits;
     try (FaultWorld clean = FaultWorld.open(InMemoryEngine.create())) {
       Setup s = setUp(clean, namespace, names);
       int before = clean.faults.commitsSeen();
-      reconcile(s);
+      run.run(s);
       commits = clean.faults.commitsSeen() - before;
     }
-    // the table's update (writing the run record), the blob, the pointer, the run's end
-    assertThat(commits).isGreaterThanOrEqualTo(4);
+    // a reconcile: the tables' update with their captures (writing the run record), then the
+    // run's end; a capture on request: blob and pointer transactions too
+    assertThat(commits).isGreaterThanOrEqualTo(run == Run.RECONCILE ? 2 : 4);
     int fired = 0;
     for (int commit = 1; commit <= commits; commit++) {
       for (Fault fault : Fault.values()) {
@@ -172,12 +189,12 @@ class CaptureFaultTest {
           poller.start();
           world.faults.failAt(world.faults.commitsSeen() + commit, fault);
           try {
-            reconcile(s);
+            run.run(s);
           } catch (RuntimeException expected) {
             // the faulted run may fail; a reader must still see whole captures only
           }
           fired += world.faults.injected().size();
-          reconcile(s);
+          run.run(s);
           running.set(false);
           poller.join();
           s.tableIds().forEach(id -> look(reader, s.h().repos, s.h().account, id, seen));
@@ -192,7 +209,7 @@ class CaptureFaultTest {
           }
           InvariantChecker.of(world.store).assertClean();
         } catch (AssertionError | RuntimeException e) {
-          throw new AssertionError("commit " + commit + " fault " + fault, e);
+          throw new AssertionError(run + " commit " + commit + " fault " + fault, e);
         }
       }
     }
