@@ -6,11 +6,17 @@ import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.capture.CapturePointer;
 import io.icegate.core.capture.Captures;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.core.validation.TableValidations;
+import io.icegate.core.validation.ValidationState;
+import io.icegate.core.validation.ValidationStatus;
+import io.icegate.core.validation.Visibility;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,9 +117,9 @@ class CaptureBatchTest {
           + upstream.requests().requests()).isEqualTo(2);
     }
     assertThat(first.validationFailed()).isEqualTo(TABLES);
-    // one namespace claim, the relations in BATCHES, the captures in BATCHES blob and BATCHES
-    // pointer transactions, the run's end: per table it would be 2 capture transactions each
-    assertThat(initialWrites).isLessThanOrEqualTo(1 + 3L * BATCHES + 1 + TABLES);
+    // one namespace claim, the relations in BATCHES with their captures, one validation per
+    // table (each has an error), the run's end
+    assertThat(initialWrites).isEqualTo(1 + BATCHES + TABLES + 1);
     Captures captures = new Captures(h.repos);
     for (String name : names) {
       String tableId = h.relations(catalog).get(ns + "." + name).id();
@@ -152,5 +158,63 @@ class CaptureBatchTest {
     ReconcileReport unchanged = reconciler.reconcile(h.account, overlay);
     assertThat(unchanged.captureUnchanged()).isEqualTo(TABLES);
     assertThat(store.stats().committedWrites()).isEqualTo(writes);
+  }
+
+  /**
+   * Tables without a snapshot (issue 8's bench shape): each is captured and validated in the
+   * transaction that publishes it, so the initial run commits its namespace claim, one
+   * transaction per batch and its end, nothing per table; every table is visible at once.
+   */
+  @Test
+  void snapshotlessTablesAreCapturedAndValidatedInTheirPublicationTransaction() {
+    String ns = "fresh";
+    upstream.backingCatalog().createNamespace(Namespace.of(ns));
+    for (int i = 0; i < TABLES; i++) {
+      upstream.backingCatalog().createTable(TableIdentifier.of(ns, "t" + i),
+          IcebergRestFixture.ORDERS_SCHEMA);
+    }
+    String integration = h.integration("up", upstream);
+    String catalog = h.catalog("c");
+    String overlay = h.overlay("o", integration, catalog, List.of(List.of(ns)));
+    Reconciler reconciler =
+        new Reconciler(h.repos, h.adapter, h.clients, settings(), ReconcileHook.NONE);
+
+    upstream.requests().clear();
+    long writes = store.stats().committedWrites();
+    ReconcileReport first = reconciler.reconcile(h.account, overlay);
+    assertThat(store.stats().committedWrites() - writes).isEqualTo(1 + BATCHES + 1);
+    assertThat(first.created()).isEqualTo(TABLES);
+    assertThat(first.captured()).isEqualTo(TABLES);
+    assertThat(first.validated()).isEqualTo(TABLES);
+    assertThat(first.validationFailed()).isZero();
+    TableValidations validations = new TableValidations(h.repos);
+    Captures captures = new Captures(h.repos);
+    for (int i = 0; i < TABLES; i++) {
+      assertThat(loads(ns, "t" + i)).as("discovery's load only").isEqualTo(1);
+      Resource<Table> table = h.repos.tables(h.account)
+          .get(h.relations(catalog).get(ns + ".t" + i).id()).orElseThrow();
+      CapturePointer pointer = captures.pointer(h.account, table.id()).orElseThrow();
+      assertThat(pointer.captureGeneration()).isEqualTo(1);
+      assertThat(table.spec().properties().get(Captures.CAPTURED_AT_PROPERTY))
+          .isEqualTo(pointer.capturedAt().toString());
+      ValidationStatus status = validations.status(h.account, table.id()).orElseThrow();
+      assertThat(status.state()).isEqualTo(ValidationState.VALID);
+      assertThat(status.captureGeneration()).isEqualTo(1);
+      Visibility visibility = store.read(tx -> validations.visibility(tx, h.account, table));
+      assertThat(visibility.visible()).isTrue();
+    }
+
+    // a commit upstream gives one table a snapshot: captured with its new definition, then
+    // validated by the validation step (the fixture vends nothing: one error), not in publication
+    CaptureTestUpstream.append(upstream, ns, "t0");
+    ReconcileReport second = reconciler.reconcile(h.account, overlay);
+    assertThat(second.updated()).isEqualTo(1);
+    assertThat(second.captured()).isEqualTo(1);
+    assertThat(second.validationFailed()).isEqualTo(1);
+    String t0 = h.relations(catalog).get(ns + ".t0").id();
+    assertThat(captures.pointer(h.account, t0).orElseThrow().captureGeneration()).isEqualTo(2);
+    ValidationStatus failed = validations.status(h.account, t0).orElseThrow();
+    assertThat(failed.state()).isEqualTo(ValidationState.FAILED);
+    assertThat(failed.captureGeneration()).isEqualTo(2);
   }
 }

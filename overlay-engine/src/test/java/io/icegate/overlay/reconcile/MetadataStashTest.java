@@ -69,4 +69,41 @@ class MetadataStashTest {
     assertThat(stash.take(List.of("ns"), "moved", "s3://m/new.json")).isEmpty();
     assertThat(stash.heldBytes()).isZero();
   }
+
+  @Test
+  void peekLeavesTheMetadataForARetriedTransactionAndTellsWhetherItHasASnapshot() {
+    String a = UUID.randomUUID().toString();
+    String b = UUID.randomUUID().toString();
+    String c = UUID.randomUUID().toString();
+    MetadataStash stash = new MetadataStash(Map.of(), 1000);
+    stash.offer(relation("a", a, "s3://m/a.json"), loaded("a", a, "s3://m/a.json",
+        "{\"format-version\":2,\"properties\":{\"current-snapshot-id\":\"7\"},"
+            + "\"current-snapshot-id\":-1,\"snapshots\":[]}"));
+    stash.offer(relation("b", b, "s3://m/b.json"), loaded("b", b, "s3://m/b.json",
+        "{\"snapshots\":[{\"snapshot-id\":5}],\"current-snapshot-id\":5}"));
+    stash.offer(relation("c", c, "s3://m/c.json"), loaded("c", c, "s3://m/c.json", "not json"));
+
+    assertThat(stash.peek(List.of("ns"), "a", "s3://m/a.json"))
+        .hasValueSatisfying(kept -> assertThat(kept.snapshotless()).isTrue());
+    assertThat(stash.peek(List.of("ns"), "a", "s3://m/a.json")).as("still kept").isPresent();
+    assertThat(stash.peek(List.of("ns"), "a", "s3://m/other.json")).isEmpty();
+    assertThat(stash.peek(List.of("ns"), "b", "s3://m/b.json"))
+        .hasValueSatisfying(kept -> assertThat(kept.snapshotless()).isFalse());
+    assertThat(stash.peek(List.of("ns"), "c", "s3://m/c.json"))
+        .as("metadata that is not a JSON object is not kept").isEmpty();
+    stash.forget(List.of("ns"), "a");
+    assertThat(stash.peek(List.of("ns"), "a", "s3://m/a.json")).isEmpty();
+    stash.forget(List.of("ns"), "b");
+    assertThat(stash.heldBytes()).isZero();
+  }
+
+  @Test
+  void aMissingOrNullCurrentSnapshotIdMeansNoSnapshot() throws Exception {
+    assertThat(MetadataStash.snapshotless(
+        "{\"format-version\":2}".getBytes(StandardCharsets.UTF_8))).isTrue();
+    assertThat(MetadataStash.snapshotless(
+        "{\"current-snapshot-id\":null}".getBytes(StandardCharsets.UTF_8))).isTrue();
+    assertThat(MetadataStash.snapshotless(
+        "{\"current-snapshot-id\":0}".getBytes(StandardCharsets.UTF_8))).isFalse();
+  }
 }
