@@ -1,5 +1,7 @@
 package io.icegate.core.repo;
 
+import com.fasterxml.uuid.Generators;
+import com.fasterxml.uuid.impl.TimeBasedEpochGenerator;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.NameScope;
@@ -19,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -103,10 +104,19 @@ public final class ResourceRepository<S extends ResourceSpec> {
         : new ResourceRef(accountId, rules.kind(), id);
   }
 
-  /** A new random resource id. */
+  /**
+   * A new resource id: a UUID of version 7 (RFC 9562), i.e. a millisecond timestamp then random
+   * bits, increasing within the process. Ids created together sort together, so a transaction
+   * creating many resources appends to the end of each id-keyed range instead of touching a
+   * random page per resource: with random (version 4) ids, issue 8's bench wrote 10,000 Tables
+   * in 2.6 times the commit time, each commit rewriting more pages as the store grew. Still 74
+   * random bits, so ids stay unguessable; nothing reads meaning from an id.
+   */
   public static String newId() {
-    return UUID.randomUUID().toString();
+    return IDS.generate().toString();
   }
+
+  private static final TimeBasedEpochGenerator IDS = Generators.timeBasedEpochGenerator();
 
   // ---- create -------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -71,6 +72,21 @@ class ResourceRepositoryTest {
           assertThat(e.code()).isEqualTo(code);
           assertThat(e.subject()).contains(subject);
         });
+  }
+
+  @Test
+  void newIdsAreVersion7UuidsThatSortInCreationOrder() {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      ids.add(ResourceRepository.newId());
+    }
+    assertThat(ids).doesNotHaveDuplicates().isSorted();
+    for (String id : List.of(ids.get(0), ids.get(9_999))) {
+      UUID uuid = UUID.fromString(id);
+      assertThat(uuid.version()).isEqualTo(7);
+      assertThat(uuid.variant()).isEqualTo(2); // RFC 9562
+      assertThat(uuid.toString()).isEqualTo(id);
+    }
   }
 
   @Test
