@@ -123,6 +123,16 @@ public enum ErrorCode {
    * Args: table id, why.
    */
   VALIDATION_NOT_PUBLISHED(409, "table %s was not validated: %s"),
+  /**
+   * Issue 8: an asynchronous reconcile stopped without finishing because the process running it
+   * died (its operation record showed RUNNING and was no longer renewed by that process's
+   * heartbeat). Reported inside the FAILED operation, never thrown at a request. 500 rather than
+   * 503: like {@link #INTERNAL}, the server failed the work it accepted, and repeating the same
+   * request (polling the operation) will not change the answer; what helps is a new reconcile.
+   * Args: operation id, overlay id.
+   */
+  RECONCILE_INTERRUPTED(500, "the process running reconcile operation %s stopped before it"
+      + " finished; overlay %s can be reconciled again"),
   /** An unexpected server failure; details are in the server log. */
   INTERNAL(500, "internal error");
 

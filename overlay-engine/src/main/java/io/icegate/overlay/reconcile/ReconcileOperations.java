@@ -6,7 +6,11 @@ import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.overlay.OperationRecords;
 import io.icegate.core.overlay.ReconcileRuns;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,6 +18,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,34 +33,103 @@ import org.slf4j.LoggerFactory;
  * asynchronous one always writes: its operation record, at start and end.
  *
  * <p>Operations are stored ({@link OperationRecords}) at start and end, and held in memory while
- * they run, so {@link #get} shows live phase and counts here and the final state anywhere. Closing
- * stops the executor; a run cut short stays RUNNING in its record until its lease lapses.
+ * they run, so {@link #get} shows live phase and counts here and the final state anywhere.
+ *
+ * <p><b>Heartbeat and takeover</b> (issue 8, "Async form and progress"). While this process runs
+ * an operation, one scheduled task re-stores its record (phase and counts so far) every {@code
+ * heartbeat}, stamping {@code updatedAtMillis}; it only replaces a record that still says RUNNING,
+ * so it never revives one that ended or was declared interrupted. A failed heartbeat is a WARN
+ * line, not a failed run. Any process (several gateways may share one store) that reads a RUNNING
+ * record it does not run itself, not stored for longer than {@code staleAfter}, answers it FAILED
+ * with {@link ErrorCode#RECONCILE_INTERRUPTED} and stores that answer (compare-and-set on the
+ * record it read, so it is stable and two readers agree). The rule trusts the clocks of the
+ * processes to agree within {@code staleAfter} minus {@code heartbeat}. A run presumed dead that
+ * was only stalled (e.g. the store unreachable longer than the bound) and then ends stores its
+ * real end over the presumption: its outcome is a fact, the presumption was not.
+ *
+ * <p>The Overlay itself stays held by its run record ({@link ReconcileRuns}) until that record's
+ * lease lapses when the dead run had published; the operation's FAILED answer does not shorten
+ * the lease. Closing stops the executor and the heartbeat; a run cut short by a close stays
+ * RUNNING in its record until a reader finds it stale.
  */
 public final class ReconcileOperations implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReconcileOperations.class);
 
-  private record Live(String accountId, String overlayId, ReconcileProgress progress,
-      long startedAtMillis) {}
+  /** How often a running operation's record is re-stored by default. */
+  public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(10);
+
+  /** How long a RUNNING record may go unstored before it is presumed dead, by default. */
+  public static final Duration DEFAULT_STALE_AFTER = DEFAULT_HEARTBEAT.multipliedBy(3);
+
+  /** An operation this process runs. */
+  private static final class Live {
+    final String accountId;
+    final String overlayId;
+    final ReconcileProgress progress;
+    final long startedAtMillis;
+    volatile long storedAtMillis;
+    // Guarded by this: once set, no heartbeat stores the record again (the end is stored next).
+    boolean ended;
+
+    Live(String accountId, String overlayId, ReconcileProgress progress, long startedAtMillis) {
+      this.accountId = accountId;
+      this.overlayId = overlayId;
+      this.progress = progress;
+      this.startedAtMillis = startedAtMillis;
+      this.storedAtMillis = startedAtMillis;
+    }
+  }
 
   private final Reconciler reconciler;
   private final OperationRecords records;
   private final Clock clock;
+  private final long staleAfterMillis;
   private final ExecutorService executor;
+  private final ScheduledExecutorService heartbeat;
   private final Map<String, Live> live = new ConcurrentHashMap<>();
 
   /**
+   * Operations with the default heartbeat ({@link #DEFAULT_HEARTBEAT}) and staleness bound
+   * ({@link #DEFAULT_STALE_AFTER}).
+   *
    * @param threads asynchronous runs in flight at once in this process
    */
   public ReconcileOperations(Reconciler reconciler, OperationRecords records, Clock clock,
       int threads) {
+    this(reconciler, records, clock, threads, DEFAULT_HEARTBEAT, DEFAULT_STALE_AFTER);
+  }
+
+  /**
+   * @param threads asynchronous runs in flight at once in this process
+   * @param heartbeat how often the record of each running operation is re-stored (wall time)
+   * @param staleAfter how long a RUNNING record not run here may go unstored (by {@code clock})
+   *     before it is answered as interrupted; longer than {@code heartbeat}, several times it
+   *     so one slow or failed heartbeat does not condemn a live run
+   * @throws IllegalArgumentException when {@code heartbeat} is not positive or {@code
+   *     staleAfter} is not longer than it
+   */
+  public ReconcileOperations(Reconciler reconciler, OperationRecords records, Clock clock,
+      int threads, Duration heartbeat, Duration staleAfter) {
     this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
     this.records = Objects.requireNonNull(records, "records");
     this.clock = Objects.requireNonNull(clock, "clock");
+    if (heartbeat.isNegative() || heartbeat.isZero() || staleAfter.compareTo(heartbeat) <= 0) {
+      throw new IllegalArgumentException("heartbeat " + heartbeat + " must be positive and "
+          + "shorter than staleAfter " + staleAfter);
+    }
+    this.staleAfterMillis = staleAfter.toMillis();
     this.executor = Executors.newFixedThreadPool(threads, r -> {
       Thread t = new Thread(r, "reconcile-operation");
       t.setDaemon(true);
       return t;
     });
+    this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "reconcile-operation-heartbeat");
+      t.setDaemon(true);
+      return t;
+    });
+    long period = heartbeat.toMillis();
+    this.heartbeat.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.MILLISECONDS);
   }
 
   /** A synchronous run; see {@link Reconciler#reconcile}. */
@@ -82,49 +156,129 @@ public final class ReconcileOperations implements AutoCloseable {
     live.put(id, entry);
     try {
       Reconciler.Handle handle = reconciler.handle(accountId, overlayId, ticket);
-      records.put(accountId, id, snapshot(id, entry));
+      records.put(accountId, id, snapshot(id, entry, entry.storedAtMillis));
       executor.execute(() -> runAsync(id, entry, handle));
     } catch (RuntimeException e) {
       live.remove(id);
       reconciler.release(ticket);
       throw e;
     }
-    return snapshot(id, entry);
+    return snapshot(id, entry, entry.storedAtMillis);
   }
 
-  /** Operation {@code operationId} of {@code accountId}, if known. */
+  /**
+   * Operation {@code operationId} of {@code accountId}, if known: live here, else as stored; a
+   * stored RUNNING record not run here and not stored for longer than {@code staleAfter} is
+   * answered (and stored) FAILED with {@link ErrorCode#RECONCILE_INTERRUPTED}.
+   */
   public Optional<ReconcileOperation> get(String accountId, String operationId) {
     Live entry = live.get(operationId);
-    if (entry != null && entry.accountId().equals(accountId)) {
-      return Optional.of(snapshot(operationId, entry));
+    if (entry != null && entry.accountId.equals(accountId)) {
+      return Optional.of(snapshot(operationId, entry, entry.storedAtMillis));
     }
-    return records.get(accountId, operationId).map(json -> {
-      try {
-        return ModelJson.mapper().treeToValue(json, ReconcileOperation.class);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
+    // Not live here: submit makes an entry live before storing it, and a run stores its end
+    // before it leaves, so a RUNNING record read now is another process's (or an orphan's).
+    Optional<ReconcileOperation> stored = records.get(accountId, operationId)
+        .map(ReconcileOperations::parse);
+    if (stored.isEmpty() || stored.get().state() != ReconcileOperation.State.RUNNING
+        || clock.millis() - lastStored(stored.get()) <= staleAfterMillis) {
+      return stored;
+    }
+    return Optional.of(interrupted(accountId, stored.get()));
+  }
+
+  /**
+   * Answers the stale RUNNING record {@code running} as interrupted and stores that answer if
+   * the record is still the one read; if it changed meanwhile (its run stored a heartbeat or its
+   * end, or another reader stored the same verdict), what is stored now is the answer.
+   */
+  private ReconcileOperation interrupted(String accountId, ReconcileOperation running) {
+    long lastStored = lastStored(running);
+    ReconcileOperation failed = new ReconcileOperation(running.id(), running.overlayId(),
+        ReconcileOperation.State.FAILED, running.phase(), running.counts(), null,
+        new ReconcileOperation.Problem(ErrorCode.RECONCILE_INTERRUPTED.name(),
+            ErrorCode.RECONCILE_INTERRUPTED.httpStatus(),
+            ErrorCode.RECONCILE_INTERRUPTED.format(running.id(), running.overlayId()), null),
+        running.startedAtMillis(), lastStored, clock.millis());
+    try {
+      if (records.replaceIf(accountId, running.id(),
+          json -> isRunning(json) && lastStored(parse(json)) == lastStored, failed)) {
+        LOG.warn("reconcile operation {} of overlay {} was not stored for {} ms: answered as "
+            + "interrupted", running.id(), running.overlayId(), clock.millis() - lastStored);
+        return failed;
       }
-    });
+      return records.get(accountId, running.id()).map(ReconcileOperations::parse)
+          .orElse(failed);
+    } catch (RuntimeException e) {
+      // The verdict follows from the stored record alone, so the next read reaches it again.
+      LOG.warn("storing the interruption of reconcile operation {} failed: {}", running.id(),
+          e.getClass().getName());
+      return failed;
+    }
+  }
+
+  /** One heartbeat: re-stores the record of every operation this process runs. */
+  private void beat() {
+    for (Map.Entry<String, Live> e : live.entrySet()) {
+      String id = e.getKey();
+      Live entry = e.getValue();
+      synchronized (entry) {
+        if (entry.ended) {
+          continue;
+        }
+        try {
+          long now = clock.millis();
+          if (records.replaceIf(entry.accountId, id, ReconcileOperations::isRunning,
+              snapshot(id, entry, now))) {
+            entry.storedAtMillis = now;
+          }
+        } catch (RuntimeException ex) {
+          // Caught per operation: an exception escaping would also cancel every later beat.
+          LOG.warn("storing the heartbeat of reconcile operation {} failed: {}", id,
+              ex.getClass().getName());
+        }
+      }
+    }
+  }
+
+  private static boolean isRunning(JsonNode json) {
+    return ReconcileOperation.State.RUNNING.name().equals(json.path("state").asText());
+  }
+
+  private static long lastStored(ReconcileOperation operation) {
+    return operation.updatedAtMillis() != null ? operation.updatedAtMillis()
+        : operation.startedAtMillis();
+  }
+
+  private static ReconcileOperation parse(JsonNode json) {
+    try {
+      return ModelJson.mapper().treeToValue(json, ReconcileOperation.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private void runAsync(String id, Live entry, Reconciler.Handle handle) {
     ReconcileOperation done;
     try {
-      ReconcileReport report = reconciler.execute(handle, entry.progress());
+      ReconcileReport report = reconciler.execute(handle, entry.progress);
       done = finished(id, entry, ReconcileOperation.State.SUCCEEDED, report, null);
     } catch (IcegateException e) {
       done = finished(id, entry, ReconcileOperation.State.FAILED, null,
           new ReconcileOperation.Problem(e.code().name(), e.httpStatus(), e.getMessage(),
               e.details()));
     } catch (RuntimeException e) {
-      LOG.error("reconcile operation {} of overlay {} failed: {}", id, entry.overlayId(),
+      LOG.error("reconcile operation {} of overlay {} failed: {}", id, entry.overlayId,
           e.getClass().getName());
       done = finished(id, entry, ReconcileOperation.State.FAILED, null,
           new ReconcileOperation.Problem(ErrorCode.INTERNAL.name(),
               ErrorCode.INTERNAL.httpStatus(), ErrorCode.INTERNAL.format(), null));
     }
+    synchronized (entry) {
+      entry.ended = true; // after a heartbeat in flight, before the end is stored
+    }
     try {
-      records.put(entry.accountId(), id, done);
+      records.put(entry.accountId, id, done);
     } catch (RuntimeException e) {
       LOG.warn("storing the end of reconcile operation {} failed: {}", id,
           e.getClass().getName());
@@ -135,19 +289,22 @@ public final class ReconcileOperations implements AutoCloseable {
 
   private ReconcileOperation finished(String id, Live entry, ReconcileOperation.State state,
       ReconcileReport report, ReconcileOperation.Problem problem) {
-    return new ReconcileOperation(id, entry.overlayId(), state,
-        entry.progress().phase().name(), entry.progress().counts(), report, problem,
-        entry.startedAtMillis(), clock.millis());
+    long now = clock.millis();
+    return new ReconcileOperation(id, entry.overlayId, state,
+        entry.progress.phase().name(), entry.progress.counts(), report, problem,
+        entry.startedAtMillis, now, now);
   }
 
-  private static ReconcileOperation snapshot(String id, Live entry) {
-    return new ReconcileOperation(id, entry.overlayId(), ReconcileOperation.State.RUNNING,
-        entry.progress().phase().name(), entry.progress().counts(), null, null,
-        entry.startedAtMillis(), null);
+  /** The RUNNING record of {@code entry}, stored (or to be stored) at {@code storedAtMillis}. */
+  private static ReconcileOperation snapshot(String id, Live entry, long storedAtMillis) {
+    return new ReconcileOperation(id, entry.overlayId, ReconcileOperation.State.RUNNING,
+        entry.progress.phase().name(), entry.progress.counts(), null, null,
+        entry.startedAtMillis, null, storedAtMillis);
   }
 
   @Override
   public void close() {
+    heartbeat.shutdownNow();
     executor.shutdownNow();
     try {
       executor.awaitTermination(5, TimeUnit.SECONDS);
