@@ -1,6 +1,7 @@
 package io.icegate.overlay.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -227,6 +228,38 @@ class ReconcileOperationHeartbeatTest {
     assertThat(run.generation()).isEqualTo(2);
     assertThat(run.state()).isEqualTo(ReconcileRuns.State.SUCCEEDED);
     assertThat(stored(deadId).state()).isEqualTo(ReconcileOperation.State.FAILED);
+  }
+
+  /**
+   * What the operation's verdict does not change: a dead run that had published holds the
+   * Overlay through its run record until that record's lease (10 minutes after its last
+   * publication) lapses. Meanwhile a synchronous reconcile is refused and an asynchronous one
+   * joins the dead run's operation, which is answered interrupted.
+   */
+  @Test
+  void aDeadRunThatPublishedHoldsTheOverlayUntilItsLeaseLapses() {
+    MutableClock clock = new MutableClock(Instant.now());
+    String deadId = "op-killed-just-now";
+    ReconcileRuns deadProcess = new ReconcileRuns(store, clock, Duration.ofMinutes(10));
+    ReconcileRuns.Ticket ticket = ((ReconcileRuns.Started) store.read(
+        tx -> deadProcess.start(tx, h.account, overlay, deadId))).ticket();
+    store.run(tx -> {
+      deadProcess.record(tx, ticket);
+      return null;
+    });
+    records.put(h.account, deadId, new ReconcileOperation(deadId, overlay,
+        ReconcileOperation.State.RUNNING, "PUBLISH", Map.of(), null, null, clock.millis(), null,
+        clock.millis()));
+    clock.advance(Duration.ofMinutes(1));
+    try (ReconcileOperations restarted = operations(clock)) {
+      ReconcileOperation joined = restarted.submit(h.account, overlay);
+      assertThat(joined.id()).isEqualTo(deadId);
+      assertThat(joined.problem().code()).isEqualTo(ErrorCode.RECONCILE_INTERRUPTED.name());
+      assertThatThrownBy(() -> restarted.reconcile(h.account, overlay)).isInstanceOfSatisfying(
+          io.icegate.core.error.IcegateException.class,
+          e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_IN_PROGRESS));
+    }
+    assertThat(h.runRecord(overlay).orElseThrow().state()).isEqualTo(ReconcileRuns.State.RUNNING);
   }
 
   /** Operations with the default heartbeat and staleness bound on {@code clock}. */
