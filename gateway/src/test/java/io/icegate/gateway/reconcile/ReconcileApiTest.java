@@ -8,6 +8,7 @@ import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.model.Namespace;
 import io.icegate.core.model.Table;
+import io.icegate.core.overlay.OperationRecords;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.gateway.testing.GatewayFixture;
@@ -155,6 +156,28 @@ class ReconcileApiTest {
     assertThat(problem.get("details")).hasSize(2);
     assertThat(problem.get("details").toString()).contains("sales.orders")
         .contains("Marketing.Campaigns");
+  }
+
+  /**
+   * An operation stored RUNNING an hour ago and never stored again (its process was killed) is
+   * answered FAILED with RECONCILE_INTERRUPTED, and that answer is stored.
+   */
+  @Test
+  void anOperationWhoseProcessDiedIsAnsweredInterrupted() {
+    String account = base.substring(base.lastIndexOf('/') + 1);
+    long anHourAgo = System.currentTimeMillis() - 3_600_000;
+    OperationRecords records = new OperationRecords(gw.gateway().store());
+    records.put(account, "killed", Map.of("id", "killed", "overlayId", "ov", "state", "RUNNING",
+        "phase", "DISCOVERY", "counts", Map.of(), "startedAtMillis", anHourAgo,
+        "updatedAtMillis", anHourAgo));
+    HttpResponse<String> r = gw.send("GET", base + "/operations/killed", null);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode operation = json(r);
+    assertThat(operation.get("state").asText()).isEqualTo("FAILED");
+    assertThat(operation.at("/problem/code").asText()).isEqualTo("RECONCILE_INTERRUPTED");
+    assertThat(operation.at("/problem/status").asInt()).isEqualTo(500);
+    assertThat(records.get(account, "killed").orElseThrow().get("state").asText())
+        .isEqualTo("FAILED");
   }
 
   @Test
