@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The Overlay itself stays held by its run record ({@link ReconcileRuns}) until that record's
  * lease lapses when the dead run had published; the operation's FAILED answer does not shorten
- * the lease. Closing stops the executor and the heartbeat; a run cut short by a close stays
+ * the lease. Closing stops the executor and the heartbeat; a run cut short by a close may stay
  * RUNNING in its record until a reader finds it stale.
  */
 public final class ReconcileOperations implements AutoCloseable {
