@@ -27,7 +27,13 @@ public final class CatalogDirectory {
   private final Repositories repositories;
   private final MetadataCache cache;
   private final CatalogFileIO files;
-  private final Cache<String, Optional<Resource<Catalog>>> byPrefix =
+  /**
+   * The adapter of each account/prefix, for a few seconds: it holds only the Catalog record and
+   * what derives from it (FileIO, warehouse locations), so one serves every request until the
+   * record is found changed ({@code RepositoryCatalog}'s stale callback) or expires; building
+   * one per request was about a tenth of a load-table's CPU (issue 4's bench).
+   */
+  private final Cache<String, Optional<RepositoryCatalog>> byPrefix =
       Caffeine.newBuilder().expireAfterWrite(Duration.ofSeconds(5)).maximumSize(10_000).build();
 
   public CatalogDirectory(Repositories repositories, MetadataCache cache) {
@@ -57,16 +63,21 @@ public final class CatalogDirectory {
       throw new NotFoundException("Catalog prefix is required");
     }
     String key = principal.accountId() + '/' + prefix;
-    Resource<Catalog> catalog = byPrefix.get(key,
-        k -> RepositoryCatalog.call(() -> {
-          try {
-            return repositories.catalogs(principal.accountId()).get(prefix);
-          } catch (io.icegate.core.error.IcegateException e) {
-            // A malformed id is as absent as an unknown one.
-            return Optional.<Resource<Catalog>>empty();
-          }
-        })).orElseThrow(() -> new NotFoundException("Catalog does not exist: %s", prefix));
-    return new RepositoryCatalog(repositories, catalog, files.forCatalog(catalog), cache,
-        () -> byPrefix.invalidate(key));
+    return byPrefix.get(key, k -> RepositoryCatalog.call(() -> {
+      Optional<Resource<Catalog>> catalog;
+      try {
+        catalog = repositories.catalogs(principal.accountId()).get(prefix);
+      } catch (io.icegate.core.error.IcegateException e) {
+        // A malformed id is as absent as an unknown one.
+        catalog = Optional.empty();
+      }
+      return catalog.map(c -> {
+        // a stale adapter forgets only itself, not a fresh one built after it
+        RepositoryCatalog[] made = new RepositoryCatalog[1];
+        made[0] = new RepositoryCatalog(repositories, c, files.forCatalog(c), cache,
+            () -> byPrefix.asMap().remove(key, Optional.of(made[0])));
+        return made[0];
+      });
+    })).orElseThrow(() -> new NotFoundException("Catalog does not exist: %s", prefix));
   }
 }

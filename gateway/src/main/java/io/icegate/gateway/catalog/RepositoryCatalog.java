@@ -52,7 +52,8 @@ import org.apache.iceberg.view.ViewOperations;
  * on it. Namespaces, tables and views are ordinary resources; a table or view is a pointer to its
  * current metadata file, moved by compare-and-set in one store transaction.
  *
- * <p>Cheap to create: one per request. Error messages follow iceberg-core's own catalogs, which
+ * <p>Holds no per-request state: the directory shares one per Catalog record among concurrent
+ * requests ({@link CatalogDirectory}). Error messages follow iceberg-core's own catalogs, which
  * Iceberg's compatibility kit checks.
  */
 public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {

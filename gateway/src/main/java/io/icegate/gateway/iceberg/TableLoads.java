@@ -25,13 +25,16 @@ import org.apache.iceberg.rest.responses.LoadTableResponse;
  * definition (no snapshots, no {@code metadata-location}); never with an upstream call.
  */
 public final class TableLoads {
-  private final Cache<String, byte[]> bodies;
+  /** A serialized response and its ETag. */
+  private record Cached(String etag, byte[] body) {}
+
+  private final Cache<String, Cached> bodies;
 
   /** @param maxBytes total size of cached response bodies */
   public TableLoads(long maxBytes) {
     this.bodies = Caffeine.newBuilder()
         .maximumWeight(maxBytes)
-        .<String, byte[]>weigher((key, body) -> body.length + key.length())
+        .<String, Cached>weigher((key, cached) -> cached.body().length + key.length())
         .build();
   }
 
@@ -59,20 +62,19 @@ public final class TableLoads {
     String mode = snapshotsMode(request);
     TableIdentifier ident = request.table();
     TableSource source = catalog.readableSource(ident);
-    String etag = etag(source.key(), mode);
+    Cached cached = bodies.getIfPresent(mode + '|' + source.key());
+    String etag = cached != null ? cached.etag() : etag(source.key(), mode);
     if (matches(request.ifNoneMatch(), etag)) {
       return new IcebergReply(304, null, Map.of("ETag", etag));
     }
-    byte[] body = bodies.getIfPresent(mode + '|' + source.key());
-    if (body == null) {
+    if (cached == null) {
       // Read again with the metadata: the ETag and cache key must name what the body holds, should
       // the table have moved since the point read above.
       TableSource.Served served = catalog.served(ident);
-      etag = etag(served.source().key(), mode);
-      body = serialize(served, mode);
-      bodies.put(mode + '|' + served.source().key(), body);
+      cached = new Cached(etag(served.source().key(), mode), serialize(served, mode));
+      bodies.put(mode + '|' + served.source().key(), cached);
     }
-    return new IcebergReply(200, body, Map.of("ETag", etag));
+    return new IcebergReply(200, cached.body(), Map.of("ETag", cached.etag()));
   }
 
   private static byte[] serialize(TableSource.Served served, String mode) {
