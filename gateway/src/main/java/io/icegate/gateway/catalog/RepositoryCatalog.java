@@ -373,6 +373,18 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   }
 
   /**
+   * The Catalog's record as stored now, one point read: the copy this adapter was built from may
+   * be a few seconds old (the directory shares adapters), and credential vending needs the current
+   * storage settings and credential generation, since a rotation deletes the previous generation's
+   * secret once it is published.
+   *
+   * @throws NotFoundException when the Catalog has been deleted
+   */
+  public Resource<io.icegate.core.model.Catalog> currentCatalogResource() {
+    return call(() -> repositories.store().read(this::requireCatalog));
+  }
+
+  /**
    * The metadata to serve for table {@code ident} now, with its source: a managed table's record,
    * visibility, capture pointer and captured metadata (or definition) are read in one transaction
    * (never from an upstream catalog; parsed metadata comes from the shared cache by the source's
@@ -601,7 +613,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     });
   }
 
-  private void requireCatalog(ReadTransaction tx) {
+  private Resource<io.icegate.core.model.Catalog> requireCatalog(ReadTransaction tx) {
     Optional<Resource<io.icegate.core.model.Catalog>> current =
         repositories.catalogs(accountId).get(tx, catalogId);
     if (current.isEmpty() || current.get().generation() != generation) {
@@ -609,9 +621,8 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
       // warehouse, which is immutable); the next one reads the record afresh.
       stale.run();
     }
-    if (current.isEmpty()) {
-      throw new NotFoundException("Catalog does not exist: %s", catalogId);
-    }
+    return current.orElseThrow(
+        () -> new NotFoundException("Catalog does not exist: %s", catalogId));
   }
 
   private interface PageCall<T> {

@@ -292,6 +292,55 @@ class CredentialVendingTest {
     }
   }
 
+  /**
+   * The directory shares one adapter per Catalog for a few seconds, and a storage key rotation
+   * deletes the previous credential generation's secret once published: the first delegated load
+   * and the first credentials-route call after a rotation must still vend (found by the tryout:
+   * the first load after a rotation came back without credentials, the route would answer 403).
+   */
+  @Test
+  void theFirstRequestsAfterAKeyRotationVendTheNewGeneration() throws Exception {
+    catalog("rotated", ",\"vendStaticKeys\":true");
+    assertThat(iceberg("POST", "rotated", "/namespaces", "{\"namespace\":[\"ns\"]}", writer)
+        .statusCode()).isEqualTo(200);
+    assertThat(iceberg("POST", "rotated", "/namespaces/ns/tables", createBody("t", false), writer)
+        .statusCode()).isEqualTo(200);
+    assertThat(vendedKeyIds(iceberg("GET", "rotated", "/namespaces/ns/tables/t", null, reader,
+        DELEGATION, "vended-credentials"))).containsExactly(objects.accessKeyId());
+
+    rotateStorageKeys("rotated");
+    HttpResponse<String> load = iceberg("GET", "rotated", "/namespaces/ns/tables/t", null, reader,
+        DELEGATION, "vended-credentials");
+    assertThat(vendedKeyIds(load)).as(load.body()).containsExactly(objects.accessKeyId());
+    assertThat(load.headers().firstValue("Cache-Control")).hasValue("no-store");
+
+    rotateStorageKeys("rotated");
+    HttpResponse<String> route = iceberg("GET", "rotated", "/namespaces/ns/tables/t/credentials",
+        null, reader);
+    assertThat(route.statusCode()).as(route.body()).isEqualTo(200);
+    assertThat(vendedKeyIds(route)).containsExactly(objects.accessKeyId());
+  }
+
+  /** PATCHes the same keys again: a new credential generation, the previous secret deleted. */
+  private static void rotateStorageKeys(String name) throws Exception {
+    String path = base + "/catalogs/" + prefixes.get(name);
+    String etag = gw.send("GET", path, null).headers().firstValue("ETag").orElseThrow();
+    HttpResponse<String> patched = gw.send("PATCH", path, "{\"storage\":{\"s3\":{\"endpoint\":\""
+        + objects.endpoint() + "\",\"region\":\"us-east-1\",\"pathStyleAccess\":true,"
+        + "\"accessKeyId\":\"" + objects.accessKeyId() + "\",\"secretAccessKey\":\""
+        + objects.secretAccessKey() + "\",\"vendStaticKeys\":true}}}", "If-Match", etag);
+    assertThat(patched.statusCode()).as(patched.body()).isEqualTo(200);
+  }
+
+  private static List<String> vendedKeyIds(HttpResponse<String> response) throws Exception {
+    List<String> ids = new ArrayList<>();
+    JsonNode credentials = JSON.readTree(response.body()).get("storage-credentials");
+    if (credentials != null) {
+      credentials.forEach(c -> ids.add(c.get("config").get("s3.access-key-id").asText()));
+    }
+    return ids;
+  }
+
   @Test
   void aCatalogWithoutVendingHandsOutNothing() throws Exception {
     int before = sts.requests().size();
