@@ -89,6 +89,9 @@ public record IcebergRequest(
       return value;
     } catch (com.fasterxml.jackson.core.JacksonException e) {
       throw new BadRequestException(e, "malformed request body: %s", e.getOriginalMessage());
+    } catch (UnsupportedOperationException e) {
+      // iceberg-core's parsers refuse an unknown update action or requirement type this way
+      throw new BadRequestException(e, "malformed request body: %s", e.getMessage());
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

@@ -57,6 +57,25 @@ class BadInputTest {
     expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces", "");
   }
 
+  /**
+   * iceberg-core's parsers refuse an unknown update action or requirement type with an
+   * UnsupportedOperationException, which is still the client's malformed body (found by the
+   * tryout: these were 500s).
+   */
+  @Test
+  void unknownCommitActionsAndRequirementsAre400() throws Exception {
+    gateway.send("POST", "/iceberg/v1/" + prefix + "/namespaces/ns/tables", "{\"name\":\"c\","
+        + "\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}}");
+    String table = "/iceberg/v1/" + prefix + "/namespaces/ns/tables/c";
+    JsonNode error = expectError(400, "POST", table,
+        "{\"requirements\":[],\"updates\":[{\"action\":\"bogus\"}]}");
+    assertThat(error.get("message").asText()).contains("malformed request body", "bogus");
+    expectError(400, "POST", table, "{\"requirements\":[{\"type\":\"bogus\"}],\"updates\":[]}");
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/transactions/commit",
+        "{\"table-changes\":[{\"identifier\":{\"namespace\":[\"ns\"],\"name\":\"c\"},"
+        + "\"requirements\":[],\"updates\":[{\"action\":\"bogus\"}]}]}");
+  }
+
   @Test
   void unknownRoutesAre404AndWrongMethods405() throws Exception {
     expectError(404, "GET", "/iceberg/v1/" + prefix + "/nonsense", null);
