@@ -152,7 +152,7 @@ class ReconcileOperationHeartbeatTest {
       assertThat(failed.problem().code()).isEqualTo(ErrorCode.RECONCILE_INTERRUPTED.name());
       assertThat(failed.problem().status()).isEqualTo(500);
       assertThat(failed.problem().detail()).contains(id, overlay, "stopped before it finished",
-          "can be reconciled again");
+          "can be reconciled again", "run lease lapses");
       assertThat(failed.phase()).isEqualTo("DISCOVERY");
       assertThat(failed.counts()).isEqualTo(running.counts());
       assertThat(failed.startedAtMillis()).isEqualTo(running.startedAtMillis());
