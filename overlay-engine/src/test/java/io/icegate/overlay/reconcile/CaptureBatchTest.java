@@ -87,20 +87,36 @@ class CaptureBatchTest {
         .count();
   }
 
-  @Test
-  void aCapturingRunLoadsEachTableOnceAndWritesPerBatchNotPerTable() {
-    String ns = "batch";
+  /** The table names, the Catalog id and the Overlay id of {@link #overlaid}. */
+  private record Overlaid(List<String> names, String catalog, String overlay) {}
+
+  /**
+   * Upstream namespace {@code ns} with tables t0..t{TABLES-1} (one snapshot each when {@code
+   * withSnapshot}), and an Overlay of it into a new Catalog {@code c}.
+   */
+  private Overlaid overlaid(String ns, boolean withSnapshot) {
     upstream.backingCatalog().createNamespace(Namespace.of(ns));
     List<String> names = new ArrayList<>();
     for (int i = 0; i < TABLES; i++) {
       names.add("t" + i);
       upstream.backingCatalog().createTable(TableIdentifier.of(ns, "t" + i),
           IcebergRestFixture.ORDERS_SCHEMA);
-      CaptureTestUpstream.append(upstream, ns, "t" + i);
+      if (withSnapshot) {
+        CaptureTestUpstream.append(upstream, ns, "t" + i);
+      }
     }
-    String integration = h.integration("up", upstream);
     String catalog = h.catalog("c");
-    String overlay = h.overlay("o", integration, catalog, List.of(List.of(ns)));
+    return new Overlaid(names, catalog,
+        h.overlay("o", h.integration("up", upstream), catalog, List.of(List.of(ns))));
+  }
+
+  @Test
+  void aCapturingRunLoadsEachTableOnceAndWritesPerBatchNotPerTable() {
+    String ns = "batch";
+    Overlaid w = overlaid(ns, true);
+    List<String> names = w.names();
+    String catalog = w.catalog();
+    String overlay = w.overlay();
     Reconciler reconciler =
         new Reconciler(h.repos, h.adapter, h.clients, settings(), ReconcileHook.NONE);
 
@@ -168,14 +184,9 @@ class CaptureBatchTest {
   @Test
   void snapshotlessTablesAreCapturedAndValidatedInTheirPublicationTransaction() {
     String ns = "fresh";
-    upstream.backingCatalog().createNamespace(Namespace.of(ns));
-    for (int i = 0; i < TABLES; i++) {
-      upstream.backingCatalog().createTable(TableIdentifier.of(ns, "t" + i),
-          IcebergRestFixture.ORDERS_SCHEMA);
-    }
-    String integration = h.integration("up", upstream);
-    String catalog = h.catalog("c");
-    String overlay = h.overlay("o", integration, catalog, List.of(List.of(ns)));
+    Overlaid w = overlaid(ns, false);
+    String catalog = w.catalog();
+    String overlay = w.overlay();
     Reconciler reconciler =
         new Reconciler(h.repos, h.adapter, h.clients, settings(), ReconcileHook.NONE);
 
