@@ -60,7 +60,8 @@ final class CredentialDelegation {
     Resource<Table> record = catalog.tableRecord(ident);
     TableSource.Served served = catalog.served(ident);
     VendingOutcome outcome = credentials.credentials(new CredentialRequest(
-        catalog.currentCatalogResource(), ident, record, served.metadata().location(), access(request)));
+        catalog.currentCatalogResource(), ident, record, served.metadata().location(),
+        access(request)));
     if (!(outcome instanceof VendingOutcome.Vended vended)) {
       return plain.get();
     }
@@ -85,7 +86,8 @@ final class CredentialDelegation {
     Resource<Table> record = body.stageCreate() ? null : catalog.tableRecord(ident);
     TableMetadata metadata = created.tableMetadata();
     VendingOutcome outcome = credentials.credentials(new CredentialRequest(
-        catalog.currentCatalogResource(), ident, record, metadata.location(), StorageAccess.READ_WRITE));
+        catalog.currentCatalogResource(), ident, record, metadata.location(),
+        StorageAccess.READ_WRITE));
     if (!(outcome instanceof VendingOutcome.Vended vended)) {
       return reply;
     }
@@ -109,7 +111,8 @@ final class CredentialDelegation {
     Resource<Table> record = catalog.tableRecord(ident);
     TableSource.Served served = catalog.served(ident);
     VendingOutcome outcome = credentials.credentials(new CredentialRequest(
-        catalog.currentCatalogResource(), ident, record, served.metadata().location(), access(request)));
+        catalog.currentCatalogResource(), ident, record, served.metadata().location(),
+        access(request)));
     if (outcome instanceof VendingOutcome.NotVended none) {
       throw new ForbiddenException("%s", none.reason());
     }
