@@ -113,27 +113,25 @@ public final class Blobs {
   }
 
   /**
-   * Stores {@code payload} under its SHA-256 inside the caller's transaction, marker and every
-   * chunk, for a caller that names it in the same transaction (capture at publication: no window
-   * in which the chunk collector could see the blob unreferenced).
+   * Stores {@code payload} under its SHA-256 {@code digest} (lowercase hex, {@link #digest})
+   * inside the caller's transaction, marker and every chunk, for a caller that names it in the
+   * same transaction (capture at publication: no window in which the chunk collector could see
+   * the blob unreferenced).
    *
-   * @return the digest, lowercase hex
    * @throws IllegalArgumentException when {@code payload} is over {@value #BYTES_PER_TRANSACTION}
    *     bytes (use {@link #writeAll}, which spreads it over several transactions)
    */
-  public String write(Transaction tx, byte[] payload) {
+  void write(Transaction tx, byte[] payload, String digest) {
     if (payload.length > BYTES_PER_TRANSACTION) {
       throw new IllegalArgumentException("a blob of " + payload.length + " bytes does not fit "
           + "one transaction (" + BYTES_PER_TRANSACTION + " bytes at most)");
     }
-    String digest = digest(payload);
     int chunks = (payload.length + CHUNK_BYTES - 1) / CHUNK_BYTES;
     Marker marker = new Marker(clock.millis(), payload.length, chunks);
     put(tx, new Write(digest, marker, payload, chunks == 0 ? -1 : 0));
     for (int index = 1; index < chunks; index++) {
       put(tx, new Write(digest, null, payload, index));
     }
-    return digest;
   }
 
   /** A marker and/or one chunk of a blob; {@code index} -1: no chunk (an empty blob). */

@@ -193,7 +193,7 @@ public final class Captures {
    * @param capturedAt the capture time, millisecond precision ({@link #now})
    * @return the Table's pointer after the call
    * @throws IllegalArgumentException when the metadata does not fit one transaction ({@link
-   *     Blobs#write(Transaction, byte[])}); the caller then captures it with {@link #publishAll}
+   *     Blobs#write(Transaction, byte[], String)}); the caller then captures it with {@link #publishAll}
    */
   public CapturePointer captureIn(Transaction tx, String accountId, String tableId,
       String location, byte[] metadataJson, Instant capturedAt) {
@@ -203,7 +203,7 @@ public final class Captures {
         && now.get().upstreamMetadataLocation().equals(location)) {
       return now.get();
     }
-    blobs.write(tx, metadataJson);
+    blobs.write(tx, metadataJson, digest);
     CapturePointer next = new CapturePointer(
         now.map(CapturePointer::captureGeneration).orElse(0L) + 1, location, digest,
         metadataJson.length, capturedAt);
