@@ -336,13 +336,7 @@ public final class TableValidations {
   public ValidationStatus publishCleanIn(Transaction tx, String accountId, String tableId,
       long captureGeneration) {
     long generation = records.allocate(tx, accountId, tableId, UUID.randomUUID().toString());
-    ValidationStatus status = new ValidationStatus(generation, captureGeneration,
-        ValidationState.VALID, 0, repositories.clock().instant().truncatedTo(ChronoUnit.MILLIS));
-    records.setPointer(tx, accountId, tableId, status);
-    if (generation > 1) {
-      records.clearBelow(tx, accountId, tableId, generation);
-    }
-    return status;
+    return point(tx, accountId, tableId, generation, captureGeneration, 0);
   }
 
   /**
@@ -388,12 +382,24 @@ public final class TableValidations {
           + "from " + read + " to " + current + " meanwhile");
     }
     records.writeErrors(tx, accountId, tableId, generation, firstSeq, lastBatch);
+    return new ValidationOutcome.Published(
+        point(tx, accountId, tableId, generation, captureGeneration, errorCount));
+  }
+
+  /**
+   * The switch itself: points {@code tableId} at {@code generation} (VALID without errors, else
+   * FAILED) and clears every older generation's records (there are none below the first).
+   */
+  private ValidationStatus point(Transaction tx, String accountId, String tableId,
+      long generation, long captureGeneration, int errorCount) {
     ValidationStatus status = new ValidationStatus(generation, captureGeneration,
         errorCount == 0 ? ValidationState.VALID : ValidationState.FAILED, errorCount,
         repositories.clock().instant().truncatedTo(ChronoUnit.MILLIS));
     records.setPointer(tx, accountId, tableId, status);
-    records.clearBelow(tx, accountId, tableId, generation);
-    return new ValidationOutcome.Published(status);
+    if (generation > 1) {
+      records.clearBelow(tx, accountId, tableId, generation);
+    }
+    return status;
   }
 
   /**
