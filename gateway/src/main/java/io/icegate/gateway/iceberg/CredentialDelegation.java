@@ -57,16 +57,12 @@ final class CredentialDelegation {
     }
     String mode = TableLoads.snapshotsMode(request);
     TableIdentifier ident = request.table();
-    Resource<Table> record = catalog.tableRecord(ident);
-    TableSource.Served served = catalog.served(ident);
-    VendingOutcome outcome = credentials.credentials(new CredentialRequest(
-        catalog.currentCatalogResource(), ident, record, served.metadata().location(),
-        access(request)));
-    if (!(outcome instanceof VendingOutcome.Vended vended)) {
+    Asked asked = ask(catalog, ident, access(request));
+    if (!(asked.outcome() instanceof VendingOutcome.Vended vended)) {
       return plain.get();
     }
     LoadTableResponse.Builder response = LoadTableResponse.builder()
-        .withTableMetadata(TableLoads.forMode(served.metadata(), mode));
+        .withTableMetadata(TableLoads.forMode(asked.served().metadata(), mode));
     return new IcebergReply(200, withCredentials(response, catalog, ident, vended).build(),
         NO_STORE);
   }
@@ -107,12 +103,7 @@ final class CredentialDelegation {
    * @throws ForbiddenException with the reason when nothing is vended for the table
    */
   IcebergReply credentials(RepositoryCatalog catalog, IcebergRequest request) {
-    TableIdentifier ident = request.table();
-    Resource<Table> record = catalog.tableRecord(ident);
-    TableSource.Served served = catalog.served(ident);
-    VendingOutcome outcome = credentials.credentials(new CredentialRequest(
-        catalog.currentCatalogResource(), ident, record, served.metadata().location(),
-        access(request)));
+    VendingOutcome outcome = ask(catalog, request.table(), access(request)).outcome();
     if (outcome instanceof VendingOutcome.NotVended none) {
       throw new ForbiddenException("%s", none.reason());
     }
@@ -120,6 +111,21 @@ final class CredentialDelegation {
     return new IcebergReply(200,
         ImmutableLoadCredentialsResponse.builder().addAllCredentials(vended.credentials()).build(),
         NO_STORE);
+  }
+
+  /** What vending answered for an existing table, and the metadata it was asked about. */
+  private record Asked(TableSource.Served served, VendingOutcome outcome) {}
+
+  /**
+   * Vending for existing table {@code ident} now: its record, the metadata served for it (whose
+   * location the credentials cover) and the Catalog's current record (its storage settings and
+   * credential generation, which a rotation may have moved since the adapter was built).
+   */
+  private Asked ask(RepositoryCatalog catalog, TableIdentifier ident, StorageAccess access) {
+    Resource<Table> record = catalog.tableRecord(ident);
+    TableSource.Served served = catalog.served(ident);
+    return new Asked(served, credentials.credentials(new CredentialRequest(
+        catalog.currentCatalogResource(), ident, record, served.metadata().location(), access)));
   }
 
   private static StorageAccess access(IcebergRequest request) {
