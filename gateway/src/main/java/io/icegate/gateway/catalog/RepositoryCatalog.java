@@ -57,6 +57,10 @@ import org.apache.iceberg.view.ViewOperations;
  * Iceberg's compatibility kit checks.
  */
 public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
+  /** Catalog property prefixes Iceberg's table and view builders read (see properties()). */
+  private static final List<String> BUILDER_PREFIXES =
+      List.of("table-default.", "table-override.", "view-default.", "view-override.");
+
   private final Repositories repositories;
   private final Resource<io.icegate.core.model.Catalog> catalog;
   private final String accountId;
@@ -68,6 +72,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   private final long generation;
   private final Runnable stale;
   private final TableValidations validations;
+  private final Map<String, String> properties;
 
   /**
    * @param catalog the icegate Catalog resource this adapter serves
@@ -107,13 +112,37 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     this.io = io;
     this.cache = cache;
     this.name = catalog.spec().name();
-    Map<String, String> properties = new HashMap<>(catalog.spec().properties());
-    initialize(catalog.spec().name(), properties);
+    this.properties = builderProperties(catalog.spec().properties());
+    initialize(catalog.spec().name(), new HashMap<>(catalog.spec().properties()));
   }
 
   @Override
   public String name() {
     return name;
+  }
+
+  /**
+   * The Catalog's {@code table-default.*}, {@code table-override.*}, {@code view-default.*} and
+   * {@code view-override.*} properties. Iceberg's builders ({@code BaseMetastoreCatalog}, {@code
+   * BaseMetastoreViewCatalog}) apply the defaults under the create request's properties and the
+   * overrides over them, so a relation created here gets them even when the client did not apply
+   * the {@code /config} defaults itself. Nothing else is exposed: iceberg-core also reads this map
+   * for {@code metrics-reporter-impl}, a class name that an account admin must not be able to
+   * have the server load.
+   */
+  @Override
+  protected Map<String, String> properties() {
+    return properties;
+  }
+
+  private static Map<String, String> builderProperties(Map<String, String> all) {
+    Map<String, String> kept = new HashMap<>();
+    all.forEach((key, value) -> {
+      if (BUILDER_PREFIXES.stream().anyMatch(key::startsWith)) {
+        kept.put(key, value);
+      }
+    });
+    return Map.copyOf(kept);
   }
 
   /** The Catalog's immutable id: the Iceberg REST prefix. */
