@@ -212,17 +212,71 @@ public final class AdminOperations {
     return created(catalogs.create(account, spec, secret, createRequest(call)));
   }
 
+  /**
+   * Absent top-level members keep their value; a present {@code storage} replaces the stored one,
+   * except the static key pair ({@code accessKeyId} with its write-only {@code secretAccessKey}),
+   * which moves as one: neither member given keeps the stored pair, both given replaces it (both
+   * {@code null} removes it), one alone is a 400 naming the other. The GET view's {@code
+   * accessKeyId}, sent back unchanged without a secret, keeps the pair too (core's rule).
+   */
   private AdminReply patchCatalog(AdminCall call, String account) {
     String id = call.var("catalog");
     ExpectedGeneration expected = requiredIfMatch(call, id);
     AdminRequests.PatchCatalog body = AdminJson.read(call.body(), AdminRequests.PatchCatalog.class);
     Catalog current = catalogs.get(account, id).spec();
-    Catalog next = new Catalog(body.name() == null ? current.name() : body.name(),
-        current.warehouse(), body.properties() == null ? current.properties() : body.properties(),
-        body.storage() == null ? current.storage() : storage(body.storage()));
     String secret = body.storage() == null || body.storage().s3() == null ? null
         : body.storage().s3().secretAccessKey();
+    CatalogStorage storage = body.storage() == null ? current.storage()
+        : withKeyPair(storage(body.storage()), keyMembers(call.body()), secret, current);
+    Catalog next = new Catalog(body.name() == null ? current.name() : body.name(),
+        current.warehouse(), body.properties() == null ? current.properties() : body.properties(),
+        storage);
     return resource(200, catalogs.update(account, id, expected, next, secret));
+  }
+
+  /** Which of storage.s3's key members a PATCH body names (a JSON null counts as named). */
+  private record KeyMembers(boolean accessKeyId, boolean secretAccessKey) {}
+
+  private static KeyMembers keyMembers(byte[] body) {
+    com.fasterxml.jackson.databind.JsonNode s3;
+    try {
+      s3 = AdminJson.mapper().readTree(body).path("storage").path("s3");
+    } catch (IOException e) {
+      throw AdminJson.malformed("the body is not valid JSON"); // already read once: unreachable
+    }
+    return new KeyMembers(s3.has("accessKeyId"), s3.has("secretAccessKey"));
+  }
+
+  /**
+   * {@code patched} with the key pair the PATCH means: the stored access key id when the body
+   * names neither key member; as given otherwise, after refusing a lone half.
+   */
+  private static CatalogStorage withKeyPair(CatalogStorage patched, KeyMembers named,
+      String secret, Catalog current) {
+    if (patched == null) {
+      return null;
+    }
+    CatalogStorage.S3 s3 = patched.s3();
+    String storedKeyId = current.storage() == null || current.storage().s3() == null ? null
+        : current.storage().s3().accessKeyId();
+    if (!named.accessKeyId() && !named.secretAccessKey()) {
+      return new CatalogStorage(new CatalogStorage.S3(s3.endpoint(), s3.region(),
+          s3.pathStyleAccess(), storedKeyId, 0, s3.vendStaticKeys(), s3.assumeRole()));
+    }
+    if (!named.accessKeyId()) {
+      throw IcegateException.invalidArgument(
+          "storage.s3.accessKeyId is required with storage.s3.secretAccessKey");
+    }
+    if (named.secretAccessKey() && s3.accessKeyId() != null && secret == null) {
+      throw IcegateException.invalidArgument("storage.s3.secretAccessKey is required with "
+          + "storage.s3.accessKeyId (both null remove the keys)");
+    }
+    // A named null key id alone would drop a stored pair by accident: removal names both.
+    if (!named.secretAccessKey() && s3.accessKeyId() == null && storedKeyId != null) {
+      throw IcegateException.invalidArgument("storage.s3.secretAccessKey is required: give "
+          + "storage.s3.accessKeyId and storage.s3.secretAccessKey both as null to remove the keys");
+    }
+    return patched;
   }
 
   private AdminReply createIntegration(AdminCall call, String account) {

@@ -51,6 +51,9 @@ public final class CatalogService {
     checkWarehouse(spec.warehouse());
     SecretValues secret = secret(spec, secretAccessKey);
     checkStaticKeyVending(spec, secret != null);
+    if (secret == null && accessKeyId(spec) != null) {
+      throw missingSecret();
+    }
     return writes.create(repositories.catalogs(accountId), spec, secret, request, spec,
         CatalogService::atGeneration);
   }
@@ -69,10 +72,17 @@ public final class CatalogService {
 
   /**
    * Replaces name, properties and storage of catalog {@code id} ({@code next} carries the merged
-   * members; its warehouse must be unchanged). A new {@code secretAccessKey} publishes a new
-   * credential generation; without one the current generation is kept.
+   * members; its warehouse must be unchanged). The static keys are a pair, never stored half:
+   * <ul>
+   *   <li>a {@code secretAccessKey} publishes a new credential generation; {@code next} must name
+   *       its access key id;
+   *   <li>without one, {@code next} naming the stored access key id keeps the stored generation;
+   *   <li>{@code next} without storage or without an access key id removes the stored secret;
+   *   <li>{@code next} naming another access key id without its secret is refused.
+   * </ul>
    *
-   * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, ALREADY_EXISTS, IMMUTABLE_MEMBER
+   * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, ALREADY_EXISTS, IMMUTABLE_MEMBER,
+   *     INVALID_ARGUMENT naming the missing half of the key pair
    */
   public Resource<Catalog> update(String accountId, String id, ExpectedGeneration expected,
       Catalog next, String secretAccessKey) {
@@ -82,15 +92,22 @@ public final class CatalogService {
       throw new IcegateException(io.icegate.core.error.ErrorCode.IMMUTABLE_MEMBER,
           current.kind(), "warehouse");
     }
-    checkStaticKeyVending(next,
-        secretAccessKey != null || current.spec().credentialGeneration() > 0);
+    String keyId = accessKeyId(next);
+    boolean keepsStoredPair = secretAccessKey == null && keyId != null
+        && current.spec().credentialGeneration() > 0
+        && keyId.equals(accessKeyId(current.spec()));
+    checkStaticKeyVending(next, secretAccessKey != null || keepsStoredPair);
     if (secretAccessKey != null) {
       SecretValues secret = secret(next, secretAccessKey);
       return writes.publishGeneration(catalogs, id, expected, secret,
           Catalog::credentialGeneration, generation -> now -> atGeneration(next, generation));
     }
-    boolean dropsSecret = next.storage() == null || next.storage().s3() == null;
-    Catalog kept = dropsSecret ? next : atGeneration(next, current.spec().credentialGeneration());
+    if (keyId != null && !keepsStoredPair) {
+      throw missingSecret();
+    }
+    boolean dropsSecret = !keepsStoredPair;
+    Catalog kept = next.storage() == null || next.storage().s3() == null ? next
+        : atGeneration(next, keepsStoredPair ? current.spec().credentialGeneration() : 0);
     return repositories.store().run(tx -> {
       Resource<Catalog> updated = catalogs.update(tx, id, expected, kept, ChangeKind.CONFIGURATION);
       if (dropsSecret) {
@@ -147,7 +164,25 @@ public final class CatalogService {
     if (spec.storage() == null || spec.storage().s3() == null) {
       throw IcegateException.invalidArgument("secretAccessKey needs storage.s3");
     }
+    if (accessKeyId(spec) == null) {
+      throw IcegateException.invalidArgument(
+          "storage.s3.accessKeyId is required with storage.s3.secretAccessKey");
+    }
     return new SecretValues(Map.of("secretAccessKey", secretAccessKey));
+  }
+
+  private static IcegateException missingSecret() {
+    return IcegateException.invalidArgument(
+        "storage.s3.secretAccessKey is required with a new storage.s3.accessKeyId");
+  }
+
+  /** The access key id of {@code spec}'s S3 storage, or null (an empty one counts as none). */
+  private static String accessKeyId(Catalog spec) {
+    if (spec.storage() == null || spec.storage().s3() == null) {
+      return null;
+    }
+    String id = spec.storage().s3().accessKeyId();
+    return id == null || id.isEmpty() ? null : id;
   }
 
   private static Catalog atGeneration(Catalog spec, long generation) {
