@@ -4,6 +4,7 @@ import io.icegate.core.model.Provenance;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.Table;
 import io.icegate.core.store.Transaction;
+import io.icegate.gateway.fileio.ObjectStoreUnavailableException;
 import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.BaseMetastoreTableOperations;
@@ -113,6 +114,8 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
    * written otherwise.
    *
    * @throws org.apache.iceberg.exceptions.BadRequestException for a location outside it
+   * @throws ObjectStoreUnavailableException when the object store refuses the write or cannot be
+   *     reached (503; nothing was published)
    */
   String stage(TableMetadata base, TableMetadata metadata) {
     if (base == null || !metadata.location().equals(base.location())) {
@@ -125,7 +128,14 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
         catalog.locations().requireInside(property, path);
       }
     }
-    return writeNewMetadataIfRequired(base == null, metadata);
+    try {
+      return writeNewMetadataIfRequired(base == null, metadata);
+    } catch (RuntimeException e) {
+      String directory = metadata.properties().getOrDefault(
+          TableProperties.WRITE_METADATA_LOCATION, metadata.location() + "/metadata");
+      throw ObjectStoreUnavailableException.wrapping(
+          (base == null ? "create table " : "commit to table ") + ident, directory, e);
+    }
   }
 
   /** In {@code tx}: the compare-and-set of {@link MetadataPointer#swap}. */

@@ -4,6 +4,7 @@ import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.View;
+import io.icegate.gateway.fileio.ObjectStoreUnavailableException;
 import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchViewException;
@@ -82,7 +83,14 @@ final class RepositoryViewOperations extends BaseViewOperations {
     if (metadataPath != null) {
       catalog.locations().requireInside(ViewProperties.WRITE_METADATA_LOCATION, metadataPath);
     }
-    String newLocation = writeNewMetadataIfRequired(metadata);
+    String newLocation;
+    try {
+      newLocation = writeNewMetadataIfRequired(metadata);
+    } catch (RuntimeException e) {
+      throw ObjectStoreUnavailableException.wrapping(
+          (base == null ? "create view " : "replace view ") + ident,
+          metadataPath != null ? metadataPath : metadata.location() + "/metadata", e);
+    }
     pointer.commit(base == null ? null : currentMetadataLocation(), newLocation, io());
     requestRefresh();
   }
