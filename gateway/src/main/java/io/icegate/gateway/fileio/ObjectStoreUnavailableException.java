@@ -16,9 +16,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It extends {@link CredentialsUnavailableException} only for what the Iceberg servlet and
  * {@code ErrorMapping} do with that type: pass the message on and log nothing more, since {@link
- * #wrapping} logs the one WARN line. For a commit, iceberg-core's client reads any 5xx as "commit
- * state unknown"; that is safe here because the write failed before the compare-and-set of the
- * metadata pointer, so the table is unchanged.
+ * #wrapping} logs the one WARN line. For a commit, iceberg-core's client reads a 500, 502, 503 or
+ * 504 as "commit state unknown" ({@code ErrorHandlers}); that is safe here because the write
+ * failed before the compare-and-set of the metadata pointer, so the table is unchanged. 503
+ * rather than 502: the client's default handler maps 503 to {@code ServiceUnavailableException}
+ * and a 502 only to a generic {@code RESTException}.
  */
 public final class ObjectStoreUnavailableException extends CredentialsUnavailableException {
   private static final Logger LOG = LoggerFactory.getLogger(ObjectStoreUnavailableException.class);
