@@ -147,12 +147,20 @@ class ObjectStoreRefusalTest {
   }
 
   @Test
-  void wrongKeysAreA503NamingTheStoresCode() throws Exception {
+  void wrongKeysAreA503NamingTheStoresCodeForTablesAndViews() throws Exception {
     String prefix = catalog("denied", "s3://lake/denied", objects.endpoint().toString(),
         "wrong-key-id", WRONG_SECRET);
     refused(createTable(prefix), "create table ns.t", "s3://lake/denied/ns/t",
         "InvalidAccessKeyId (HTTP 403)");
     assertNoTable(prefix);
+    HttpResponse<String> view = gw.send("POST", "/iceberg/v1/" + prefix + "/namespaces/ns/views",
+        "{\"name\":\"v\",\"schema\":" + SCHEMA + ",\"view-version\":{\"version-id\":1,"
+            + "\"timestamp-ms\":0,\"schema-id\":0,\"summary\":{},\"default-namespace\":[\"ns\"],"
+            + "\"representations\":[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"spark\"}]},"
+            + "\"properties\":{}}");
+    refused(view, "create view ns.v", "s3://lake/denied/ns/v", "InvalidAccessKeyId (HTTP 403)");
+    assertThat(gw.send("GET", "/iceberg/v1/" + prefix + "/namespaces/ns/views/v", null)
+        .statusCode()).isEqualTo(404);
     assertThat(objectsUnder("lake", "denied/")).isZero();
   }
 
