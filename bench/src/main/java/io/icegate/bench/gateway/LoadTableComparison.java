@@ -37,6 +37,12 @@ import org.apache.iceberg.types.Types;
  * keep-alive socket on its own thread sending load-table back to back. Also measures cold start:
  * process spawn to the first 200 on the config route.
  *
+ * <p>Requests carry the headers iceberg-core 1.10.1's client sends on a load-table, among them
+ * {@code Accept-Encoding: gzip, x-gzip, deflate}: both servers compress their answer then (the
+ * reference through Jetty's {@code GzipHandler}, per request). With {@code identity} as the last
+ * argument the harness leaves that header out and both answer uncompressed JSON. Before measuring,
+ * one answer of each server is decoded and checked to be the table's metadata.
+ *
  * <p>icegate is started either as users start it, through the {@code ./icegate} script (with the
  * class data sharing archive the script records once per build; an untimed {@code serve --help}
  * first makes sure it exists), or as a bare {@code java -jar} when given the jar.
@@ -45,12 +51,18 @@ import org.apache.iceberg.types.Types;
  * java -cp bench/target/icegate-bench.jar io.icegate.bench.gateway.LoadTableComparison \
  *     ./icegate|gateway/target/icegate-server.jar \
  *     bench/target/reference/iceberg-open-api-1.10.1.jar \
- *     [seconds=15] [connections=64] [snapshots=30]
+ *     [seconds=15] [connections=64] [snapshots=30] [client|identity]
  * </pre>
  */
 public final class LoadTableComparison {
   private static final String TOKEN = "igt_bench-token";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+  /** What iceberg-core 1.10.1's HTTPClient (Apache HttpClient 5.5) adds to every request. */
+  private static final Map<String, String> CLIENT_HEADERS = Map.of(
+      "Accept", "application/json",
+      "Accept-Encoding", "gzip, x-gzip, deflate",
+      "X-Client-Version", "Apache Iceberg 1.10.1",
+      "User-Agent", "Apache-HttpClient/5.5 (Java/17)");
 
   private LoadTableComparison() {}
 
@@ -77,7 +89,7 @@ public final class LoadTableComparison {
   public static void main(String[] args) throws Exception {
     if (args.length < 2) {
       System.err.println("usage: LoadTableComparison ICEGATE_SCRIPT|ICEGATE_JAR ICEBERG_OPEN_API_JAR "
-          + "[seconds] [connections] [snapshots]");
+          + "[seconds] [connections] [snapshots] [client|identity]");
       System.exit(2);
     }
     Path icegate = Path.of(args[0]);
@@ -85,6 +97,11 @@ public final class LoadTableComparison {
     int seconds = args.length > 2 ? Integer.parseInt(args[2]) : 15;
     int connections = args.length > 3 ? Integer.parseInt(args[3]) : 64;
     int snapshots = args.length > 4 ? Integer.parseInt(args[4]) : 30;
+    boolean identity = args.length > 5 && args[5].equals("identity");
+    Map<String, String> clientHeaders = new HashMap<>(CLIENT_HEADERS);
+    if (identity) {
+      clientHeaders.remove("Accept-Encoding");
+    }
     Path work = Files.createTempDirectory("icegate-loadbench");
 
     List<Target> targets = new ArrayList<>();
@@ -95,14 +112,19 @@ public final class LoadTableComparison {
         populate(target, snapshots);
       }
       System.out.printf("load-table, %d connections, %d s measured after 5 s warm-up, "
-          + "table with %d snapshots%n", connections, seconds, snapshots);
+          + "table with %d snapshots, %s%n", connections, seconds, snapshots,
+          identity ? "no Accept-Encoding" : "iceberg-core's request headers (gzip accepted)");
+      for (Target target : targets) {
+        System.out.printf("%-10s answer on the wire: %s%n", target.name(),
+            checkAnswer(target, clientHeaders));
+      }
       System.out.printf("%-10s %10s %10s %9s %9s %9s %7s %12s %12s %12s%n", "server",
           "requests", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "cpu us/req",
           "cold start", "start cpu");
       for (Target target : targets) {
-        run(target, connections, 5);
+        run(target, connections, 5, clientHeaders);
         long cpuBefore = cpuNanos(target.process());
-        Result r = run(target, connections, seconds);
+        Result r = run(target, connections, seconds, clientHeaders);
         long cpu = cpuNanos(target.process()) - cpuBefore;
         System.out.printf("%-10s %10d %10.0f %9.2f %9.2f %9.2f %7d %12.0f %9d ms %9d ms%n",
             target.name(), r.requests(), r.throughput(), r.percentileMillis(50),
@@ -214,7 +236,41 @@ public final class LoadTableComparison {
     }
   }
 
-  private static Result run(Target target, int connections, int seconds) throws Exception {
+  /**
+   * Loads the table once with {@code headers}, decodes the answer as a client would and checks it
+   * is the table's metadata; returns its size and coding on the wire.
+   */
+  private static String checkAnswer(Target target, Map<String, String> headers) throws Exception {
+    Map<String, String> all = new HashMap<>(headers);
+    all.putAll(target.auth());
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(target.loadUri())).GET();
+    all.forEach(request::header);
+    HttpResponse<byte[]> answer = HttpClient.newHttpClient()
+        .send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    String coding = answer.headers().firstValue("Content-Encoding").orElse("identity");
+    byte[] body = answer.body();
+    if (coding.equals("gzip")) {
+      try (java.util.zip.GZIPInputStream in =
+          new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(body))) {
+        body = in.readAllBytes();
+      }
+    } else if (!coding.equals("identity")) {
+      throw new IllegalStateException(target.name() + " answered in a coding not expected here: "
+          + coding);
+    }
+    String json = new String(body, StandardCharsets.UTF_8);
+    if (answer.statusCode() != 200 || !json.contains("\"metadata-location\"")) {
+      throw new IllegalStateException(target.name() + " did not answer the table's metadata: "
+          + answer.statusCode());
+    }
+    return String.format("%,d bytes %s (%,d bytes of JSON)", answer.body().length, coding,
+        body.length);
+  }
+
+  private static Result run(Target target, int connections, int seconds,
+      Map<String, String> headers) throws Exception {
+    Map<String, String> requestHeaders = new HashMap<>(headers);
+    requestHeaders.putAll(target.auth());
     long end = System.nanoTime() + seconds * 1_000_000_000L;
     AtomicInteger errors = new AtomicInteger();
     List<long[]> perThread = new ArrayList<>();
@@ -228,7 +284,7 @@ public final class LoadTableComparison {
       counts.add(count);
       Thread thread = new Thread(() -> {
         try (KeepAliveConnection connection =
-            new KeepAliveConnection(URI.create(target.loadUri()), target.auth())) {
+            new KeepAliveConnection(URI.create(target.loadUri()), requestHeaders)) {
           while (System.nanoTime() < end) {
             long t0 = System.nanoTime();
             try {

@@ -129,12 +129,11 @@ public enum ErrorCode {
    * heartbeat). Reported inside the FAILED operation, never thrown at a request. 500 rather than
    * 503: like {@link #INTERNAL}, the server failed the work it accepted, and repeating the same
    * request (polling the operation) will not change the answer; what helps is a new reconcile,
-   * which the dead run's lease may still refuse for a while (the detail says so, since the 409
-   * meanwhile reads as if a run were alive). Args: operation id, overlay id.
+   * which from this answer on takes over the Overlay from the dead run (overlay-engine's
+   * ReconcileOperations). Args: operation id, overlay id.
    */
   RECONCILE_INTERRUPTED(500, "the process running reconcile operation %s stopped before it"
-      + " finished; overlay %s can be reconciled again (if the run had published, once its run"
-      + " lease lapses, at most 10 minutes after its last publication)"),
+      + " finished; overlay %s can be reconciled again now"),
   /** An unexpected server failure; details are in the server log. */
   INTERNAL(500, "internal error");
 

@@ -48,7 +48,13 @@ import java.util.Optional;
  * whatever in-memory registry the caller keeps within its process.
  *
  * <p>A RUNNING record whose lease lapsed no longer blocks a start: its holder is presumed dead
- * (or too slow), and the newer run supersedes it at its first publication. Thread-safe.
+ * (or too slow), and the newer run supersedes it at its first publication. The holder keeps its
+ * lease alive between publications with {@link #renew} (the caller's heartbeat), so the lease can
+ * be short. A start may also take over a RUNNING record whose lease lives when the caller knows
+ * that holder ended ({@link #start(ReadTransaction, String, String, String, String)}, e.g. its
+ * operation was answered interrupted); the takeover is the same as after a lapsed lease. Either
+ * way the holder, should it still run, fails its next fenced transaction once the newer run has
+ * written its record. Thread-safe.
  */
 public final class ReconcileRuns {
 
@@ -169,10 +175,25 @@ public final class ReconcileRuns {
    *     otherwise {@link Started} with a ticket noting the observed generation and the start time
    */
   public Start start(ReadTransaction tx, String accountId, String overlayId, String operationId) {
+    return start(tx, accountId, overlayId, operationId, null);
+  }
+
+  /**
+   * As {@link #start(ReadTransaction, String, String, String)}, except that a RUNNING record of
+   * operation {@code endedHolder} does not block even while its lease lives: the caller knows that
+   * operation ended (its process died, or it finished without recording its end here). The start
+   * then proceeds exactly as over a lapsed lease: it observes the holder's generation and takes the
+   * next one at its first publication, which fences the holder out.
+   *
+   * @param endedHolder an operation id the caller knows ended, or {@code null}
+   */
+  public Start start(ReadTransaction tx, String accountId, String overlayId, String operationId,
+      String endedHolder) {
     long now = clock.millis();
     Optional<Run> current = read(tx, accountId, overlayId);
     if (current.isPresent() && current.get().state() == State.RUNNING
-        && current.get().leaseExpiresAtMillis() > now) {
+        && current.get().leaseExpiresAtMillis() > now
+        && !current.get().operationId().equals(endedHolder)) {
       return new Busy(current.get().operationId());
     }
     return new Started(new Ticket(accountId, overlayId, operationId,
@@ -213,6 +234,35 @@ public final class ReconcileRuns {
     write(tx, ticket.accountId(), ticket.overlayId(), new Run(generation, State.RUNNING,
         ticket.operationId(), ticket.startedAtMillis(), clock.millis() + lease.toMillis()));
     ticket.writtenGeneration = generation;
+  }
+
+  /**
+   * Renews the lease of run {@code ticket} in its own transaction, if its record is still its own
+   * and RUNNING (it never revives an ended record nor touches a newer run's); the heartbeat of a
+   * run between publications. Commits nothing for a run that has not written its record.
+   *
+   * @return whether the lease was renewed
+   */
+  public boolean renew(Ticket ticket) {
+    if (!ticket.wroteRecord()) {
+      return false;
+    }
+    return store.run(Idempotence.IDEMPOTENT, tx -> {
+      Optional<Run> current = read(tx, ticket.accountId(), ticket.overlayId());
+      if (current.isEmpty() || !isOwn(current.get(), ticket)
+          || current.get().state() != State.RUNNING) {
+        return false;
+      }
+      Run run = current.get();
+      write(tx, ticket.accountId(), ticket.overlayId(), new Run(run.generation(), State.RUNNING,
+          run.operationId(), run.startedAtMillis(), clock.millis() + lease.toMillis()));
+      return true;
+    });
+  }
+
+  /** How long a RUNNING record blocks others after its last write or renewal. */
+  public Duration lease() {
+    return lease;
   }
 
   /**

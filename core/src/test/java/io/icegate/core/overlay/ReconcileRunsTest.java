@@ -186,4 +186,59 @@ class ReconcileRunsTest {
     runs.finish(dead, false);
     assertCurrent(takeover);
   }
+
+  @Test
+  void renewalKeepsALiveHoldersLeaseAndNeverRevivesOrTouchesAnotherRecord() {
+    ReconcileRuns.Ticket unwritten = started("op0");
+    assertThat(runs.renew(unwritten)).isFalse(); // nothing recorded: nothing to renew
+    assertThat(record()).isEmpty();
+
+    ReconcileRuns.Ticket holder = started("op1");
+    record(holder);
+    // Renewed every 30 s, the holder's one-minute lease never lapses however long it runs.
+    for (int i = 0; i < 10; i++) {
+      clock.advance(Duration.ofSeconds(30));
+      assertThat(runs.renew(holder)).isTrue();
+      assertThat(start("op2")).isEqualTo(new ReconcileRuns.Busy("op1"));
+    }
+    assertThat(stored().leaseExpiresAtMillis()).isEqualTo(clock.millis() + 60_000);
+    assertThat(stored().generation()).isEqualTo(1);
+
+    runs.finish(holder, true);
+    assertThat(runs.renew(holder)).isFalse();
+    assertThat(stored().state()).isEqualTo(ReconcileRuns.State.SUCCEEDED);
+
+    // A holder taken over (lease lapsed, a newer run recorded) renews nothing of the newer run.
+    ReconcileRuns.Ticket dead = started("op3");
+    record(dead);
+    clock.advance(Duration.ofMinutes(2));
+    ReconcileRuns.Ticket newer = started("op4");
+    record(newer);
+    ReconcileRuns.Run newerRecord = stored();
+    assertThat(runs.renew(dead)).isFalse();
+    assertThat(stored()).isEqualTo(newerRecord);
+  }
+
+  @Test
+  void aStartTakesOverALiveLeaseOnlyFromTheHolderTheCallerKnowsEnded() {
+    ReconcileRuns.Ticket dead = started("op1");
+    record(dead);
+    ReconcileRuns.Start refused =
+        store.read(tx -> runs.start(tx, "acct", "ov", "op2", "another-op"));
+    assertThat(refused).isEqualTo(new ReconcileRuns.Busy("op1"));
+    ReconcileRuns.Start takeover = store.read(tx -> runs.start(tx, "acct", "ov", "op2", "op1"));
+    assertThat(takeover).isInstanceOf(ReconcileRuns.Started.class);
+    ReconcileRuns.Ticket ticket = ((ReconcileRuns.Started) takeover).ticket();
+    assertThat(ticket.observedGeneration()).isEqualTo(1);
+    // Start wrote nothing: the dead holder may still publish until the newer run records.
+    assertCurrent(dead);
+    clock.advance(Duration.ofMillis(1));
+    record(ticket);
+    assertThat(stored().generation()).isEqualTo(2);
+    assertSuperseded(() -> record(dead));
+    assertThat(runs.renew(dead)).isFalse();
+    runs.finish(dead, false);
+    assertThat(stored().state()).isEqualTo(ReconcileRuns.State.RUNNING);
+    assertThat(stored().operationId()).isEqualTo("op2");
+  }
 }

@@ -19,6 +19,7 @@ import org.apache.iceberg.rest.RESTUtil;
  * @param principal the authenticated caller, null only on public routes
  * @param accessDelegation the {@code X-Iceberg-Access-Delegation} header or null: a
  *     comma-separated list of modes ({@code vended-credentials}, {@code remote-signing})
+ * @param acceptEncoding the {@code Accept-Encoding} header or null
  */
 public record IcebergRequest(
     Route route,
@@ -28,16 +29,11 @@ public record IcebergRequest(
     String ifNoneMatch,
     String idempotencyKey,
     Principal principal,
-    String accessDelegation) {
+    String accessDelegation,
+    String acceptEncoding) {
 
   /** The access-delegation mode icegate serves; {@code remote-signing} it does not. */
   public static final String VENDED_CREDENTIALS = "vended-credentials";
-
-  /** A request without an {@code X-Iceberg-Access-Delegation} header. */
-  public IcebergRequest(Route route, Map<String, String> pathVariables, Map<String, String> query,
-      byte[] body, String ifNoneMatch, String idempotencyKey, Principal principal) {
-    this(route, pathVariables, query, body, ifNoneMatch, idempotencyKey, principal, null);
-  }
 
   /** Whether the client asked for vended credentials (the header lists the mode). */
   public boolean wantsVendedCredentials() {
@@ -50,6 +46,11 @@ public record IcebergRequest(
       }
     }
     return false;
+  }
+
+  /** Whether the client can decode a gzip answer ({@link AcceptEncoding#admitsGzip}). */
+  public boolean acceptsGzip() {
+    return AcceptEncoding.admitsGzip(acceptEncoding);
   }
 
   /** The {@code {namespace}} variable, split on the {@code %1F} separator and decoded. */

@@ -130,7 +130,7 @@ public final class IcebergRestServlet extends HttpServlet {
     }
     IcebergRequest request = new IcebergRequest(route, match.variables(), query, body,
         req.getHeader("If-None-Match"), req.getHeader("Idempotency-Key"), principal,
-        req.getHeader("X-Iceberg-Access-Delegation"));
+        req.getHeader("X-Iceberg-Access-Delegation"), req.getHeader("Accept-Encoding"));
     return operations.handle(request);
   }
 

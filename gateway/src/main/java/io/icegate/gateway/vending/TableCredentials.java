@@ -7,11 +7,6 @@ import java.util.Objects;
  * vend what their upstream vends, native tables what their Catalog's storage configuration allows.
  */
 public final class TableCredentials {
-  /** The managed-table source until one is plugged in: managed tables vend nothing. */
-  public static final TableCredentialSource MANAGED_NOT_VENDED = request ->
-      new VendingOutcome.NotVended("storage credentials of managed table " + request.identifier()
-          + " are not vended by this gateway");
-
   private final TableCredentialSource nativeTables;
   private final TableCredentialSource managedTables;
 

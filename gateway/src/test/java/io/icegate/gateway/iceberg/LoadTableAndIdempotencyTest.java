@@ -81,6 +81,70 @@ class LoadTableAndIdempotencyTest {
   }
 
   @Test
+  void gzipAnswerIsTheSameBodyCompressedWithItsOwnTag() throws Exception {
+    catalog.createNamespace(Namespace.of("gz"));
+    Table table = catalog.createTable(TableIdentifier.of("gz", "t"), SCHEMA);
+    for (int i = 0; i < 20; i++) {
+      table.newFastAppend().appendFile(DataFiles.builder(PartitionSpec.unpartitioned())
+          .withPath(table.location() + "/data/f" + i + ".parquet")
+          .withFileSizeInBytes(10).withRecordCount(1).build()).commit();
+    }
+    String path = "/iceberg/v1/" + prefix + "/namespaces/gz/tables/t";
+    HttpResponse<byte[]> plain = getBytes(path);
+    HttpResponse<byte[]> gzip = getBytes(path, "Accept-Encoding", "gzip, x-gzip, deflate");
+    String plainTag = plain.headers().firstValue("ETag").orElseThrow();
+    String gzipTag = gzip.headers().firstValue("ETag").orElseThrow();
+
+    assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+    assertThat(gzip.headers().firstValue("Content-Encoding")).contains("gzip");
+    assertThat(plain.headers().firstValue("Vary")).contains("Accept-Encoding");
+    assertThat(gzip.headers().firstValue("Vary")).contains("Accept-Encoding");
+    assertThat(gunzip(gzip.body())).isEqualTo(plain.body());
+    assertThat(gzip.body().length).isLessThan(plain.body().length / 3);
+    assertThat(gzipTag).isEqualTo(plainTag.substring(0, plainTag.length() - 1) + "--gzip\"");
+
+    // Either tag revalidates; the 304 names the representation this request would get.
+    HttpResponse<byte[]> revalidated =
+        getBytes(path, "If-None-Match", gzipTag, "Accept-Encoding", "gzip");
+    assertThat(revalidated.statusCode()).isEqualTo(304);
+    assertThat(revalidated.headers().firstValue("ETag")).contains(gzipTag);
+    HttpResponse<byte[]> crossed = getBytes(path, "If-None-Match", "W/" + gzipTag);
+    assertThat(crossed.statusCode()).isEqualTo(304);
+    assertThat(crossed.headers().firstValue("ETag")).contains(plainTag);
+
+    // Codings refused or not offered get identity.
+    for (String refused : new String[] {"gzip;q=0", "identity", "br", "*;q=0", "x-gzip;q=0, *"}) {
+      HttpResponse<byte[]> answer = getBytes(path, "Accept-Encoding", refused);
+      assertThat(answer.headers().firstValue("Content-Encoding")).as(refused).isEmpty();
+      assertThat(answer.body()).as(refused).isEqualTo(plain.body());
+    }
+    assertThat(getBytes(path, "Accept-Encoding", "*").headers().firstValue("Content-Encoding"))
+        .contains("gzip");
+
+    // iceberg-core's client sends Accept-Encoding: gzip and decodes the answer itself.
+    assertThat(catalog.loadTable(TableIdentifier.of("gz", "t")).currentSnapshot().snapshotId())
+        .isEqualTo(table.currentSnapshot().snapshotId());
+  }
+
+  private static HttpResponse<byte[]> getBytes(String path, String... headers) throws Exception {
+    java.net.http.HttpRequest.Builder request = java.net.http.HttpRequest
+        .newBuilder(java.net.URI.create(gateway.baseUri() + path))
+        .header("Authorization", "Bearer " + GatewayFixture.TOKEN);
+    for (int i = 0; i + 1 < headers.length; i += 2) {
+      request.header(headers[i], headers[i + 1]);
+    }
+    return java.net.http.HttpClient.newHttpClient()
+        .send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  private static byte[] gunzip(byte[] body) throws java.io.IOException {
+    try (java.util.zip.GZIPInputStream in =
+        new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(body))) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
   void idempotencyKeyReplaysFinalAnswers() {
     String path = "/iceberg/v1/" + prefix + "/namespaces";
     String body = "{\"namespace\":[\"idem\"],\"properties\":{\"a\":\"1\"}}";

@@ -17,8 +17,9 @@ import java.util.Map;
  * @param startedAtMillis epoch milliseconds of the start
  * @param finishedAtMillis epoch milliseconds of the end, or {@code null} while running; for a run
  *     found interrupted, its last heartbeat (the last time it was known alive)
- * @param updatedAtMillis epoch milliseconds of the last store of this record: at start, at every
- *     heartbeat of the running process (every 10 s by default) and at the end. A RUNNING record
+ * @param updatedAtMillis epoch milliseconds of the last store of this record: at start, at each
+ *     phase change, at every heartbeat of the running process (every 10 s by default) and at the
+ *     end. A RUNNING record
  *     not renewed for the staleness bound (30 s by default) is answered FAILED with {@code
  *     RECONCILE_INTERRUPTED} ({@link ReconcileOperations}). {@code null} in records stored before
  *     the heartbeat existed, which then count from {@code startedAtMillis}

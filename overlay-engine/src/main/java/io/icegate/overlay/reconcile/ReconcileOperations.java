@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * has no operation) it is refused with RECONCILE_IN_PROGRESS. Unlike a synchronous run, an
  * asynchronous one always writes: its operation record, at start and end.
  *
- * <p>Operations are stored ({@link OperationRecords}) at start and end, and held in memory while
- * they run, so {@link #get} shows live phase and counts here and the final state anywhere.
+ * <p>Operations are stored ({@link OperationRecords}) at start, at each phase change (one small
+ * write, so a run that dies early still shows how far it got) and at end, and held in memory
+ * while they run, so {@link #get} shows live phase and counts here and the final state anywhere.
  *
  * <p><b>Heartbeat and takeover</b> (issue 8, "Async form and progress"). While this process runs
  * an operation, one scheduled task re-stores its record (phase and counts so far) every {@code
@@ -47,10 +49,17 @@ import org.slf4j.LoggerFactory;
  * was only stalled (e.g. the store unreachable longer than the bound) and then ends stores its
  * real end over the presumption: its outcome is a fact, the presumption was not.
  *
- * <p>The Overlay itself stays held by its run record ({@link ReconcileRuns}) until that record's
- * lease lapses when the dead run had published; the operation's FAILED answer does not shorten
- * the lease. Closing stops the executor and the heartbeat; a run cut short by a close may stay
- * RUNNING in its record until a reader finds it stale.
+ * <p><b>The Overlay of a dead run.</b> The same heartbeat renews the run-record lease of every
+ * run the reconciler holds, synchronous ones included ({@link Reconciler#renewLeases}), so the
+ * lease can be short ({@link ReconcileSettings#DEFAULT_LEASE}, required longer than {@code
+ * staleAfter}): a live run keeps it whatever it waits for, a dead one stops renewing and its
+ * record stops blocking within one lease. Sooner still, a start here that finds the Overlay held
+ * by another process's operation which has ended (answered interrupted by the rule above, or
+ * finished without its end in the run record) takes over at once ({@link
+ * Reconciler#begin(String, String, String, java.util.function.Predicate)}): the new run fences
+ * the old one out at its first publication, exactly as after a lapsed lease. A holder that still
+ * stores its heartbeat is never taken over. Closing stops the executor and the heartbeat; a run
+ * cut short by a close may stay RUNNING in its record until a reader finds it stale.
  */
 public final class ReconcileOperations implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ReconcileOperations.class);
@@ -71,10 +80,16 @@ public final class ReconcileOperations implements AutoCloseable {
     // Guarded by this: once set, no heartbeat stores the record again (the end is stored next).
     boolean ended;
 
-    Live(String accountId, String overlayId, ReconcileProgress progress, long startedAtMillis) {
+    /** @param onPhase told on the run's thread when the run enters a phase before DONE */
+    Live(String accountId, String overlayId, long startedAtMillis, Consumer<Live> onPhase) {
       this.accountId = accountId;
       this.overlayId = overlayId;
-      this.progress = progress;
+      // DONE is not stored: the end, stored right after it, says more.
+      this.progress = new ReconcileProgress(phase -> {
+        if (phase != ReconcileProgress.Phase.DONE) {
+          onPhase.accept(this);
+        }
+      });
       this.startedAtMillis = startedAtMillis;
       this.storedAtMillis = startedAtMillis;
     }
@@ -105,8 +120,9 @@ public final class ReconcileOperations implements AutoCloseable {
    * @param staleAfter how long a RUNNING record not run here may go unstored (by {@code clock})
    *     before it is answered as interrupted; longer than {@code heartbeat}, several times it
    *     so one slow or failed heartbeat does not condemn a live run
-   * @throws IllegalArgumentException when {@code heartbeat} is not positive or {@code
-   *     staleAfter} is not longer than it
+   * @throws IllegalArgumentException when {@code heartbeat} is not positive, {@code
+   *     staleAfter} is not longer than it, or the reconciler's run lease is not longer than
+   *     {@code staleAfter} (an operation still counted alive must also hold its Overlay)
    */
   public ReconcileOperations(Reconciler reconciler, OperationRecords records, Clock clock,
       int threads, Duration heartbeat, Duration staleAfter) {
@@ -116,6 +132,10 @@ public final class ReconcileOperations implements AutoCloseable {
     if (heartbeat.isNegative() || heartbeat.isZero() || staleAfter.compareTo(heartbeat) <= 0) {
       throw new IllegalArgumentException("heartbeat " + heartbeat + " must be positive and "
           + "shorter than staleAfter " + staleAfter);
+    }
+    if (reconciler.runs().lease().compareTo(staleAfter) <= 0) {
+      throw new IllegalArgumentException("the run lease " + reconciler.runs().lease()
+          + " must be longer than staleAfter " + staleAfter);
     }
     this.staleAfterMillis = staleAfter.toMillis();
     this.executor = Executors.newFixedThreadPool(threads, r -> {
@@ -132,27 +152,32 @@ public final class ReconcileOperations implements AutoCloseable {
     this.heartbeat.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.MILLISECONDS);
   }
 
-  /** A synchronous run; see {@link Reconciler#reconcile}. */
+  /**
+   * A synchronous run; see {@link Reconciler#reconcile}. Takes over from a holder whose operation
+   * has ended, as {@link #submit} does.
+   */
   public ReconcileReport reconcile(String accountId, String overlayId) {
-    return reconciler.reconcile(accountId, overlayId);
+    return reconciler.reconcile(accountId, overlayId, holder -> ended(accountId, holder));
   }
 
   /**
-   * Starts an asynchronous run, or joins the one holding the Overlay.
+   * Starts an asynchronous run, or joins the one holding the Overlay. A holder in another
+   * process whose operation has ended (see {@link #get}: answered interrupted once it was not
+   * stored for {@code staleAfter}) is taken over instead of joined.
    *
    * @return the operation (RUNNING, or already finished when joined late)
    * @throws IcegateException NOT_FOUND, RECONCILE_IN_PROGRESS (a synchronous run holds it)
    */
   public ReconcileOperation submit(String accountId, String overlayId) {
     String id = UUID.randomUUID().toString();
-    ReconcileRuns.Start start = reconciler.begin(accountId, overlayId, id);
+    ReconcileRuns.Start start =
+        reconciler.begin(accountId, overlayId, id, holder -> ended(accountId, holder));
     if (start instanceof ReconcileRuns.Busy busy) {
       return get(accountId, busy.operationId()).orElseThrow(() -> new IcegateException(
           ErrorCode.RECONCILE_IN_PROGRESS, ResourceKind.OVERLAY, overlayId));
     }
     ReconcileRuns.Ticket ticket = ((ReconcileRuns.Started) start).ticket();
-    ReconcileProgress progress = new ReconcileProgress();
-    Live entry = new Live(accountId, overlayId, progress, clock.millis());
+    Live entry = new Live(accountId, overlayId, clock.millis(), live -> store(id, live));
     live.put(id, entry);
     try {
       Reconciler.Handle handle = reconciler.handle(accountId, overlayId, ticket);
@@ -188,6 +213,17 @@ public final class ReconcileOperations implements AutoCloseable {
   }
 
   /**
+   * Whether operation {@code operationId}, named as the holder of an Overlay by its run record,
+   * has ended: its record (as {@link #get} answers it, so a stale one counts as interrupted)
+   * exists and is no longer RUNNING. An operation run here is never ended while it runs; one
+   * never stored (a synchronous run's) is not known to have ended.
+   */
+  private boolean ended(String accountId, String operationId) {
+    return get(accountId, operationId)
+        .map(op -> op.state() != ReconcileOperation.State.RUNNING).orElse(false);
+  }
+
+  /**
    * Answers the stale RUNNING record {@code running} as interrupted and stores that answer if
    * the record is still the one read; if it changed meanwhile (its run stored a heartbeat or its
    * end, or another reader stored the same verdict), what is stored now is the answer.
@@ -217,26 +253,40 @@ public final class ReconcileOperations implements AutoCloseable {
     }
   }
 
-  /** One heartbeat: re-stores the record of every operation this process runs. */
+  /**
+   * One heartbeat: re-stores the record of every operation this process runs, then renews the
+   * run-record lease of every run the reconciler holds. Nothing escapes: an exception would
+   * cancel every later beat.
+   */
   private void beat() {
     for (Map.Entry<String, Live> e : live.entrySet()) {
-      String id = e.getKey();
-      Live entry = e.getValue();
-      synchronized (entry) {
-        if (entry.ended) {
-          continue;
+      store(e.getKey(), e.getValue());
+    }
+    try {
+      reconciler.renewLeases();
+    } catch (RuntimeException ex) {
+      LOG.warn("renewing reconcile run leases failed: {}", ex.getClass().getName());
+    }
+  }
+
+  /**
+   * Re-stores the RUNNING record of operation {@code id} with its phase and counts so far, only
+   * over a record still RUNNING and not after its run ended; a failure is a WARN line.
+   */
+  private void store(String id, Live entry) {
+    synchronized (entry) {
+      if (entry.ended) {
+        return;
+      }
+      try {
+        long now = clock.millis();
+        if (records.replaceIf(entry.accountId, id, ReconcileOperations::isRunning,
+            snapshot(id, entry, now))) {
+          entry.storedAtMillis = now;
         }
-        try {
-          long now = clock.millis();
-          if (records.replaceIf(entry.accountId, id, ReconcileOperations::isRunning,
-              snapshot(id, entry, now))) {
-            entry.storedAtMillis = now;
-          }
-        } catch (RuntimeException ex) {
-          // Caught per operation: an exception escaping would also cancel every later beat.
-          LOG.warn("storing the heartbeat of reconcile operation {} failed: {}", id,
-              ex.getClass().getName());
-        }
+      } catch (RuntimeException ex) {
+        LOG.warn("storing the progress of reconcile operation {} failed: {}", id,
+            ex.getClass().getName());
       }
     }
   }

@@ -2,7 +2,9 @@ package io.icegate.overlay.reconcile;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 /**
  * Live progress of one run: its phase and the counts so far, what an asynchronous operation shows
@@ -14,6 +16,7 @@ public final class ReconcileProgress {
   public enum Phase { STARTING, DISCOVERY, PREFLIGHT, PUBLISH, RETIRE, CAPTURE, VALIDATE, DONE }
 
   private volatile Phase phase = Phase.STARTING;
+  private final Consumer<Phase> onEnter;
   private final AtomicLong loaded = new AtomicLong();
   final AtomicLong created = new AtomicLong();
   final AtomicLong updated = new AtomicLong();
@@ -28,12 +31,30 @@ public final class ReconcileProgress {
   final AtomicLong validated = new AtomicLong();
   final AtomicLong validationFailed = new AtomicLong();
 
+  /** Progress nobody is told about. */
+  public ReconcileProgress() {
+    this(phase -> { });
+  }
+
+  /**
+   * Progress that calls {@code onEnter} on the run's thread each time the run enters another
+   * phase, after the phase is set (so {@link #phase} and the counts so far are what a listener
+   * reads); it should be quick and must not throw.
+   */
+  public ReconcileProgress(Consumer<Phase> onEnter) {
+    this.onEnter = Objects.requireNonNull(onEnter, "onEnter");
+  }
+
   public Phase phase() {
     return phase;
   }
 
   void enter(Phase next) {
+    if (phase == next) {
+      return;
+    }
     phase = next;
+    onEnter.accept(next);
   }
 
   void loaded() {

@@ -9,7 +9,9 @@ import java.util.Objects;
  * @param concurrency upstream listings and loads in flight at once (at least 1)
  * @param batch relations or namespaces per store transaction (at least 1); with definition bytes
  *     also capped per transaction, batches stay far below the 10 MB / 5 s limits
- * @param lease how long a run blocks others without renewing (renewed by every publication)
+ * @param lease how long a run's record blocks others after its last renewal (renewed by every
+ *     publication and by the heartbeat of {@link ReconcileOperations}, which requires it longer
+ *     than its staleness bound)
  * @param allowLocalFiles whether validation may read {@code file:} locations (the server setting
  *     {@code --allow-local-files}, off by default: it would let an upstream point the server at
  *     its own disk)
@@ -17,9 +19,16 @@ import java.util.Objects;
 public record ReconcileSettings(int concurrency, int batch, Duration lease,
     boolean allowLocalFiles) {
 
-  /** 8 concurrent upstream calls, 100 items per transaction, a 10-minute lease, no local files. */
-  public static final ReconcileSettings DEFAULT =
-      new ReconcileSettings(8, 100, Duration.ofMinutes(10));
+  /**
+   * The default run lease: 60 s, six heartbeats ({@link ReconcileOperations#DEFAULT_HEARTBEAT})
+   * and twice the staleness bound ({@link ReconcileOperations#DEFAULT_STALE_AFTER}), so a live run
+   * survives several slow or failed renewals while a dead one frees its Overlay within a minute.
+   */
+  public static final Duration DEFAULT_LEASE = Duration.ofSeconds(60);
+
+  /** 8 concurrent upstream calls, 100 items per transaction, {@link #DEFAULT_LEASE}, no local
+   * files. */
+  public static final ReconcileSettings DEFAULT = new ReconcileSettings(8, 100, DEFAULT_LEASE);
 
   /** Settings that read no local file. */
   public ReconcileSettings(int concurrency, int batch, Duration lease) {

@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +54,10 @@ import org.slf4j.LoggerFactory;
  * record with a live lease ({@link ReconcileRuns}). A run observes that record at start without
  * writing and writes it in its first publishing transaction ({@link RunFence}), so a run that
  * changes nothing (an unchanged re-run) commits no write at all; among runs that publish, the
- * newer start wins. Each run logs one structured line. Thread-safe.
+ * newer start wins. The record's lease is renewed by every publication and, between them, by
+ * {@link #renewLeases} (the heartbeat of {@link ReconcileOperations}), so it can be short ({@link
+ * ReconcileSettings#DEFAULT_LEASE}) and a holder that died frees the Overlay soon. Each run logs
+ * one structured line. Thread-safe.
  */
 public final class Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
@@ -95,7 +99,17 @@ public final class Reconciler {
    *     throws
    */
   public ReconcileReport reconcile(String accountId, String overlayId) {
-    ReconcileRuns.Start start = begin(accountId, overlayId, UUID.randomUUID().toString());
+    return reconcile(accountId, overlayId, holder -> false);
+  }
+
+  /**
+   * A synchronous run that may take over a holder known ended; see {@link #begin(String, String,
+   * String, Predicate)}.
+   */
+  public ReconcileReport reconcile(String accountId, String overlayId,
+      Predicate<String> holderEnded) {
+    ReconcileRuns.Start start =
+        begin(accountId, overlayId, UUID.randomUUID().toString(), holderEnded);
     if (start instanceof ReconcileRuns.Busy) {
       throw new IcegateException(ErrorCode.RECONCILE_IN_PROGRESS, ResourceKind.OVERLAY, overlayId);
     }
@@ -120,6 +134,24 @@ public final class Reconciler {
    * @throws IcegateException NOT_FOUND (account or Overlay)
    */
   public ReconcileRuns.Start begin(String accountId, String overlayId, String operationId) {
+    return begin(accountId, overlayId, operationId, holder -> false);
+  }
+
+  /**
+   * As {@link #begin(String, String, String)}, except that when the Overlay's run record names a
+   * live holder from another process whose operation {@code holderEnded} says has ended (its
+   * operation answered interrupted because its process stopped storing it, or finished without
+   * recording its end), the run takes over: it starts as over a lapsed lease and fences that
+   * holder out at its first publication ({@link ReconcileRuns#start(
+   * io.icegate.core.store.ReadTransaction, String, String, String, String)}). A run this instance
+   * holds is never taken over.
+   *
+   * @param holderEnded asked at most once, with the holder's operation id, outside any
+   *     transaction
+   */
+  public ReconcileRuns.Start begin(String accountId, String overlayId, String operationId,
+      Predicate<String> holderEnded) {
+    Objects.requireNonNull(holderEnded, "holderEnded");
     Running key = new Running(accountId, overlayId);
     ReconcileRuns.Ticket holder = running.get(key);
     if (holder != null) {
@@ -129,6 +161,16 @@ public final class Reconciler {
       repositories.overlays(accountId).require(tx, overlayId);
       return runs.start(tx, accountId, overlayId, operationId);
     });
+    if (start instanceof ReconcileRuns.Busy busy && holderEnded.test(busy.operationId())) {
+      start = repositories.store().read(tx -> {
+        repositories.overlays(accountId).require(tx, overlayId);
+        return runs.start(tx, accountId, overlayId, operationId, busy.operationId());
+      });
+      if (start instanceof ReconcileRuns.Started) {
+        LOG.info("reconcile of overlay {} takes over from ended operation {}", overlayId,
+            busy.operationId());
+      }
+    }
     if (start instanceof ReconcileRuns.Started started) {
       holder = running.putIfAbsent(key, started.ticket());
       if (holder != null) {
@@ -136,6 +178,22 @@ public final class Reconciler {
       }
     }
     return start;
+  }
+
+  /**
+   * Renews the run-record lease of every run this instance holds that has written its record
+   * ({@link ReconcileRuns#renew}), one small transaction each; a failure is a WARN line, and the
+   * next call tries again. Called on a heartbeat shorter than the lease.
+   */
+  public void renewLeases() {
+    for (ReconcileRuns.Ticket ticket : running.values()) {
+      try {
+        runs.renew(ticket);
+      } catch (RuntimeException e) {
+        LOG.warn("renewing the lease of reconcile run {} of overlay {} failed: {}",
+            ticket.generation(), ticket.overlayId(), e.getClass().getName());
+      }
+    }
   }
 
   /** Ends a begun run that will not {@link #execute}: the Overlay is free again here. */

@@ -152,7 +152,7 @@ class ReconcileOperationHeartbeatTest {
       assertThat(failed.problem().code()).isEqualTo(ErrorCode.RECONCILE_INTERRUPTED.name());
       assertThat(failed.problem().status()).isEqualTo(500);
       assertThat(failed.problem().detail()).contains(id, overlay, "stopped before it finished",
-          "can be reconciled again", "run lease lapses");
+          "can be reconciled again now");
       assertThat(failed.phase()).isEqualTo("DISCOVERY");
       assertThat(failed.counts()).isEqualTo(running.counts());
       assertThat(failed.startedAtMillis()).isEqualTo(running.startedAtMillis());
@@ -231,16 +231,17 @@ class ReconcileOperationHeartbeatTest {
   }
 
   /**
-   * What the operation's verdict does not change: a dead run that had published holds the
-   * Overlay through its run record until that record's lease (10 minutes after its last
-   * publication) lapses. Meanwhile a synchronous reconcile is refused and an asynchronous one
-   * joins the dead run's operation, which is answered interrupted.
+   * A dead run that had published holds the Overlay through its run record only until its
+   * operation counts as interrupted (30 s after its last store), not until its lease lapses: up
+   * to then a synchronous reconcile is refused and an asynchronous one joins the operation, which
+   * still reads RUNNING; from then on a new reconcile takes over and fences the dead run out.
    */
   @Test
-  void aDeadRunThatPublishedHoldsTheOverlayUntilItsLeaseLapses() {
+  void aDeadRunThatPublishedHoldsTheOverlayOnlyUntilItsOperationCountsInterrupted() {
     MutableClock clock = new MutableClock(Instant.now());
     String deadId = "op-killed-just-now";
-    ReconcileRuns deadProcess = new ReconcileRuns(store, clock, Duration.ofMinutes(10));
+    ReconcileRuns deadProcess = new ReconcileRuns(store, Clock.systemUTC(),
+        Duration.ofMinutes(10));
     ReconcileRuns.Ticket ticket = ((ReconcileRuns.Started) store.read(
         tx -> deadProcess.start(tx, h.account, overlay, deadId))).ticket();
     store.run(tx -> {
@@ -250,16 +251,33 @@ class ReconcileOperationHeartbeatTest {
     records.put(h.account, deadId, new ReconcileOperation(deadId, overlay,
         ReconcileOperation.State.RUNNING, "PUBLISH", Map.of(), null, null, clock.millis(), null,
         clock.millis()));
-    clock.advance(Duration.ofMinutes(1));
+    clock.advance(ReconcileOperations.DEFAULT_STALE_AFTER);
     try (ReconcileOperations restarted = operations(clock)) {
       ReconcileOperation joined = restarted.submit(h.account, overlay);
       assertThat(joined.id()).isEqualTo(deadId);
-      assertThat(joined.problem().code()).isEqualTo(ErrorCode.RECONCILE_INTERRUPTED.name());
+      assertThat(joined.state()).isEqualTo(ReconcileOperation.State.RUNNING);
       assertThatThrownBy(() -> restarted.reconcile(h.account, overlay)).isInstanceOfSatisfying(
           io.icegate.core.error.IcegateException.class,
           e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_IN_PROGRESS));
+
+      clock.advance(Duration.ofMillis(1));
+      // The dead run's lease (10 minutes here) still lives; its operation's verdict frees it.
+      assertThat(h.runRecord(overlay).orElseThrow().leaseExpiresAtMillis())
+          .isGreaterThan(System.currentTimeMillis() + 60_000);
+      ReconcileReport report = restarted.reconcile(h.account, overlay);
+      assertThat(report.created()).isEqualTo(3);
+      assertThat(report.runGeneration()).isEqualTo(2);
     }
-    assertThat(h.runRecord(overlay).orElseThrow().state()).isEqualTo(ReconcileRuns.State.RUNNING);
+    ReconcileRuns.Run run = h.runRecord(overlay).orElseThrow();
+    assertThat(run.generation()).isEqualTo(2);
+    assertThat(run.state()).isEqualTo(ReconcileRuns.State.SUCCEEDED);
+    assertThat(stored(deadId).problem().code())
+        .isEqualTo(ErrorCode.RECONCILE_INTERRUPTED.name());
+    assertThatThrownBy(() -> store.read(tx -> {
+      deadProcess.assertCurrent(tx, ticket);
+      return null;
+    })).isInstanceOfSatisfying(io.icegate.core.error.IcegateException.class,
+        e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_SUPERSEDED));
   }
 
   /** Operations with the default heartbeat and staleness bound on {@code clock}. */
