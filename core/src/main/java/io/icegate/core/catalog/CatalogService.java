@@ -92,25 +92,26 @@ public final class CatalogService {
       throw new IcegateException(io.icegate.core.error.ErrorCode.IMMUTABLE_MEMBER,
           current.kind(), "warehouse");
     }
-    String keyId = accessKeyId(next);
-    boolean keepsStoredPair = secretAccessKey == null && keyId != null
-        && current.spec().credentialGeneration() > 0
-        && keyId.equals(accessKeyId(current.spec()));
-    checkStaticKeyVending(next, secretAccessKey != null || keepsStoredPair);
     if (secretAccessKey != null) {
+      checkStaticKeyVending(next, true);
       SecretValues secret = secret(next, secretAccessKey);
       return writes.publishGeneration(catalogs, id, expected, secret,
           Catalog::credentialGeneration, generation -> now -> atGeneration(next, generation));
     }
-    if (keyId != null && !keepsStoredPair) {
-      throw missingSecret();
-    }
-    boolean dropsSecret = !keepsStoredPair;
-    Catalog kept = next.storage() == null || next.storage().s3() == null ? next
-        : atGeneration(next, keepsStoredPair ? current.spec().credentialGeneration() : 0);
+    String keyId = accessKeyId(next);
     return repositories.store().run(tx -> {
+      // decided on the record this transaction replaces, so a rotation in between is not undone
+      Catalog stored = catalogs.require(tx, id).spec();
+      boolean keepsStoredPair = keyId != null && stored.credentialGeneration() > 0
+          && keyId.equals(accessKeyId(stored));
+      checkStaticKeyVending(next, keepsStoredPair);
+      if (keyId != null && !keepsStoredPair) {
+        throw missingSecret();
+      }
+      Catalog kept = next.storage() == null || next.storage().s3() == null ? next
+          : atGeneration(next, keepsStoredPair ? stored.credentialGeneration() : 0);
       Resource<Catalog> updated = catalogs.update(tx, id, expected, kept, ChangeKind.CONFIGURATION);
-      if (dropsSecret) {
+      if (!keepsStoredPair) {
         credentials.removeAll(tx, accountId, id); // in the same transaction: never unreferenced
       }
       return updated;
