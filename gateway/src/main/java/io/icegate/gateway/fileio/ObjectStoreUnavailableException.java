@@ -1,6 +1,6 @@
 package io.icegate.gateway.fileio;
 
-import io.icegate.gateway.vending.CredentialsUnavailableException;
+import io.icegate.gateway.dependency.DependencyUnavailableException;
 import java.io.IOException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -14,15 +14,14 @@ import org.slf4j.LoggerFactory;
  * ServiceUnavailableException} whose message names the operation, the location and the store's
  * error code or status, never a credential or signature (the SDK's own message is not passed on).
  *
- * <p>It extends {@link CredentialsUnavailableException} only for what the Iceberg servlet and
- * {@code ErrorMapping} do with that type: pass the message on and log nothing more, since {@link
- * #wrapping} logs the one WARN line. For a commit, iceberg-core's client reads a 500, 502, 503 or
+ * <p>{@link #wrapping} logs the one WARN line; the HTTP layer passes the message on and logs
+ * nothing more ({@link DependencyUnavailableException}). For a commit, iceberg-core's client reads a 500, 502, 503 or
  * 504 as "commit state unknown" ({@code ErrorHandlers}); that is safe here because the write
  * failed before the compare-and-set of the metadata pointer, so the table is unchanged. 503
  * rather than 502: the client's default handler maps 503 to {@code ServiceUnavailableException}
  * and a 502 only to a generic {@code RESTException}.
  */
-public final class ObjectStoreUnavailableException extends CredentialsUnavailableException {
+public final class ObjectStoreUnavailableException extends DependencyUnavailableException {
   private static final Logger LOG = LoggerFactory.getLogger(ObjectStoreUnavailableException.class);
   private static final int MAX_CAUSES = 16;
 

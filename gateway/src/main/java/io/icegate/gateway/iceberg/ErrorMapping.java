@@ -42,7 +42,7 @@ public final class ErrorMapping {
     String type = type(error);
     // 5xx messages may carry internals and are hidden, except those written for the client.
     boolean clientFacing = error instanceof CommitStateUnknownException
-        || error instanceof io.icegate.gateway.vending.CredentialsUnavailableException;
+        || error instanceof io.icegate.gateway.dependency.DependencyUnavailableException;
     String message = status >= 500 && !clientFacing
         ? "internal error"
         : String.valueOf(error.getMessage());
@@ -112,7 +112,7 @@ public final class ErrorMapping {
       return IllegalArgumentException.class.getSimpleName();
     }
     if (error instanceof KvStoreException
-        || error instanceof io.icegate.gateway.vending.CredentialsUnavailableException) {
+        || error instanceof io.icegate.gateway.dependency.DependencyUnavailableException) {
       // the spec's type for a 503, not our subclass's name
       return ServiceUnavailableException.class.getSimpleName();
     }

@@ -3,6 +3,7 @@ package io.icegate.gateway.iceberg;
 import io.icegate.gateway.auth.Authenticator;
 import io.icegate.gateway.auth.Principal;
 import io.icegate.core.auth.TokenRole;
+import io.icegate.gateway.dependency.DependencyUnavailableException;
 import io.icegate.gateway.ops.RouteMetrics;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -75,9 +76,9 @@ public final class IcebergRestServlet extends HttpServlet {
     } catch (RuntimeException | StackOverflowError e) {
       // A stack overflow is a request-scoped failure (e.g. a pathological input), not a dead JVM.
       ErrorResponse body = ErrorMapping.toResponse(e);
-      // A refusing credential issuer is logged where it happens, once and without a trace.
-      if (body.code() >= 500
-          && !(e instanceof io.icegate.gateway.vending.CredentialsUnavailableException)) {
+      // A failed dependency (issuer, upstream, object store) is logged where it happens, once
+      // and without a trace.
+      if (body.code() >= 500 && !(e instanceof DependencyUnavailableException)) {
         // a matched route's label already starts with its method
         LOG.error("request {} failed", label.startsWith(req.getMethod() + " ")
             ? label : req.getMethod() + " " + label, e);
