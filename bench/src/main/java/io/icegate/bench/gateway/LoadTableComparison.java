@@ -13,12 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -34,7 +32,8 @@ import org.apache.iceberg.types.Types;
  * the plain iceberg-open-api jar: Jetty 11 over a {@code JdbcCatalog} on a SQLite file). Each
  * server runs in its own JVM; both hold the same table (same schema, same number of snapshots),
  * created through iceberg-core's {@code RESTCatalog}. Each of the concurrent connections is a
- * keep-alive socket on its own thread sending load-table back to back. Also measures cold start:
+ * keep-alive socket sending load-table back to back, all driven by one selector thread ({@link
+ * SelectorLoad}). Also measures cold start:
  * process spawn to the first 200 on the config route.
  *
  * <p>Requests carry the headers iceberg-core 1.10.1's client sends on a load-table, among them
@@ -118,19 +117,22 @@ public final class LoadTableComparison {
         System.out.printf("%-10s answer on the wire: %s%n", target.name(),
             checkAnswer(target, clientHeaders));
       }
-      System.out.printf("%-10s %10s %10s %9s %9s %9s %7s %12s %12s %12s%n", "server",
+      System.out.printf("%-10s %10s %10s %9s %9s %9s %7s %12s %12s %12s %12s%n", "server",
           "requests", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "cpu us/req",
-          "cold start", "start cpu");
+          "cold start", "start cpu", "load us/req");
       for (Target target : targets) {
         run(target, connections, 5, clientHeaders);
         long cpuBefore = cpuNanos(target.process());
+        long generatorBefore = generatorCpuNanos();
         Result r = run(target, connections, seconds, clientHeaders);
         long cpu = cpuNanos(target.process()) - cpuBefore;
-        System.out.printf("%-10s %10d %10.0f %9.2f %9.2f %9.2f %7d %12.0f %9d ms %9d ms%n",
+        long generatorCpu = generatorCpuNanos() - generatorBefore;
+        System.out.printf("%-10s %10d %10.0f %9.2f %9.2f %9.2f %7d %12.0f %9d ms %9d ms %12.0f%n",
             target.name(), r.requests(), r.throughput(), r.percentileMillis(50),
             r.percentileMillis(99), r.percentileMillis(100), r.errors(),
             r.requests() == 0 ? Double.NaN : cpu / 1e3 / r.requests(),
-            target.coldStartMillis(), target.coldStartCpuMillis());
+            target.coldStartMillis(), target.coldStartCpuMillis(),
+            r.requests() == 0 ? Double.NaN : generatorCpu / 1e3 / r.requests());
       }
     } finally {
       for (Target target : targets) {
@@ -271,57 +273,10 @@ public final class LoadTableComparison {
       Map<String, String> headers) throws Exception {
     Map<String, String> requestHeaders = new HashMap<>(headers);
     requestHeaders.putAll(target.auth());
-    long end = System.nanoTime() + seconds * 1_000_000_000L;
-    AtomicInteger errors = new AtomicInteger();
-    List<long[]> perThread = new ArrayList<>();
-    List<int[]> counts = new ArrayList<>();
-    List<Thread> threads = new ArrayList<>();
-    long started = System.nanoTime();
-    for (int c = 0; c < connections; c++) {
-      long[] latencies = new long[1 << 20];
-      int[] count = new int[1];
-      perThread.add(latencies);
-      counts.add(count);
-      Thread thread = new Thread(() -> {
-        try (KeepAliveConnection connection =
-            new KeepAliveConnection(URI.create(target.loadUri()), requestHeaders)) {
-          while (System.nanoTime() < end) {
-            long t0 = System.nanoTime();
-            try {
-              if (connection.send() != 200) {
-                errors.incrementAndGet();
-              }
-            } catch (IOException e) {
-              errors.incrementAndGet();
-              connection.close();
-            }
-            if (count[0] < latencies.length) {
-              latencies[count[0]++] = System.nanoTime() - t0;
-            }
-          }
-        } catch (IOException e) {
-          errors.incrementAndGet();
-        }
-      });
-      threads.add(thread);
-      thread.start();
-    }
-    for (Thread thread : threads) {
-      thread.join();
-    }
-    double elapsed = (System.nanoTime() - started) / 1e9;
-    int total = 0;
-    for (int[] count : counts) {
-      total += count[0];
-    }
-    long[] all = new long[total];
-    int at = 0;
-    for (int i = 0; i < perThread.size(); i++) {
-      System.arraycopy(perThread.get(i), 0, all, at, counts.get(i)[0]);
-      at += counts.get(i)[0];
-    }
-    Arrays.sort(all);
-    return new Result(total, errors.get(), elapsed, all);
+    SelectorLoad.Outcome outcome = SelectorLoad.run(URI.create(target.loadUri()), requestHeaders,
+        connections, seconds);
+    return new Result(outcome.requests(), outcome.errors(), outcome.seconds(),
+        outcome.latenciesNanos());
   }
 
   private static void awaitOk(String uri, Map<String, String> headers) throws Exception {
@@ -360,6 +315,12 @@ public final class LoadTableComparison {
     return process.toHandle().info().totalCpuDuration()
         .map(Duration::toNanos)
         .orElseThrow(() -> new IllegalStateException("no CPU time for the server process"));
+  }
+
+  /** CPU time this process (the load generator) has used so far. */
+  private static long generatorCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean)
+        java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static String javaBin() {
