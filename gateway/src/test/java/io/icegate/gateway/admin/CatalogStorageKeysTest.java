@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.gateway.testing.AmbientAwsKeys;
 import io.icegate.gateway.testing.GatewayFixture;
 import java.net.http.HttpResponse;
 import java.util.HashMap;
@@ -28,47 +29,27 @@ import org.junit.jupiter.api.Test;
  */
 class CatalogStorageKeysTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final List<String> AMBIENT = List.of("aws.accessKeyId", "aws.secretAccessKey");
   private static ObjectStoreFixture objects;
   private static GatewayFixture gw;
   private static String base;
-  private static final Map<String, String> saved = new HashMap<>();
+  private static AmbientAwsKeys ambient;
 
   @BeforeAll
   static void start() throws Exception {
     ObjectStoreFixture.useChecksumsOnlyWhenRequired();
     objects = ObjectStoreFixture.startS3Proxy();
     objects.createBucket("lake");
-    for (String property : AMBIENT) {
-      String value = System.getProperty(property);
-      if (value != null) {
-        saved.put(property, value);
-      }
-      // wrong ambient keys: only the Catalog's own pair can write to the store
-      System.setProperty(property, "wrong-ambient-" + property);
-    }
+    // wrong ambient keys: only the Catalog's own pair can write to the store
+    ambient = AmbientAwsKeys.wrong();
     gw = GatewayFixture.start();
-    String account = null;
-    for (JsonNode item : JSON.readTree(gw.send("GET", "/admin/v1/accounts", null).body())
-        .get("items")) {
-      if (item.get("name").asText().equals("default")) {
-        account = item.get("id").asText();
-      }
-    }
-    base = "/admin/v1/accounts/" + account + "/catalogs";
+    base = "/admin/v1/accounts/" + gw.defaultAccountId() + "/catalogs";
   }
 
   @AfterAll
   static void stop() throws Exception {
     gw.close();
     objects.close();
-    for (String property : AMBIENT) {
-      if (saved.containsKey(property)) {
-        System.setProperty(property, saved.get(property));
-      } else {
-        System.clearProperty(property);
-      }
-    }
+    ambient.close();
   }
 
   private static JsonNode s3(HttpResponse<String> response) throws Exception {

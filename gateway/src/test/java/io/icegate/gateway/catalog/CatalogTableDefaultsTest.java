@@ -38,12 +38,7 @@ class CatalogTableDefaultsTest {
   @BeforeAll
   static void start() throws Exception {
     gateway = GatewayFixture.start();
-    for (JsonNode item : JSON.readTree(gateway.send("GET", "/admin/v1/accounts", null).body())
-        .get("items")) {
-      if (item.get("name").asText().equals("default")) {
-        account = item.get("id").asText();
-      }
-    }
+    account = gateway.defaultAccountId();
     prefix = catalog("defaults",
         "{\"table-default.write.format.default\":\"orc\",\"table-override.x\":\"y\"}");
   }

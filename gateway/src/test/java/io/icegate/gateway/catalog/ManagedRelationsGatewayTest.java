@@ -100,12 +100,8 @@ class ManagedRelationsGatewayTest {
     catalog = gateway.client();
     prefix = gateway.prefix(); // the Catalog's id
     repos = new Repositories(store(), Clock.systemUTC());
-    for (JsonNode a : json(gateway.send("GET", "/admin/v1/accounts", null)).get("items")) {
-      if (a.get("name").asText().equals("default")) {
-        account = a.get("id").asText();
-      }
-    }
-    String base = "/admin/v1/accounts/" + Objects.requireNonNull(account);
+    account = gateway.defaultAccountId();
+    String base = "/admin/v1/accounts/" + account;
     integrationId = created(gateway.send("POST", base + "/integrations",
         "{\"displayName\":\"upstream\",\"type\":\"ICEBERG_REST\","
             + "\"uri\":\"https://unreachable.example.com/v1\","

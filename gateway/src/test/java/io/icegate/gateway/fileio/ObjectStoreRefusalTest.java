@@ -9,12 +9,11 @@ import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.gateway.testing.AmbientAwsKeys;
 import io.icegate.gateway.testing.GatewayFixture;
 import java.net.ServerSocket;
 import java.net.http.HttpResponse;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,8 +35,7 @@ class ObjectStoreRefusalTest {
   private static final String SCHEMA = "{\"type\":\"struct\",\"schema-id\":0,\"fields\":"
       + "[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
   private static final String WRONG_SECRET = "wrong-secret-0123456789";
-  private static final List<String> AMBIENT = List.of("aws.accessKeyId", "aws.secretAccessKey");
-  private static final Map<String, String> saved = new HashMap<>();
+  private static AmbientAwsKeys ambient;
   private static ObjectStoreFixture objects;
   private static GatewayFixture gw;
   private static String catalogs;
@@ -48,36 +46,17 @@ class ObjectStoreRefusalTest {
     ObjectStoreFixture.useChecksumsOnlyWhenRequired();
     objects = ObjectStoreFixture.startS3Proxy();
     objects.createBucket("lake");
-    for (String property : AMBIENT) {
-      String value = System.getProperty(property);
-      if (value != null) {
-        saved.put(property, value);
-      }
-      // never the default chain's instance-metadata lookups, and never a working identity
-      System.setProperty(property, "wrong-ambient-" + property);
-    }
+    // never the default chain's instance-metadata lookups, and never a working identity
+    ambient = AmbientAwsKeys.wrong();
     gw = GatewayFixture.start();
-    String account = null;
-    for (JsonNode item : JSON.readTree(gw.send("GET", "/admin/v1/accounts", null).body())
-        .get("items")) {
-      if (item.get("name").asText().equals("default")) {
-        account = item.get("id").asText();
-      }
-    }
-    catalogs = "/admin/v1/accounts/" + account + "/catalogs";
+    catalogs = "/admin/v1/accounts/" + gw.defaultAccountId() + "/catalogs";
   }
 
   @AfterAll
   static void stop() throws Exception {
     gw.close();
     objects.close();
-    for (String property : AMBIENT) {
-      if (saved.containsKey(property)) {
-        System.setProperty(property, saved.get(property));
-      } else {
-        System.clearProperty(property);
-      }
-    }
+    ambient.close();
   }
 
   @BeforeEach

@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
@@ -61,13 +60,8 @@ public final class FederatedCatalog implements AutoCloseable {
     ObjectStoreFixture objects = ObjectStoreFixture.startS3Proxy();
     IcebergRestFixture upstream = IcebergRestFixture.start(objects).seed();
     GatewayFixture gw = GatewayFixture.start();
-    String account = null;
-    for (JsonNode a : json(gw.send("GET", "/admin/v1/accounts", null)).get("items")) {
-      if (a.get("name").asText().equals("default")) {
-        account = a.get("id").asText();
-      }
-    }
-    String base = "/admin/v1/accounts/" + Objects.requireNonNull(account);
+    String account = gw.defaultAccountId();
+    String base = "/admin/v1/accounts/" + account;
     String integration = json(gw.send("POST", base + "/integrations", "{\"displayName\":\"up\","
         + "\"type\":\"ICEBERG_REST\",\"uri\":\"" + upstream.uri() + "\","
         + "\"properties\":" + JSON.writeValueAsString(objects.s3Settings()) + ","

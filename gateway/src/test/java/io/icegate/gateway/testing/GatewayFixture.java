@@ -143,6 +143,21 @@ public final class GatewayFixture implements AutoCloseable {
     return json.substring(at, json.indexOf('"', at));
   }
 
+  /** The id of account {@code default}, which the gateway bootstraps, from the admin API. */
+  public String defaultAccountId() {
+    try {
+      for (com.fasterxml.jackson.databind.JsonNode item : new com.fasterxml.jackson.databind
+          .ObjectMapper().readTree(send("GET", "/admin/v1/accounts", null).body()).get("items")) {
+        if (item.get("name").asText().equals("default")) {
+          return item.get("id").asText();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    throw new IllegalStateException("no account named default");
+  }
+
   @Override
   public void close() {
     gateway.close();
