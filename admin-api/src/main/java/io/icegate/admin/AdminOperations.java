@@ -227,7 +227,7 @@ public final class AdminOperations {
     String secret = body.storage() == null || body.storage().s3() == null ? null
         : body.storage().s3().secretAccessKey();
     CatalogStorage storage = body.storage() == null ? current.storage()
-        : withKeyPair(storage(body.storage()), keyMembers(call.body()), secret, current);
+        : withKeyPair(body.storage(), keyMembers(call.body()), secret, current);
     Catalog next = new Catalog(body.name() == null ? current.name() : body.name(),
         current.warehouse(), body.properties() == null ? current.properties() : body.properties(),
         storage);
@@ -248,35 +248,35 @@ public final class AdminOperations {
   }
 
   /**
-   * {@code patched} with the key pair the PATCH means: the stored access key id when the body
-   * names neither key member; as given otherwise, after refusing a lone half.
+   * The storage a PATCH's {@code requested} storage means for the key pair: the stored access key
+   * id when the body names neither key member (so settings that need the pair, such as {@code
+   * vendStaticKeys}, see it); as given otherwise, after refusing a lone half.
    */
-  private static CatalogStorage withKeyPair(CatalogStorage patched, KeyMembers named,
+  private static CatalogStorage withKeyPair(AdminRequests.Storage requested, KeyMembers named,
       String secret, Catalog current) {
-    if (patched == null) {
+    if (requested.s3() == null) {
       return null;
     }
-    CatalogStorage.S3 s3 = patched.s3();
+    String requestedKeyId = requested.s3().accessKeyId();
     String storedKeyId = current.storage() == null || current.storage().s3() == null ? null
         : current.storage().s3().accessKeyId();
     if (!named.accessKeyId() && !named.secretAccessKey()) {
-      return new CatalogStorage(new CatalogStorage.S3(s3.endpoint(), s3.region(),
-          s3.pathStyleAccess(), storedKeyId, 0, s3.vendStaticKeys(), s3.assumeRole()));
+      return storage(requested, storedKeyId);
     }
     if (!named.accessKeyId()) {
       throw IcegateException.invalidArgument(
           "storage.s3.accessKeyId is required with storage.s3.secretAccessKey");
     }
-    if (named.secretAccessKey() && s3.accessKeyId() != null && secret == null) {
+    if (named.secretAccessKey() && requestedKeyId != null && secret == null) {
       throw IcegateException.invalidArgument("storage.s3.secretAccessKey is required with "
           + "storage.s3.accessKeyId (both null remove the keys)");
     }
     // A named null key id alone would drop a stored pair by accident: removal names both.
-    if (!named.secretAccessKey() && s3.accessKeyId() == null && storedKeyId != null) {
+    if (!named.secretAccessKey() && requestedKeyId == null && storedKeyId != null) {
       throw IcegateException.invalidArgument("storage.s3.secretAccessKey is required: give "
           + "storage.s3.accessKeyId and storage.s3.secretAccessKey both as null to remove the keys");
     }
-    return patched;
+    return storage(requested, requestedKeyId);
   }
 
   private AdminReply createIntegration(AdminCall call, String account) {
@@ -291,9 +291,12 @@ public final class AdminOperations {
   }
 
   private static CatalogStorage storage(AdminRequests.Storage storage) {
-    if (storage == null || storage.s3() == null) {
-      return null;
-    }
+    return storage == null || storage.s3() == null ? null
+        : storage(storage, storage.s3().accessKeyId());
+  }
+
+  /** {@code storage} (with S3 settings) as the model holds it, with {@code accessKeyId}. */
+  private static CatalogStorage storage(AdminRequests.Storage storage, String accessKeyId) {
     AdminRequests.S3 s3 = storage.s3();
     CatalogStorage.AssumeRole assumeRole = null;
     if (s3.roleArn() != null) {
@@ -308,7 +311,7 @@ public final class AdminOperations {
       requireRoleArnFor("externalId", s3.externalId());
     }
     return new CatalogStorage(new CatalogStorage.S3(s3.endpoint(), s3.region(),
-        Boolean.TRUE.equals(s3.pathStyleAccess()), s3.accessKeyId(), 0,
+        Boolean.TRUE.equals(s3.pathStyleAccess()), accessKeyId, 0,
         Boolean.TRUE.equals(s3.vendStaticKeys()), assumeRole));
   }
 

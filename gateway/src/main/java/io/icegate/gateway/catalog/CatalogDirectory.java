@@ -21,7 +21,10 @@ import org.apache.iceberg.exceptions.NotFoundException;
  * they change rarely. The copy is never trusted for existence: every store transaction a {@link
  * RepositoryCatalog} runs first reads the Catalog's record in that same transaction, answers 404
  * when it is gone and drops the cached copy when it is gone or changed (so a deletion in any
- * gateway process on the store takes effect at once, a change from the next request on).
+ * gateway process on the store takes effect at once). A request that writes takes its adapter
+ * from {@link #currentForPrefix}, checked against the record read at its start, so a change
+ * (storage endpoint or keys, table defaults) applies to every write that starts after it; reads
+ * may see the previous settings for up to 5 s.
  */
 public final class CatalogDirectory {
   private final Repositories repositories;
@@ -54,30 +57,70 @@ public final class CatalogDirectory {
   }
 
   /**
-   * The adapter of the Catalog with id {@code prefix} in the caller's account.
+   * The adapter of the Catalog with id {@code prefix} in the caller's account, possibly built from
+   * a copy of its record a few seconds old (see the class comment).
    *
    * @throws NotFoundException when there is none
    */
   public RepositoryCatalog forPrefix(Principal principal, String prefix) {
+    String key = key(principal, prefix);
+    return byPrefix.get(key, k -> read(principal, prefix).map(c -> adapter(key, c)))
+        .orElseThrow(() -> missing(prefix));
+  }
+
+  /**
+   * The adapter of the Catalog with id {@code prefix}, built from its record as the store holds it
+   * now: for requests that write, so that a metadata file is never written with storage settings
+   * (endpoint, keys) or table defaults older than the Catalog's last change, which a cached copy
+   * could be for a few seconds. One point read more than {@link #forPrefix}; the cached adapter is
+   * reused when its record is still the current one.
+   *
+   * @throws NotFoundException when there is none
+   */
+  public RepositoryCatalog currentForPrefix(Principal principal, String prefix) {
+    String key = key(principal, prefix);
+    Optional<Resource<Catalog>> current = read(principal, prefix);
+    if (current.isEmpty()) {
+      byPrefix.invalidate(key);
+      throw missing(prefix);
+    }
+    Optional<RepositoryCatalog> cached = byPrefix.getIfPresent(key);
+    if (cached != null && cached.isPresent()
+        && cached.get().catalogGeneration() == current.get().generation()) {
+      return cached.get();
+    }
+    RepositoryCatalog fresh = adapter(key, current.get());
+    byPrefix.put(key, Optional.of(fresh));
+    return fresh;
+  }
+
+  private static String key(Principal principal, String prefix) {
     if (prefix == null || prefix.isEmpty()) {
       throw new NotFoundException("Catalog prefix is required");
     }
-    String key = principal.accountId() + '/' + prefix;
-    return byPrefix.get(key, k -> RepositoryCatalog.call(() -> {
-      Optional<Resource<Catalog>> catalog;
+    return principal.accountId() + '/' + prefix;
+  }
+
+  private static NotFoundException missing(String prefix) {
+    return new NotFoundException("Catalog does not exist: %s", prefix);
+  }
+
+  private Optional<Resource<Catalog>> read(Principal principal, String prefix) {
+    return RepositoryCatalog.call(() -> {
       try {
-        catalog = repositories.catalogs(principal.accountId()).get(prefix);
+        return repositories.catalogs(principal.accountId()).get(prefix);
       } catch (io.icegate.core.error.IcegateException e) {
         // A malformed id is as absent as an unknown one.
-        catalog = Optional.empty();
+        return Optional.empty();
       }
-      return catalog.map(c -> {
-        // a stale adapter forgets only itself, not a fresh one built after it
-        RepositoryCatalog[] made = new RepositoryCatalog[1];
-        made[0] = new RepositoryCatalog(repositories, c, files.forCatalog(c), cache,
-            () -> byPrefix.asMap().remove(key, Optional.of(made[0])));
-        return made[0];
-      });
-    })).orElseThrow(() -> new NotFoundException("Catalog does not exist: %s", prefix));
+    });
+  }
+
+  private RepositoryCatalog adapter(String key, Resource<Catalog> catalog) {
+    // a stale adapter forgets only itself, not a fresh one built after it
+    RepositoryCatalog[] made = new RepositoryCatalog[1];
+    made[0] = new RepositoryCatalog(repositories, catalog, files.forCatalog(catalog), cache,
+        () -> byPrefix.asMap().remove(key, Optional.of(made[0])));
+    return made[0];
   }
 }

@@ -44,6 +44,7 @@ import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
 import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
 import org.apache.iceberg.view.BaseMetastoreViewCatalog;
+import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.view.ViewOperations;
 
 /**
@@ -135,6 +136,21 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     return properties;
   }
 
+  /**
+   * {@code requested} table properties (null for none) with this Catalog's {@code table-default.*}
+   * under them and {@code table-override.*} over them, as iceberg-core's table builder applies
+   * them: for a staged create, whose metadata {@code CatalogHandlers} builds without a builder.
+   */
+  public Map<String, String> withTableDefaults(Map<String, String> requested) {
+    Map<String, String> merged =
+        new HashMap<>(PropertyUtil.propertiesWithPrefix(properties, "table-default."));
+    if (requested != null) {
+      merged.putAll(requested);
+    }
+    merged.putAll(PropertyUtil.propertiesWithPrefix(properties, "table-override."));
+    return merged;
+  }
+
   private static Map<String, String> builderProperties(Map<String, String> all) {
     Map<String, String> kept = new HashMap<>();
     all.forEach((key, value) -> {
@@ -143,6 +159,11 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
       }
     });
     return Map.copyOf(kept);
+  }
+
+  /** The generation of the Catalog record this adapter was built from. */
+  public long catalogGeneration() {
+    return generation;
   }
 
   /** The Catalog's immutable id: the Iceberg REST prefix. */

@@ -8,6 +8,7 @@ import io.icegate.gateway.vending.TableCredentials;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.rest.CatalogHandlers;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
@@ -57,7 +58,10 @@ public final class IcebergOperations {
       case CONFIG -> config.config(request);
       case OAUTH_TOKENS -> config.token(request);
       default -> {
-        RepositoryCatalog catalog = directory.forPrefix(request.principal(), request.prefix());
+        // A write must not use Catalog settings a cached copy may still hold after a change.
+        RepositoryCatalog catalog = request.route().mutates()
+            ? directory.currentForPrefix(request.principal(), request.prefix())
+            : directory.forPrefix(request.principal(), request.prefix());
         IcebergReply reply = request.route().mutates() && request.idempotencyKey() != null
             ? idempotency.serve(catalog, request, () -> dispatch(catalog, request))
             : dispatch(catalog, request);
@@ -68,6 +72,22 @@ public final class IcebergOperations {
             : reply;
       }
     };
+  }
+
+  /**
+   * A staged create with the Catalog's table defaults and overrides applied, as a direct create
+   * gets them from iceberg-core's builder; the client's commit then carries them.
+   */
+  private static CreateTableRequest staged(RepositoryCatalog catalog, CreateTableRequest body) {
+    return CreateTableRequest.builder()
+        .withName(body.name())
+        .withLocation(body.location())
+        .withSchema(body.schema())
+        .withPartitionSpec(body.spec())
+        .withWriteOrder(body.writeOrder())
+        .setProperties(catalog.withTableDefaults(body.properties()))
+        .stageCreate()
+        .build();
   }
 
   private IcebergReply dispatch(RepositoryCatalog catalog, IcebergRequest request) {
@@ -91,8 +111,12 @@ public final class IcebergOperations {
           relations(catalog.listTables(request.namespace(), pageRequest(request))));
       case CREATE_TABLE -> {
         CreateTableRequest body = request.bodyAs(CreateTableRequest.class);
+        // iceberg-core's builders copy properties into maps that refuse null values (an NPE)
+        if (body.properties() != null && body.properties().containsValue(null)) {
+          throw new BadRequestException("table property values must not be null");
+        }
         yield IcebergReply.ok(body.stageCreate()
-            ? CatalogHandlers.stageTableCreate(catalog, request.namespace(), body)
+            ? CatalogHandlers.stageTableCreate(catalog, request.namespace(), staged(catalog, body))
             : CatalogHandlers.createTable(catalog, request.namespace(), body));
       }
       case LOAD_TABLE ->

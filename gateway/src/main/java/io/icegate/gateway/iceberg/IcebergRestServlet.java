@@ -131,7 +131,9 @@ public final class IcebergRestServlet extends HttpServlet {
     }
     IcebergRequest request = new IcebergRequest(route, match.variables(), query, body,
         req.getHeader("If-None-Match"), req.getHeader("Idempotency-Key"), principal,
-        req.getHeader("X-Iceberg-Access-Delegation"), req.getHeader("Accept-Encoding"));
+        req.getHeader("X-Iceberg-Access-Delegation"),
+        // RFC 9110 5.3: repeated header lines are one comma-separated list
+        String.join(", ", java.util.Collections.list(req.getHeaders("Accept-Encoding"))));
     return operations.handle(request);
   }
 

@@ -119,6 +119,14 @@ class CatalogStorageKeysTest {
         + ",\"accessKeyId\":\"" + objects.accessKeyId() + "\"");
     assertThat(roundTrip.statusCode()).as(roundTrip.body()).isEqualTo(200);
     assertThat(s3(roundTrip).get("credentialGeneration").asLong()).isEqualTo(generation);
+
+    // A setting that needs the pair sees the stored one when the PATCH names neither half.
+    HttpResponse<String> vending = patch(id, endpoint(objects.endpoint().toString())
+        + ",\"vendStaticKeys\":true");
+    assertThat(vending.statusCode()).as(vending.body()).isEqualTo(200);
+    assertThat(s3(vending).get("vending").asText()).isEqualTo("static-keys");
+    assertThat(s3(vending).get("accessKeyId").asText()).isEqualTo(objects.accessKeyId());
+    assertThat(s3(vending).get("credentialGeneration").asLong()).isEqualTo(generation);
   }
 
   @Test

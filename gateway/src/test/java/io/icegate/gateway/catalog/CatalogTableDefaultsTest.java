@@ -92,6 +92,44 @@ class CatalogTableDefaultsTest {
     assertThat(loaded.at("/metadata/properties/x").asText()).isEqualTo("y");
   }
 
+  /** A staged create gets them too (tryout: it had neither), and the commit that creates keeps them. */
+  @Test
+  void aStagedCreateGetsThemAndTheClientsCommitKeepsThem() throws Exception {
+    HttpResponse<String> staged = gateway.send("POST",
+        "/iceberg/v1/" + prefix + "/namespaces/ns/tables", "{\"name\":\"staged\",\"schema\":"
+            + SCHEMA + ",\"stage-create\":true,\"properties\":{\"x\":\"mine\"}}");
+    assertThat(staged.statusCode()).as(staged.body()).isEqualTo(200);
+    JsonNode properties = JSON.readTree(staged.body()).at("/metadata/properties");
+    assertThat(properties.path("write.format.default").asText()).isEqualTo("orc");
+    assertThat(properties.path("x").asText()).isEqualTo("y");
+
+    Map<String, String> props = new HashMap<>();
+    props.put(CatalogProperties.URI, gateway.icebergUri());
+    props.put(CatalogProperties.WAREHOUSE_LOCATION, "defaults");
+    props.put("token", GatewayFixture.TOKEN);
+    try (RESTCatalog catalog = new RESTCatalog()) {
+      catalog.initialize("defaults", props);
+      catalog.buildTable(TableIdentifier.of(Namespace.of("ns"), "staged_client"),
+              new Schema(Types.NestedField.required(1, "id", Types.LongType.get())))
+          .createTransaction().commitTransaction();
+      assertThat(catalog.loadTable(TableIdentifier.of(Namespace.of("ns"), "staged_client"))
+          .properties()).containsEntry("write.format.default", "orc").containsEntry("x", "y");
+    }
+  }
+
+  /** A create right after the Catalog's properties change uses the new ones (tryout: 5 s late). */
+  @Test
+  void aCreateRightAfterAPropertiesChangeUsesTheNewOnes() throws Exception {
+    String changing = catalog("changing", "{\"table-override.x\":\"before\"}");
+    assertThat(createOverHttp(changing, "first", null).path("x").asText()).isEqualTo("before");
+    String path = "/admin/v1/accounts/" + account + "/catalogs/" + changing;
+    String etag = gateway.send("GET", path, null).headers().firstValue("ETag").orElseThrow();
+    HttpResponse<String> patched = gateway.send("PATCH", path,
+        "{\"properties\":{\"table-override.x\":\"after\"}}", "If-Match", etag);
+    assertThat(patched.statusCode()).as(patched.body()).isEqualTo(200);
+    assertThat(createOverHttp(changing, "second", null).path("x").asText()).isEqualTo("after");
+  }
+
   /** iceberg-core would load a class named by metrics-reporter-impl if it saw that property. */
   @Test
   void otherCatalogPropertiesDoNotReachIcebergsCatalogCode() throws Exception {

@@ -76,6 +76,24 @@ class BadInputTest {
         + "\"requirements\":[],\"updates\":[{\"action\":\"bogus\"}]}]}");
   }
 
+  /** A null property value reached iceberg-core's builders and answered 500 (tryout). */
+  @Test
+  void nullPropertyValuesAre400() throws Exception {
+    gateway.send("POST", "/iceberg/v1/" + prefix + "/namespaces", "{\"namespace\":[\"nulls\"]}");
+    String schema = "\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}";
+    String tables = "/iceberg/v1/" + prefix + "/namespaces/nulls/tables";
+    expectError(400, "POST", tables, "{\"name\":\"t\"," + schema + ",\"properties\":{\"a\":null}}");
+    expectError(400, "POST", tables,
+        "{\"name\":\"t\"," + schema + ",\"stage-create\":true,\"properties\":{\"a\":null}}");
+    expectError(404, "GET", tables + "/t", null);
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces/nulls/views",
+        "{\"name\":\"v\"," + schema + ",\"view-version\":{\"version-id\":1,"
+        + "\"timestamp-ms\":1,\"schema-id\":0,\"summary\":{},\"default-namespace\":[\"nulls\"],"
+        + "\"representations\":[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"spark\"}]},"
+        + "\"properties\":{\"a\":null}}");
+    expectError(404, "GET", "/iceberg/v1/" + prefix + "/namespaces/nulls/views/v", null);
+  }
+
   @Test
   void unknownRoutesAre404AndWrongMethods405() throws Exception {
     expectError(404, "GET", "/iceberg/v1/" + prefix + "/nonsense", null);

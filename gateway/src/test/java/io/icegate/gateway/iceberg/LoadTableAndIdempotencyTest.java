@@ -120,6 +120,9 @@ class LoadTableAndIdempotencyTest {
     }
     assertThat(getBytes(path, "Accept-Encoding", "*").headers().firstValue("Content-Encoding"))
         .contains("gzip");
+    // Repeated header lines are one list (RFC 9110 5.3).
+    assertThat(getBytes(path, "Accept-Encoding", "br", "Accept-Encoding", "gzip").headers()
+        .firstValue("Content-Encoding")).contains("gzip");
 
     // iceberg-core's client sends Accept-Encoding: gzip and decodes the answer itself.
     assertThat(catalog.loadTable(TableIdentifier.of("gz", "t")).currentSnapshot().snapshotId())
