@@ -298,6 +298,10 @@ public final class AdminOperations {
   /** {@code storage} (with S3 settings) as the model holds it, with {@code accessKeyId}. */
   private static CatalogStorage storage(AdminRequests.Storage storage, String accessKeyId) {
     AdminRequests.S3 s3 = storage.s3();
+    if (s3.endpoint() != null) {
+      // checked here rather than in the model, so a stored record never becomes unreadable
+      CatalogStorage.checkEndpoint(s3.endpoint(), "storage.s3.endpoint");
+    }
     CatalogStorage.AssumeRole assumeRole = null;
     if (s3.roleArn() != null) {
       assumeRole = new CatalogStorage.AssumeRole(s3.roleArn(), s3.stsEndpoint(),

@@ -99,7 +99,7 @@ public record CatalogStorage(S3 s3) {
             "storage.s3.roleArn must be an IAM role ARN (arn:<partition>:iam::<account>:role/<name>)");
       }
       if (stsEndpoint != null) {
-        checkEndpoint(stsEndpoint);
+        checkEndpoint(stsEndpoint, "storage.s3.stsEndpoint");
       }
       if (durationSeconds < MIN_DURATION_SECONDS || durationSeconds > MAX_DURATION_SECONDS) {
         throw IcegateException.invalidArgument("storage.s3.durationSeconds must be between "
@@ -115,26 +115,32 @@ public record CatalogStorage(S3 s3) {
     public String partition() {
       return roleArn.substring(4, roleArn.indexOf(':', 4));
     }
+  }
 
-    private static void checkEndpoint(String endpoint) {
-      URI uri;
-      try {
-        uri = new URI(endpoint);
-      } catch (URISyntaxException e) {
-        throw IcegateException.invalidArgument("storage.s3.stsEndpoint is not a valid URI");
-      }
-      boolean web = "http".equalsIgnoreCase(uri.getScheme())
-          || "https".equalsIgnoreCase(uri.getScheme());
-      if (!web || uri.getHost() == null) {
-        throw IcegateException.invalidArgument(
-            "storage.s3.stsEndpoint must be an absolute http(s) URI with a host");
-      }
-      // User info would be a credential in a stored, displayed member.
-      if (uri.getRawUserInfo() != null || uri.getRawQuery() != null
-          || uri.getRawFragment() != null) {
-        throw IcegateException.invalidArgument(
-            "storage.s3.stsEndpoint must not carry user info, a query or a fragment");
-      }
+  /**
+   * Checks an endpoint setting: an absolute {@code http(s)} URI with a host, without user info (a
+   * credential in a stored, displayed member), query or fragment.
+   *
+   * @param member the member's name for the message, e.g. {@code storage.s3.endpoint}
+   * @throws IcegateException INVALID_ARGUMENT naming {@code member}
+   */
+  public static void checkEndpoint(String endpoint, String member) {
+    URI uri;
+    try {
+      uri = new URI(endpoint);
+    } catch (URISyntaxException e) {
+      throw IcegateException.invalidArgument(member + " is not a valid URI");
+    }
+    boolean web = "http".equalsIgnoreCase(uri.getScheme())
+        || "https".equalsIgnoreCase(uri.getScheme());
+    if (!web || uri.getHost() == null) {
+      throw IcegateException.invalidArgument(
+          member + " must be an absolute http(s) URI with a host");
+    }
+    if (uri.getRawUserInfo() != null || uri.getRawQuery() != null
+        || uri.getRawFragment() != null) {
+      throw IcegateException.invalidArgument(
+          member + " must not carry user info, a query or a fragment");
     }
   }
 }

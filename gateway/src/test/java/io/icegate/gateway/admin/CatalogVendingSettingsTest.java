@@ -91,6 +91,10 @@ class CatalogVendingSettingsTest {
       {"\"stsEndpoint\":\"https://sts.example.com\"", "storage.s3.stsEndpoint"},
       {"\"durationSeconds\":3600", "storage.s3.durationSeconds"},
       {"\"externalId\":\"tenant-7\"", "storage.s3.externalId"},
+      // the object store's endpoint: a URI the FileIO can use, and never a place for a password
+      {"\"endpoint\":\"not a url\"", "storage.s3.endpoint"},
+      {"\"endpoint\":\"s3.example.com\"", "storage.s3.endpoint"},
+      {"\"endpoint\":\"http://u:" + SECRET + "@127.0.0.1:1\"", "storage.s3.endpoint"},
       {"\"vendStaticKeys\":true", "storage.s3.vendStaticKeys"},
       {"\"vendStaticKeys\":true,\"accessKeyId\":\"AKIDEXAMPLE\"", "storage.s3.vendStaticKeys"},
       {"\"vendStaticKeys\":true,\"accessKeyId\":\"AKIDEXAMPLE\",\"secretAccessKey\":\"" + SECRET
