@@ -133,9 +133,9 @@ public record CatalogStorage(S3 s3) {
     }
     boolean web = "http".equalsIgnoreCase(uri.getScheme())
         || "https".equalsIgnoreCase(uri.getScheme());
-    if (!web || uri.getHost() == null) {
+    if (!web || uri.getHost() == null || uri.getPort() == 0 || uri.getPort() > 65535) {
       throw IcegateException.invalidArgument(
-          member + " must be an absolute http(s) URI with a host");
+          member + " must be an absolute http(s) URI with a host (and a port up to 65535)");
     }
     if (uri.getRawUserInfo() != null || uri.getRawQuery() != null
         || uri.getRawFragment() != null) {

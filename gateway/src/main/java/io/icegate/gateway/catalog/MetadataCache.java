@@ -2,6 +2,7 @@ package io.icegate.gateway.catalog;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.icegate.gateway.fileio.ObjectStoreUnavailableException;
 import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -24,9 +25,20 @@ public final class MetadataCache {
     this.views = Caffeine.newBuilder().maximumSize(maxEntries).build();
   }
 
-  /** The table metadata at {@code location}, read through {@code io} on a miss. */
+  /**
+   * The table metadata at {@code location}, read through {@code io} on a miss.
+   *
+   * @throws ObjectStoreUnavailableException (503) when the object store refuses the read or
+   *     cannot be reached
+   */
   public TableMetadata table(FileIO io, String location) {
-    return tables.get(location, loc -> TableMetadataParser.read(io, loc));
+    return tables.get(location, loc -> {
+      try {
+        return TableMetadataParser.read(io, loc);
+      } catch (RuntimeException e) {
+        throw ObjectStoreUnavailableException.reading("read table metadata", loc, e);
+      }
+    });
   }
 
   /**
@@ -38,8 +50,18 @@ public final class MetadataCache {
     return tables.get(sourceKey, key -> build.get());
   }
 
-  /** The view metadata at {@code location}, read through {@code io} on a miss. */
+  /**
+   * The view metadata at {@code location}, read through {@code io} on a miss.
+   *
+   * @throws ObjectStoreUnavailableException (503) as {@link #table}
+   */
   public ViewMetadata view(FileIO io, String location) {
-    return views.get(location, loc -> ViewMetadataParser.read(io.newInputFile(loc)));
+    return views.get(location, loc -> {
+      try {
+        return ViewMetadataParser.read(io.newInputFile(loc));
+      } catch (RuntimeException e) {
+        throw ObjectStoreUnavailableException.reading("read view metadata", loc, e);
+      }
+    });
   }
 }

@@ -81,8 +81,12 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
     }
     managed = null;
     String location = ((TableSource.MetadataFile) source).location();
-    refreshFromMetadataLocation(location, null, 2,
-        metadataLocation -> catalog.cache().table(io(), metadataLocation));
+    // A store that refused or could not be reached is answered at once (503, the client may
+    // retry); retrying here only tripled the wait and the log lines.
+    refreshFromMetadataLocation(location,
+        e -> !(e instanceof org.apache.iceberg.exceptions.NotFoundException)
+            && !(e instanceof io.icegate.gateway.fileio.ObjectStoreUnavailableException),
+        2, metadataLocation -> catalog.cache().table(io(), metadataLocation));
   }
 
   /**

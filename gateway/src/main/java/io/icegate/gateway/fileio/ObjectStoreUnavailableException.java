@@ -38,11 +38,30 @@ public final class ObjectStoreUnavailableException extends DependencyUnavailable
    */
   public static RuntimeException wrapping(String operation, String location,
       RuntimeException error) {
+    return translated(operation, "writing under", location, error);
+  }
+
+  /**
+   * As {@link #wrapping}, for a metadata file the gateway had to read: {@code error} as this
+   * exception when an AWS SDK failure is among its causes, except Iceberg's {@code
+   * NotFoundException} (a missing file keeps its own meaning).
+   *
+   * @param location the file read
+   */
+  public static RuntimeException reading(String operation, String location,
+      RuntimeException error) {
+    return error instanceof org.apache.iceberg.exceptions.NotFoundException
+        ? error
+        : translated(operation, "reading", location, error);
+  }
+
+  private static RuntimeException translated(String operation, String verb, String location,
+      RuntimeException error) {
     String reason = null;
     Throwable cause = error;
     for (int depth = 0; cause != null && depth < MAX_CAUSES && reason == null; depth++) {
       if (cause instanceof SdkServiceException refused) {
-        reason = "the object store refused writing under " + location + ": " + code(refused);
+        reason = "the object store refused " + verb + " " + location + ": " + code(refused);
       } else if (cause instanceof SdkClientException failed) {
         reason = "the object store for " + location + " could not be reached ("
             + clientFailure(failed) + ")";

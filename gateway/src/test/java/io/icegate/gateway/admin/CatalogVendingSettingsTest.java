@@ -94,6 +94,7 @@ class CatalogVendingSettingsTest {
       // the object store's endpoint: a URI the FileIO can use, and never a place for a password
       {"\"endpoint\":\"not a url\"", "storage.s3.endpoint"},
       {"\"endpoint\":\"s3.example.com\"", "storage.s3.endpoint"},
+      {"\"endpoint\":\"http://127.0.0.1:99999\"", "storage.s3.endpoint"},
       {"\"endpoint\":\"http://u:" + SECRET + "@127.0.0.1:1\"", "storage.s3.endpoint"},
       {"\"vendStaticKeys\":true", "storage.s3.vendStaticKeys"},
       {"\"vendStaticKeys\":true,\"accessKeyId\":\"AKIDEXAMPLE\"", "storage.s3.vendStaticKeys"},

@@ -187,6 +187,38 @@ class ObjectStoreRefusalTest {
   }
 
   /**
+   * A commit must first read the table's current metadata; when no cache holds it (here: a
+   * multi-table commit wrote it) and the store cannot be reached, that read is a 503 too (found by
+   * a tryout: a 500 with an ERROR stack).
+   */
+  @Test
+  void aMetadataReadTheStoreCannotServeIsA503() throws Exception {
+    String prefix = catalog("reads", "s3://lake/reads", objects.endpoint().toString(),
+        objects.accessKeyId(), objects.secretAccessKey());
+    assertThat(createTable(prefix).statusCode()).isEqualTo(200);
+    HttpResponse<String> transaction = gw.send("POST", "/iceberg/v1/" + prefix
+        + "/transactions/commit", "{\"table-changes\":[{\"identifier\":{\"namespace\":[\"ns\"],"
+        + "\"name\":\"t\"},\"requirements\":[],\"updates\":[{\"action\":\"set-properties\","
+        + "\"updates\":{\"tx\":\"1\"}}]}]}");
+    assertThat(transaction.statusCode()).as(transaction.body()).isEqualTo(204);
+    int port;
+    try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = socket.getLocalPort();
+    }
+    String etag = gw.send("GET", catalogs + "/" + prefix, null).headers().firstValue("ETag")
+        .orElseThrow();
+    assertThat(gw.send("PATCH", catalogs + "/" + prefix, "{\"storage\":{\"s3\":{"
+        + "\"endpoint\":\"http://127.0.0.1:" + port + "\",\"region\":\"us-east-1\","
+        + "\"pathStyleAccess\":true}}}", "If-Match", etag).statusCode()).isEqualTo(200);
+    logs.list.clear();
+
+    refused(gw.send("POST", "/iceberg/v1/" + prefix + "/namespaces/ns/tables/t",
+            "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\","
+            + "\"updates\":{\"k\":\"v\"}}]}"),
+        "read table metadata", "s3://lake/reads/ns/t/metadata/", "unreachable");
+  }
+
+  /**
    * A commit whose metadata write is refused fails before the compare-and-set: 503 (which
    * iceberg-core's client reports as commit state unknown), and the table keeps its metadata.
    */
