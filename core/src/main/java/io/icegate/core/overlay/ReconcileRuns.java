@@ -231,8 +231,7 @@ public final class ReconcileRuns {
    */
   public void record(Transaction tx, Ticket ticket) {
     long generation = generationToWrite(read(tx, ticket.accountId(), ticket.overlayId()), ticket);
-    write(tx, ticket.accountId(), ticket.overlayId(), new Run(generation, State.RUNNING,
-        ticket.operationId(), ticket.startedAtMillis(), clock.millis() + lease.toMillis()));
+    write(tx, ticket.accountId(), ticket.overlayId(), leased(ticket, generation));
     ticket.writtenGeneration = generation;
   }
 
@@ -253,9 +252,7 @@ public final class ReconcileRuns {
           || current.get().state() != State.RUNNING) {
         return false;
       }
-      Run run = current.get();
-      write(tx, ticket.accountId(), ticket.overlayId(), new Run(run.generation(), State.RUNNING,
-          run.operationId(), run.startedAtMillis(), clock.millis() + lease.toMillis()));
+      write(tx, ticket.accountId(), ticket.overlayId(), leased(ticket, current.get().generation()));
       return true;
     });
   }
@@ -311,6 +308,12 @@ public final class ReconcileRuns {
       return run.generation() + 1;
     }
     throw superseded(ticket);
+  }
+
+  /** The RUNNING record of run {@code ticket} at {@code generation}, leased from now. */
+  private Run leased(Ticket ticket, long generation) {
+    return new Run(generation, State.RUNNING, ticket.operationId(), ticket.startedAtMillis(),
+        clock.millis() + lease.toMillis());
   }
 
   private static boolean isOwn(Run run, Ticket ticket) {
