@@ -12,6 +12,7 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
 
 /**
@@ -84,8 +85,7 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
     // A store that refused or could not be reached is answered at once (503, the client may
     // retry); retrying here only tripled the wait and the log lines.
     refreshFromMetadataLocation(location,
-        e -> !(e instanceof org.apache.iceberg.exceptions.NotFoundException)
-            && !(e instanceof io.icegate.gateway.fileio.ObjectStoreUnavailableException),
+        e -> !(e instanceof NotFoundException) && !(e instanceof ObjectStoreUnavailableException),
         2, metadataLocation -> catalog.cache().table(io(), metadataLocation));
   }
 

@@ -144,12 +144,13 @@ public final class TableLoads {
     if (ifNoneMatch == null) {
       return false;
     }
+    String gzipEtag = gzipTagOf(etag);
     for (String candidate : ifNoneMatch.split(",")) {
       String tag = candidate.strip();
       if (tag.startsWith("W/")) {
         tag = tag.substring(2);
       }
-      if (tag.equals("*") || tag.equals(etag) || tag.equals(gzipTagOf(etag))) {
+      if (tag.equals("*") || tag.equals(etag) || tag.equals(gzipEtag)) {
         return true;
       }
     }
