@@ -1,4 +1,4 @@
-package io.icegate.overlay.filecheck;
+package io.icegate.filecheck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

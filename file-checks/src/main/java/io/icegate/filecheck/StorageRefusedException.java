@@ -1,4 +1,4 @@
-package io.icegate.overlay.filecheck;
+package io.icegate.filecheck;
 
 /**
  * A location {@link ValidationFileIO} will not open: no vended credentials for an object-store

@@ -1,4 +1,4 @@
-package io.icegate.overlay.filecheck;
+package io.icegate.filecheck;
 
 import java.io.IOException;
 import java.util.HashSet;

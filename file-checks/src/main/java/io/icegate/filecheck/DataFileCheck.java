@@ -1,4 +1,4 @@
-package io.icegate.overlay.filecheck;
+package io.icegate.filecheck;
 
 import io.icegate.access.storage.s3.VendedS3Client;
 import java.io.IOException;

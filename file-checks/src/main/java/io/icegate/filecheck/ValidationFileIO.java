@@ -1,4 +1,4 @@
-package io.icegate.overlay.filecheck;
+package io.icegate.filecheck;
 
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.access.storage.VendedStorageCredentials;
