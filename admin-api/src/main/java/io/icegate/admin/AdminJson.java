@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.icegate.admin.model.InvalidMemberException;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import java.io.IOException;
@@ -90,13 +91,26 @@ public final class AdminJson {
     }
   }
 
+  /**
+   * Fails unless {@code value} is present.
+   *
+   * @throws IcegateException MALFORMED_REQUEST naming {@code member}
+   */
+  public static <T> T require(T value, String member) {
+    if (value == null) {
+      throw malformed("member " + member + " is required");
+    }
+    return value;
+  }
+
   static IcegateException malformed(String what) {
     return new IcegateException(ErrorCode.MALFORMED_REQUEST, null, what);
   }
 
   private static IcegateException describe(Exception e) {
-    if (e instanceof IcegateException coded) {
-      return coded;
+    IcegateException direct = modelCheck(e);
+    if (direct != null) {
+      return direct;
     }
     if (e instanceof UnrecognizedPropertyException unknown) {
       return malformed("unknown member " + path(unknown));
@@ -105,19 +119,32 @@ public final class AdminJson {
       return malformed("unknown or missing type of " + path((JsonMappingException) e));
     }
     if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
-      Throwable cause = mapping.getCause();
-      if (cause instanceof IcegateException coded) {
+      IcegateException coded = modelCheck(mapping.getCause());
+      if (coded != null) {
         return coded; // a record's own validation (e.g. an over-long name), already secret-free
       }
       return malformed("member " + path(mapping) + " is missing or has the wrong type or value");
     }
-    if (e instanceof JsonMappingException mapping && mapping.getCause() instanceof IcegateException c) {
-      return c;
-    }
-    if (e instanceof JsonMappingException) {
-      return malformed("the body is not the expected JSON object");
+    if (e instanceof JsonMappingException mapping) {
+      IcegateException coded = modelCheck(mapping.getCause());
+      return coded != null ? coded : malformed("the body is not the expected JSON object");
     }
     return malformed("the body is not valid JSON");
+  }
+
+  /**
+   * The coded error of a record's own check: core's records throw {@link IcegateException},
+   * admin-model's (which cannot see core) {@link InvalidMemberException}, answered as core's
+   * INVALID_ARGUMENT; null for any other cause.
+   */
+  private static IcegateException modelCheck(Throwable cause) {
+    if (cause instanceof IcegateException coded) {
+      return coded;
+    }
+    if (cause instanceof InvalidMemberException invalid) {
+      return IcegateException.invalidArgument(invalid.getMessage());
+    }
+    return null;
   }
 
   private static String path(JsonMappingException e) {

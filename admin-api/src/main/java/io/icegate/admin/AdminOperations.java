@@ -1,5 +1,6 @@
 package io.icegate.admin;
 
+import io.icegate.admin.model.AdminRequests;
 import io.icegate.core.account.AccountService;
 import io.icegate.core.auth.TokenRole;
 import io.icegate.core.catalog.CatalogService;
@@ -77,7 +78,7 @@ public final class AdminOperations {
       case OPENAPI -> new AdminReply(200, "application/yaml", openapi, Map.of());
       case CREATE_ACCOUNT -> {
         AdminRequests.CreateAccount body = AdminJson.read(call.body(), AdminRequests.CreateAccount.class);
-        yield created(accounts.create(new Account(AdminRequests.require(body.name(), "name")),
+        yield created(accounts.create(new Account(AdminJson.require(body.name(), "name")),
             createRequest(call)));
       }
       case LIST_ACCOUNTS -> page(accounts.list(pageRequest(call)));
@@ -118,7 +119,7 @@ public final class AdminOperations {
       case PUT_AUTHENTICATION -> {
         String id = call.var("integration");
         ExpectedGeneration expected = requiredIfMatch(call, id);
-        AdminRequests.Authentication auth = AdminRequests.authentication(
+        AuthenticationBody auth = AuthenticationBody.split(
             AdminJson.read(call.body(), com.fasterxml.jackson.databind.node.ObjectNode.class));
         yield resource(200, integrations.rotate(account, id, expected, auth.config(),
             auth.secrets()));
@@ -139,9 +140,9 @@ public final class AdminOperations {
         AdminRequests.CreateOverlay body =
             AdminJson.read(call.body(), AdminRequests.CreateOverlay.class);
         CatalogOverlay spec = new CatalogOverlay(
-            AdminRequests.require(body.displayName(), "displayName"),
-            AdminRequests.require(body.integrationId(), "integrationId"),
-            AdminRequests.require(body.catalogId(), "catalogId"), body.includeNamespaces(),
+            AdminJson.require(body.displayName(), "displayName"),
+            AdminJson.require(body.integrationId(), "integrationId"),
+            AdminJson.require(body.catalogId(), "catalogId"), body.includeNamespaces(),
             body.excludeNamespaces());
         yield created(overlays.create(account, spec, createRequest(call)));
       }
@@ -185,7 +186,7 @@ public final class AdminOperations {
 
   private AdminReply issueToken(AdminCall call, String account) {
     AdminRequests.IssueToken body = AdminJson.read(call.body(), AdminRequests.IssueToken.class);
-    String role = AdminRequests.require(body.role(), "role");
+    String role = AdminJson.require(body.role(), "role");
     TokenRole parsed = switch (role) {
       case "admin" -> TokenRole.ADMIN;
       case "writer" -> TokenRole.WRITER;
@@ -193,7 +194,7 @@ public final class AdminOperations {
       default -> throw AdminJson.malformed("member role must be admin, writer or reader");
     };
     AccountService.IssuedToken issued =
-        accounts.issueToken(account, AdminRequests.require(body.name(), "name"), parsed);
+        accounts.issueToken(account, AdminJson.require(body.name(), "name"), parsed);
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("name", issued.grant().name());
     out.put("role", role);
@@ -204,8 +205,8 @@ public final class AdminOperations {
 
   private AdminReply createCatalog(AdminCall call, String account) {
     AdminRequests.CreateCatalog body = AdminJson.read(call.body(), AdminRequests.CreateCatalog.class);
-    Catalog spec = new Catalog(AdminRequests.require(body.name(), "name"),
-        AdminRequests.require(body.warehouse(), "warehouse"), body.properties(),
+    Catalog spec = new Catalog(AdminJson.require(body.name(), "name"),
+        AdminJson.require(body.warehouse(), "warehouse"), body.properties(),
         storage(body.storage()));
     String secret = body.storage() == null || body.storage().s3() == null ? null
         : body.storage().s3().secretAccessKey();
@@ -282,10 +283,10 @@ public final class AdminOperations {
   private AdminReply createIntegration(AdminCall call, String account) {
     AdminRequests.CreateIntegration body =
         AdminJson.read(call.body(), AdminRequests.CreateIntegration.class);
-    AdminRequests.Authentication auth = AdminRequests.authentication(
-        AdminRequests.require(body.authentication(), "authentication"));
-    Integration spec = new Integration(AdminRequests.require(body.displayName(), "displayName"),
-        AdminRequests.require(body.type(), "type"), AdminRequests.require(body.uri(), "uri"),
+    AuthenticationBody auth = AuthenticationBody.split(
+        AdminJson.require(body.authentication(), "authentication"));
+    Integration spec = new Integration(AdminJson.require(body.displayName(), "displayName"),
+        AdminJson.require(body.type(), "type"), AdminJson.require(body.uri(), "uri"),
         body.properties(), auth.config(), 0);
     return created(integrations.create(account, spec, auth.secrets(), createRequest(call)));
   }

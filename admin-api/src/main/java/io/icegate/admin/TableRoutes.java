@@ -1,5 +1,6 @@
 package io.icegate.admin;
 
+import io.icegate.admin.model.AdminRequests;
 import io.icegate.core.capture.CapturePointer;
 import io.icegate.core.capture.CapturePointers;
 import io.icegate.core.error.ErrorCode;
@@ -50,9 +51,6 @@ public final class TableRoutes {
     this.revalidation = Objects.requireNonNull(revalidation, "revalidation");
   }
 
-  /** Optional body of {@code PUT .../visibility-override}. */
-  public record OverrideRequest(String note) {}
-
   AdminReply handle(AdminCall call) {
     String account = call.var("account");
     String catalog = call.var("catalog");
@@ -73,7 +71,7 @@ public final class TableRoutes {
       case PUT_VISIBILITY_OVERRIDE -> {
         ExpectedGeneration expected = AdminOperations.requiredIfMatch(call, tableId);
         String note = call.body().length == 0 ? null
-            : AdminJson.read(call.body(), OverrideRequest.class).note();
+            : AdminJson.read(call.body(), AdminRequests.SetVisibilityOverride.class).note();
         repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
           Resource<Table> table = require(tx, account, catalog, tableId);
           checkGeneration(table, expected);

@@ -14,8 +14,8 @@ public final class CliException extends RuntimeException {
   }
 
   /**
-   * @param problemCode the server's problem {@code code} (io.icegate.core.error.ErrorCode), or
-   *     null when the failure is the CLI's own
+   * @param problemCode the server's problem {@code code} (a name of the server's one error
+   *     catalogue, docs/admin-api.md), or null when the failure is the CLI's own
    */
   public CliException(int exitCode, String message, String problemCode) {
     super(message);

@@ -1,11 +1,12 @@
 package io.icegate.cli.command;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.icegate.admin.model.IntegrationAuthentication;
+import io.icegate.admin.model.InvalidMemberException;
 import io.icegate.cli.CliEnvironment;
 import io.icegate.cli.CliException;
 import io.icegate.cli.ExitCode;
 import io.icegate.cli.http.AdminClient;
-import io.icegate.core.model.IntegrationAuthentication;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.Set;
 import picocli.CommandLine.Option;
 
 /**
- * Typed integration authentication from flags (DESIGN.md "Authentication variants", core's
+ * Typed integration authentication from flags (DESIGN.md "Authentication variants", admin-model's
  * {@link IntegrationAuthentication}): {@code --auth-type} picks the variant, its non-secret members
  * are plain flags, and its write-only members come only through {@link SecretInput} (file,
  * environment variable, or prompt).
@@ -133,10 +134,11 @@ public final class AuthenticationOptions {
         default -> new IntegrationAuthentication.AwsAssumeRole(roleArn, externalId, sessionName,
             region);
       };
-    } catch (RuntimeException e) {
+    } catch (InvalidMemberException e) {
       // The records' checks name the missing member (authentication.clientId); no secret is in
-      // these records.
-      throw new CliException(ExitCode.USAGE, "--auth-type " + type + ": " + e.getMessage());
+      // these records. Worded as the server words the same refusal (INVALID_ARGUMENT).
+      throw new CliException(ExitCode.USAGE,
+          "--auth-type " + type + ": invalid argument: " + e.getMessage());
     }
   }
 

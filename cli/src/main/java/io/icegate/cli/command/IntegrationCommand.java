@@ -1,11 +1,11 @@
 package io.icegate.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.icegate.admin.AdminRequests;
+import io.icegate.admin.model.AdminRequests;
+import io.icegate.admin.model.IntegrationType;
 import io.icegate.cli.CliException;
 import io.icegate.cli.ExitCode;
 import io.icegate.cli.http.AdminClient;
-import io.icegate.core.model.IntegrationType;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

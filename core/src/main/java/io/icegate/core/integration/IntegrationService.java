@@ -1,5 +1,7 @@
 package io.icegate.core.integration;
 
+import io.icegate.admin.model.IntegrationAuthentication;
+import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.credential.CredentialStore;
 import io.icegate.core.credential.CredentialedWrites;
 import io.icegate.core.credential.SecretValues;
@@ -8,7 +10,6 @@ import io.icegate.core.durability.IdempotentResult;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Integration;
-import io.icegate.core.model.IntegrationAuthentication;
 import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
@@ -87,7 +88,7 @@ public final class IntegrationService {
    *     CONNECTION_SETTING_REJECTED, OUTBOUND_ADDRESS_REJECTED
    */
   public Resource<Integration> update(String accountId, String id, ExpectedGeneration expected,
-      String displayName, io.icegate.core.model.IntegrationType type, String uri,
+      String displayName, IntegrationType type, String uri,
       Map<String, String> properties) {
     Resource<Integration> current = get(accountId, id);
     Integration now = current.spec();
@@ -157,7 +158,7 @@ public final class IntegrationService {
     addresses.check(parsed.getHost());
   }
 
-  private static void checkAuthentication(io.icegate.core.model.IntegrationType type,
+  private static void checkAuthentication(IntegrationType type,
       IntegrationAuthentication authentication, SecretValues secrets) {
     if (!type.accepts(authentication)) {
       throw new IcegateException(ErrorCode.AUTHENTICATION_NOT_SUPPORTED,

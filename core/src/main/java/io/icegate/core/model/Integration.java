@@ -1,5 +1,7 @@
 package io.icegate.core.model;
 
+import io.icegate.admin.model.IntegrationAuthentication;
+import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.error.IcegateException;
 import java.util.Map;
 import java.util.Objects;

@@ -2,6 +2,8 @@ package io.icegate.core.integration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.icegate.admin.model.IntegrationAuthentication;
+import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.credential.CredentialPublication;
 import io.icegate.core.credential.CredentialStore;
 import io.icegate.core.credential.CredentialedWrites;
@@ -14,8 +16,6 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Integration;
-import io.icegate.core.model.IntegrationAuthentication;
-import io.icegate.core.model.IntegrationType;
 import io.icegate.core.model.Resource;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;

@@ -2,6 +2,8 @@ package io.icegate.core.overlay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.icegate.admin.model.IntegrationAuthentication;
+import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.credential.CredentialPublication;
 import io.icegate.core.credential.CredentialStore;
 import io.icegate.core.credential.CredentialedWrites;
@@ -17,8 +19,6 @@ import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
-import io.icegate.core.model.IntegrationAuthentication;
-import io.icegate.core.model.IntegrationType;
 import io.icegate.core.model.Resource;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;

@@ -1,5 +1,7 @@
 package io.icegate.core.validation;
 
+import io.icegate.admin.model.IntegrationAuthentication;
+import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.capture.CaptureOutcome;
 import io.icegate.core.capture.CapturePointer;
 import io.icegate.core.capture.Captures;
@@ -16,8 +18,6 @@ import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
-import io.icegate.core.model.IntegrationAuthentication;
-import io.icegate.core.model.IntegrationType;
 import io.icegate.core.model.Namespace;
 import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;

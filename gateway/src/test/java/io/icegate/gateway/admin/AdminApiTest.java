@@ -472,8 +472,8 @@ class AdminApiTest {
         new io.icegate.core.durability.IdempotentCreates(repos, java.time.Clock.systemUTC(),
             io.icegate.core.durability.IdempotencySettings.DEFAULT);
     io.icegate.core.model.Integration spec = new io.icegate.core.model.Integration("running",
-        io.icegate.core.model.IntegrationType.ICEBERG_REST, "https://catalog.example.com/v1",
-        java.util.Map.of("warehouse", "w"), new io.icegate.core.model.IntegrationAuthentication
+        io.icegate.admin.model.IntegrationType.ICEBERG_REST, "https://catalog.example.com/v1",
+        java.util.Map.of("warehouse", "w"), new io.icegate.admin.model.IntegrationAuthentication
             .Bearer(), 0);
     String fingerprint = io.icegate.core.durability.RequestFingerprint.of(java.util.Map.of(
         "request", spec, "onConflict", io.icegate.core.repo.OnConflict.ERROR,

@@ -8,7 +8,8 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.icegate.admin.AdminRequests;
+import io.icegate.admin.AuthenticationBody;
+import io.icegate.admin.model.AdminRequests;
 import io.icegate.core.credential.SecretValues;
 import io.icegate.core.store.KeyValue;
 import io.icegate.gateway.testing.GatewayFixture;
@@ -141,7 +142,7 @@ class AdminSecretLeakTest {
     assertThat(new SecretValues(Map.of("token", SECRET)).toString()).doesNotContain(SECRET);
     assertThat(new AdminRequests.S3("e", "r", true, "AK", SECRET).toString())
         .doesNotContain(SECRET);
-    assertThat(AdminRequests.authentication(new ObjectMapper().readTree(
+    assertThat(AuthenticationBody.split(new ObjectMapper().readTree(
         "{\"type\":\"bearer\",\"token\":\"" + SECRET + "\"}")).toString()).doesNotContain(SECRET);
   }
 }

@@ -2,11 +2,11 @@ package io.icegate.overlay.reconcile;
 
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogClient;
+import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
-import io.icegate.core.model.IntegrationType;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.overlay.ReconcileRuns;

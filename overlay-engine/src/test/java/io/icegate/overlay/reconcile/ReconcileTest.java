@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
-import io.icegate.core.model.IntegrationAuthentication;
 import io.icegate.core.model.Resource;
 import io.icegate.core.credential.SecretValues;
 import io.icegate.core.repo.ExpectedGeneration;

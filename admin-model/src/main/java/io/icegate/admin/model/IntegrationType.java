@@ -1,4 +1,4 @@
-package io.icegate.core.model;
+package io.icegate.admin.model;
 
 /**
  * The upstream protocol of a CatalogIntegration (seed 000, "Catalog integration"). Immutable

@@ -1,18 +1,14 @@
-package io.icegate.admin;
+package io.icegate.admin.model;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.icegate.core.credential.SecretValues;
-import io.icegate.core.model.IntegrationAuthentication;
-import io.icegate.core.model.IntegrationType;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Request bodies of the admin API (DESIGN.md "HTTP surfaces"). Members are checked for presence by
- * {@link #require}; types, unknown members and enum values by {@link AdminJson}. Records holding a
- * write-only member redact it in {@code toString}.
+ * Request bodies of the admin API (docs/admin-api.md), shared by the server (admin-api reads them)
+ * and the CLI (which writes them). Presence of members, types, unknown members and enum values are
+ * checked by the server when it reads a body. Records holding a write-only member redact it in
+ * {@code toString}.
  */
 public final class AdminRequests {
   private AdminRequests() {}
@@ -58,7 +54,10 @@ public final class AdminRequests {
     }
   }
 
-  /** {@code POST /integrations}; {@code authentication} is split by {@link #authentication}. */
+  /**
+   * {@code POST /integrations}; {@code authentication} is an {@link IntegrationAuthentication}
+   * with its write-only members, which the server splits off before reading the rest.
+   */
   public record CreateIntegration(String displayName, IntegrationType type, String uri,
       Map<String, String> properties, ObjectNode authentication) {
     @Override
@@ -80,50 +79,6 @@ public final class AdminRequests {
   public record PatchOverlay(String displayName, String integrationId, String catalogId,
       List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces) {}
 
-  /** An authentication body split into its stored configuration and its write-only members. */
-  public record Authentication(IntegrationAuthentication config, SecretValues secrets) {}
-
-  /**
-   * Splits an {@code authentication} object: the write-only members of its {@code type} become
-   * {@link SecretValues}, the rest is read strictly as the variant's configuration.
-   *
-   * @throws io.icegate.core.error.IcegateException MALFORMED_REQUEST
-   */
-  public static Authentication authentication(JsonNode node) {
-    if (node == null || !node.isObject()) {
-      throw AdminJson.malformed("member authentication is missing or not an object");
-    }
-    ObjectNode config = ((ObjectNode) node).deepCopy();
-    JsonNode type = config.get("type");
-    if (type == null || !type.isTextual()) {
-      throw AdminJson.malformed("member authentication.type is missing or not a string");
-    }
-    Map<String, String> secrets = new HashMap<>();
-    for (String member : IntegrationAuthentication.secretMembers(type.asText())) {
-      JsonNode value = config.remove(member);
-      if (value == null || value.isNull()) {
-        continue;
-      }
-      if (!value.isTextual() || value.asText().isEmpty()) {
-        throw AdminJson.malformed("member authentication." + member
-            + " must be a non-empty string");
-      }
-      secrets.put(member, value.asText());
-    }
-    IntegrationAuthentication parsed =
-        AdminJson.convert(config, IntegrationAuthentication.class, "authentication");
-    return new Authentication(parsed, secrets.isEmpty() ? null : new SecretValues(secrets));
-  }
-
-  /**
-   * Fails unless {@code value} is present.
-   *
-   * @throws io.icegate.core.error.IcegateException MALFORMED_REQUEST naming {@code member}
-   */
-  public static <T> T require(T value, String member) {
-    if (value == null) {
-      throw AdminJson.malformed("member " + member + " is required");
-    }
-    return value;
-  }
+  /** Optional body of {@code PUT .../tables/{id}/visibility-override}. */
+  public record SetVisibilityOverride(String note) {}
 }

@@ -1,4 +1,4 @@
-package io.icegate.core.model;
+package io.icegate.admin.model;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
@@ -6,10 +6,12 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.Set;
 
 /**
- * The non-secret part of an integration's authentication (DESIGN.md "Authentication variants"),
- * stored in the Integration record. The secret members of each variant ({@link #requiredSecrets()},
- * {@link #optionalSecrets()}) are write-only: they go to the CredentialStore and are never part of
- * this record. JSON member {@code type} names the variant.
+ * The non-secret part of an integration's authentication (DESIGN.md "Authentication variants"):
+ * the {@code authentication} member of the admin API, and as such stored in core's Integration
+ * record (one type for the wire and the store, owned here, the lower module). The secret members
+ * of each variant ({@link #requiredSecrets()}, {@link #optionalSecrets()}) are write-only: they go
+ * to the CredentialStore and are never part of this record. JSON member {@code type} names the
+ * variant. A missing required member is an {@link InvalidMemberException}.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
 @JsonSubTypes({
@@ -52,6 +54,12 @@ public sealed interface IntegrationAuthentication {
     return Set.of();
   }
 
+  private static void requireText(String value, String member) {
+    if (value == null || value.isBlank()) {
+      throw new InvalidMemberException(member + " must not be empty");
+    }
+  }
+
   /** A static bearer token ({@code token}, write-only). */
   record Bearer() implements IntegrationAuthentication {
     @Override
@@ -75,7 +83,7 @@ public sealed interface IntegrationAuthentication {
   record OAuth2ClientCredentials(String tokenUri, String clientId, String scope)
       implements IntegrationAuthentication {
     public OAuth2ClientCredentials {
-      Names.requireText(clientId, "authentication.clientId");
+      requireText(clientId, "authentication.clientId");
     }
 
     @Override
@@ -96,9 +104,9 @@ public sealed interface IntegrationAuthentication {
   record AwsSigV4(String region, String signingName, String accessKeyId)
       implements IntegrationAuthentication {
     public AwsSigV4 {
-      Names.requireText(region, "authentication.region");
-      Names.requireText(signingName, "authentication.signingName");
-      Names.requireText(accessKeyId, "authentication.accessKeyId");
+      requireText(region, "authentication.region");
+      requireText(signingName, "authentication.signingName");
+      requireText(accessKeyId, "authentication.accessKeyId");
     }
 
     @Override
@@ -120,7 +128,7 @@ public sealed interface IntegrationAuthentication {
   /** Static keys; region and signing name from the connection properties. */
   record AwsAccessKeys(String accessKeyId) implements IntegrationAuthentication {
     public AwsAccessKeys {
-      Names.requireText(accessKeyId, "authentication.accessKeyId");
+      requireText(accessKeyId, "authentication.accessKeyId");
     }
 
     @Override
@@ -143,8 +151,8 @@ public sealed interface IntegrationAuthentication {
   record AwsAssumeRole(String roleArn, String externalId, String sessionName, String region)
       implements IntegrationAuthentication {
     public AwsAssumeRole {
-      Names.requireText(roleArn, "authentication.roleArn");
-      Names.requireText(region, "authentication.region");
+      requireText(roleArn, "authentication.roleArn");
+      requireText(region, "authentication.region");
     }
 
     @Override
