@@ -12,9 +12,11 @@ import ch.qos.logback.core.spi.ContextAwareBase;
 
 /**
  * The server's log configuration, applied in code: INFO to stderr as {@code HH:mm:ss.SSS LEVEL
- * [thread] logger - message}, Jetty, Iceberg and Delta Kernel at WARN, Hadoop at ERROR. Logback
- * finds it through {@code META-INF/services}. Parsing a {@code logback.xml} instead cost about a
- * tenth of the server's start-up (an XML parser and logback's configuration model, ~600 classes).
+ * [thread] logger - message}, Jetty, Iceberg and Delta Kernel at WARN (Kernel's warning about a
+ * table without a checkpoint at DEBUG: {@link KernelCheckpointWarningFilter}), Hadoop at ERROR.
+ * Logback finds it through {@code META-INF/services}. Parsing a {@code logback.xml} instead cost
+ * about a tenth of the server's start-up (an XML parser and logback's configuration model, ~600
+ * classes).
  *
  * <p>An operator's own configuration still wins: with {@code -Dlogback.configurationFile=...}, or a
  * {@code logback.xml} / {@code logback-test.xml} on the class path (the tests' own), this
@@ -58,6 +60,10 @@ public final class ServerLogConfigurator extends ContextAwareBase implements Con
     // libraries it does not need.
     context.getLogger("io.delta.kernel").setLevel(Level.WARN);
     context.getLogger("org.apache.hadoop").setLevel(Level.ERROR);
+    KernelCheckpointWarningFilter checkpointWarning = new KernelCheckpointWarningFilter();
+    checkpointWarning.setContext(context);
+    checkpointWarning.start();
+    context.addTurboFilter(checkpointWarning);
   }
 
   private static boolean onClassPath(String resource) {

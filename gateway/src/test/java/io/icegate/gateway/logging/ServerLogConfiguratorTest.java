@@ -53,6 +53,35 @@ class ServerLogConfiguratorTest {
   }
 
   @Test
+  void kernelsWarningAboutATableWithoutACheckpointIsLoggedAtDebug() {
+    LoggerContext context = new LoggerContext();
+    context.setMDCAdapter(new LogbackMDCAdapter());
+    ServerLogConfigurator.apply(context);
+    org.slf4j.Logger kernel = context.getLogger(KernelCheckpointWarningFilter.LOGGER);
+
+    PrintStream original = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      kernel.warn("Cannot find a complete checkpoint. Listing from version 0.");
+      kernel.warn("{}: Checkpoint at version {} appears to have been deleted.", "t", 10);
+      context.getLogger("io.delta.kernel").setLevel(Level.DEBUG);
+      kernel.warn("Cannot find a complete checkpoint. Listing from version 0.");
+    } finally {
+      System.setErr(original);
+      context.stop();
+    }
+    String[] lines = captured.toString(StandardCharsets.UTF_8).split("\\R");
+    assertThat(lines).hasSize(2);
+    assertThat(lines[0])
+        .contains("WARN ")
+        .endsWith("t: Checkpoint at version 10 appears to have been deleted.");
+    assertThat(lines[1])
+        .contains("DEBUG ")
+        .endsWith("Cannot find a complete checkpoint. Listing from version 0.");
+  }
+
+  @Test
   void aConfigurationFileOnTheClassPathWins() {
     // The test class path has logback-test.xml: logback must go on to read it.
     ServerLogConfigurator configurator = new ServerLogConfigurator();

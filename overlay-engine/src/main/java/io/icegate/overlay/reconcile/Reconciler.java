@@ -275,16 +275,6 @@ public final class Reconciler {
     }
   }
 
-  /**
-   * The upstream's name for its own catalog, which a view's default catalog then names needlessly
-   * (seed 000): Iceberg REST's {@code warehouse}; for Unity the {@code catalog} connection property
-   * (the Unity catalog whose schemas are the root namespaces). Delta Sharing shares no views.
-   */
-  private static String upstreamCatalogName(Integration integration) {
-    return integration.properties().get(
-        integration.type() == IntegrationType.UNITY ? "catalog" : "warehouse");
-  }
-
   private ReconcileReport phases(Handle handle, ReconcileProgress progress, long started) {
     Resource<CatalogOverlay> overlay = handle.overlay();
     Resource<Integration> integration = handle.integration();
@@ -300,8 +290,10 @@ public final class Reconciler {
     Inventory inventory;
     try (CatalogClient client = clients.open(adapter.resolve(integration))) {
       client.validate();
+      // The upstream's name for its own catalog, which a view's default catalog then names
+      // needlessly (seed 000): the provider knows which connection property holds it.
       inventory = new UpstreamScan(client, selection, settings.concurrency(),
-          upstreamCatalogName(integration.spec()), progress, stash).scan();
+          client.upstreamCatalogName().orElse(null), progress, stash).scan();
     } catch (CatalogAccessException e) {
       throw UpstreamFailures.toIcegate(e, "integration " + integration.id());
     }

@@ -3,11 +3,11 @@ package io.icegate.overlay.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.icegate.access.delta.fixture.DeltaLogWriter;
 import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.unity.UnitySettings;
-import io.icegate.access.unity.fixture.DeltaLogWriter;
 import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.admin.model.IntegrationType;

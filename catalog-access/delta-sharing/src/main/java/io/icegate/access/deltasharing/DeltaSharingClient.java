@@ -6,11 +6,12 @@ import io.icegate.access.client.CatalogAccessException.Code;
 import io.icegate.access.client.CatalogCapabilities;
 import io.icegate.access.client.CatalogClient;
 import io.icegate.access.connection.CatalogConnectionConfig;
+import io.icegate.access.delta.schema.DeltaPartitions;
+import io.icegate.access.delta.schema.DeltaSchemas;
 import io.icegate.access.deltasharing.http.SharingTransport;
 import io.icegate.access.deltasharing.protocol.SharedTable;
 import io.icegate.access.deltasharing.protocol.TableMetadata;
 import io.icegate.access.deltasharing.protocol.TemporaryCredentials;
-import io.icegate.access.iceberg.vending.StorageAccessValidator;
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
 import io.icegate.access.model.ExternalIdentity;
@@ -21,6 +22,7 @@ import io.icegate.access.model.UpstreamView;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.access.storage.StorageLocations;
 import io.icegate.access.storage.VendedStorageCredentials;
+import io.icegate.access.storage.s3.StorageAccessProbe;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,10 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.PartitionSpecParser;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.SortOrderParser;
 
@@ -69,7 +67,7 @@ final class DeltaSharingClient implements CatalogClient {
   private final SharingSettings settings;
   private final CatalogCapabilities capabilities;
   private final SharingTransport transport;
-  private final StorageAccessValidator storage;
+  private final StorageAccessProbe storage;
   private final Clock clock;
   private volatile boolean closed;
 
@@ -91,7 +89,7 @@ final class DeltaSharingClient implements CatalogClient {
             policy,
             settings.timeout(),
             settings.maxPages());
-    this.storage = new StorageAccessValidator(settings.storageSettings(), policy);
+    this.storage = new StorageAccessProbe(settings.storageSettings(), policy);
     policy.resolve(config.endpoint().getHost()); // fail early on a refused endpoint
   }
 
@@ -165,7 +163,11 @@ final class DeltaSharingClient implements CatalogClient {
       properties.put(PARTITION_COLUMNS, String.join(",", metadata.partitionColumns()));
     }
     properties.put(SCHEMA_STRING, metadata.schemaString());
-    Schema schema = icebergSchema(metadata.schemaString());
+    String schemaJson =
+        icebergSchema(
+            metadata.schemaString(),
+            metadata.configuration() == null ? Map.of() : metadata.configuration(),
+            display(namespace, name));
     return new UpstreamTable(
         namespace,
         name,
@@ -173,11 +175,14 @@ final class DeltaSharingClient implements CatalogClient {
         identity(namespace, name, entry),
         location == null ? null : commitFile(location, loaded.version()),
         location,
-        schema == null ? null : SchemaParser.toJson(schema),
+        schemaJson,
         properties,
-        schema == null
+        schemaJson == null
             ? null
-            : partitionSpec(schema, metadata.partitionColumns(), display(namespace, name)),
+            : DeltaPartitions.identitySpecJson(
+                schemaJson,
+                metadata.partitionColumns() == null ? List.of() : metadata.partitionColumns(),
+                display(namespace, name)),
         SortOrderParser.toJson(SortOrder.unsorted()), // Delta declares no sort order
         UpstreamTable.DEFAULT_FORMAT_VERSION);
   }
@@ -243,7 +248,8 @@ final class DeltaSharingClient implements CatalogClient {
   @Override
   public void validateStorageAccess(UpstreamTable table, VendedStorageCredentials credentials) {
     checkOpen();
-    storage.validate(table, credentials, clock.instant());
+    storage.readObject(
+        table.metadataLocation(), "Delta commit file", credentials, clock.instant());
   }
 
   @Override
@@ -409,32 +415,24 @@ final class DeltaSharingClient implements CatalogClient {
     return root + "_delta_log/" + String.format("%020d", version) + ".json";
   }
 
-  private static Schema icebergSchema(String schemaString) {
-    try {
-      return DeltaSchemas.toIceberg(SharingTransport.json("table metadata", schemaString));
-    } catch (DeltaSchemas.UnsupportedTypeException e) {
-      return null; // the Delta schema is still in the properties; capture decides what to do
-    }
-  }
-
   /**
-   * Delta partitions by plain column values, so each partition column (a top-level column, named
-   * as in the schema) becomes an identity field, in the order the metadata lists them.
+   * The Delta schema through the Delta toolkit's one mapping: Delta's field ids (nested ones
+   * included) when the table's configuration turns column mapping on, else fresh ids.
    *
-   * @throws CatalogAccessException {@code UPSTREAM_PROTOCOL_ERROR} when a partition column is not
-   *     a primitive top-level column of the schema
+   * @return {@code null} for a type Iceberg cannot hold (the Delta schema stays in the
+   *     properties; capture decides what to do)
+   * @throws CatalogAccessException {@code UPSTREAM_PROTOCOL_ERROR} when it is not a Delta struct
    */
-  private static String partitionSpec(Schema schema, List<String> columns, String display) {
-    PartitionSpec.Builder spec = PartitionSpec.builderFor(schema);
+  private static String icebergSchema(
+      String schemaString, Map<String, String> configuration, String display) {
     try {
-      for (String column : columns == null ? List.<String>of() : columns) {
-        spec.identity(column);
-      }
-      return PartitionSpecParser.toJson(spec.build());
-    } catch (IllegalArgumentException e) { // Iceberg's ValidationException included
+      return DeltaSchemas.toIcebergJson(schemaString, configuration);
+    } catch (DeltaSchemas.UnsupportedTypeException e) {
+      return null;
+    } catch (IllegalArgumentException e) {
       throw new CatalogAccessException(
           Code.UPSTREAM_PROTOCOL_ERROR,
-          "the partition columns of " + display + " do not fit its schema: " + e.getMessage());
+          "table metadata of " + display + " has an unusable schemaString: " + e.getMessage());
     }
   }
 

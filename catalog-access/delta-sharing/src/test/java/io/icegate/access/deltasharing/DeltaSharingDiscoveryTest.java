@@ -14,6 +14,7 @@ import io.icegate.access.connection.CatalogAuthenticationScheme;
 import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.connection.CatalogProtocol;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
+import io.icegate.access.delta.fixture.DeltaSchemaSamples;
 import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
@@ -29,6 +30,7 @@ import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.SortOrderParser;
+import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,6 +81,21 @@ class DeltaSharingDiscoveryTest {
         new DeltaSharingFixture.Table(
             "id-day", "s3://bucket/fin/day", List.of("dir"), 1, PARTITIONED_SCHEMA, true,
             List.of("day", "region")));
+    server.put(
+        "finance",
+        "ledger",
+        "mapped",
+        new DeltaSharingFixture.Table(
+            "id-mapped", "s3://bucket/fin/mapped", List.of("dir"), 4,
+            DeltaSchemaSamples.COLUMN_MAPPED, true, List.of(),
+            Map.of("delta.columnMapping.mode", "name", "delta.columnMapping.maxColumnId", "20")));
+    server.put(
+        "finance",
+        "ledger",
+        "unmapped",
+        new DeltaSharingFixture.Table(
+            "id-unmapped", "s3://bucket/fin/unmapped", List.of("dir"), 4,
+            DeltaSchemaSamples.COLUMN_MAPPED, true, List.of(), Map.of()));
     server.put(
         "finance",
         "ledger",
@@ -156,6 +173,7 @@ class DeltaSharingDiscoveryTest {
     try (CatalogClient client = open(token, Map.of())) {
       UpstreamTable table = client.loadTable(NamespacePath.of("sales", "emea"), "t3");
       assertThat(table.format()).isEqualTo(TableFormat.DELTA);
+      assertThat(client.upstreamCatalogName()).isEmpty(); // no views, so no default catalogs
       assertThat(table.identity().stable()).isTrue();
       assertThat(table.identity().value()).isEqualTo("share-id-sales\u001fid-3");
       assertThat(table.storageLocation()).isEqualTo("s3://bucket/sales/emea/t3");
@@ -200,6 +218,38 @@ class DeltaSharingDiscoveryTest {
                       SchemaParser.fromJson(plain.schemaJson()), plain.partitionSpecJson())
                   .isUnpartitioned())
           .isTrue();
+    }
+  }
+
+  /**
+   * The Delta toolkit's one schema mapping (issue 20). This provider's own mapping, now gone, took
+   * field ids whenever a field carried one (whatever the table's mode), numbered list elements and
+   * map entries from 1,000,000 and dropped column comments: such shared tables update once.
+   */
+  @Test
+  void columnMappedTablesKeepDeltaFieldIdsNestedOnesIncluded() {
+    try (CatalogClient client = open(token, Map.of())) {
+      Schema mapped =
+          SchemaParser.fromJson(
+              client.loadTable(NamespacePath.of("finance", "ledger"), "mapped").schemaJson());
+      assertThat(mapped.findField("id").fieldId()).isEqualTo(7);
+      assertThat(mapped.findField("id").doc()).isEqualTo("order id");
+      assertThat(mapped.findField("scores").fieldId()).isEqualTo(3);
+      assertThat(mapped.findField("scores.element").fieldId()).isEqualTo(10);
+      assertThat(mapped.findField("scores.element.key").fieldId()).isEqualTo(11);
+      assertThat(mapped.findField("scores.element.value").fieldId()).isEqualTo(12);
+      assertThat(mapped.findField("tags").fieldId()).isEqualTo(4);
+      // no nested id for tags' element: a fresh one above delta.columnMapping.maxColumnId
+      assertThat(mapped.findField("tags.element").fieldId()).isEqualTo(21);
+
+      // ids in field metadata without a column mapping mode are not Delta's: fresh, depth-first
+      Schema unmapped =
+          SchemaParser.fromJson(
+              client.loadTable(NamespacePath.of("finance", "ledger"), "unmapped").schemaJson());
+      assertThat(unmapped.columns())
+          .extracting(Types.NestedField::fieldId)
+          .containsExactly(1, 2, 3);
+      assertThat(unmapped.findField("scores.element").fieldId()).isEqualTo(4);
     }
   }
 

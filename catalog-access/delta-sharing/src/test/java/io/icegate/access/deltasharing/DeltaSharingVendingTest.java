@@ -12,7 +12,7 @@ import io.icegate.access.connection.CatalogAuthenticationScheme;
 import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.connection.CatalogProtocol;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
-import io.icegate.access.deltasharing.fixture.DeltaLogWriter;
+import io.icegate.access.delta.fixture.DeltaLogWriter;
 import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.model.NamespacePath;
@@ -68,7 +68,8 @@ class DeltaSharingVendingTest {
             "id-" + name, location, modes, 2, DeltaSharingDiscoveryTest.SCHEMA, serves));
     if (writeLog) {
       try (S3Client s3 = store.newClient()) {
-        DeltaLogWriter.write(s3, location, 2, DeltaSharingDiscoveryTest.SCHEMA);
+        new DeltaLogWriter(s3, BUCKET)
+            .writeVersions("warehouse/" + name, 2, DeltaSharingDiscoveryTest.SCHEMA);
       }
     }
   }

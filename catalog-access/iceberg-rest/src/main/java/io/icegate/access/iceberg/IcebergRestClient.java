@@ -9,7 +9,6 @@ import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
 import io.icegate.access.iceberg.http.PolicyEnforcingRestClient;
 import io.icegate.access.iceberg.vending.CapturingFileIO;
-import io.icegate.access.iceberg.vending.StorageAccessValidator;
 import io.icegate.access.iceberg.vending.VendedCredentialSelection;
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
@@ -23,6 +22,7 @@ import io.icegate.access.model.UpstreamView;
 import io.icegate.access.model.ViewRepresentation;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.access.storage.VendedStorageCredentials;
+import io.icegate.access.storage.s3.StorageAccessProbe;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;
@@ -67,7 +67,7 @@ final class IcebergRestClient implements CatalogClient {
   private final Map<String, String> sessionProperties;
   private final OutboundAddressPolicy policy;
   private final CatalogCapabilities capabilities;
-  private final StorageAccessValidator storage;
+  private final StorageAccessProbe storage;
   private final int maxPages;
   private final Clock clock;
   private final SessionContext context = SessionContext.createEmpty();
@@ -84,7 +84,7 @@ final class IcebergRestClient implements CatalogClient {
     this.sessionProperties = SessionProperties.of(config, credentials);
     this.policy = policy;
     this.capabilities = capabilities;
-    this.storage = new StorageAccessValidator(SessionProperties.storageSettings(config), policy);
+    this.storage = new StorageAccessProbe(SessionProperties.storageSettings(config), policy);
     this.maxPages = SessionProperties.maxPages(config);
     this.clock = clock;
     policy.resolve(config.endpoint().getHost()); // fail early on a refused endpoint
@@ -93,6 +93,12 @@ final class IcebergRestClient implements CatalogClient {
   @Override
   public CatalogCapabilities capabilities() {
     return capabilities;
+  }
+
+  /** The {@code warehouse} sent to the catalog's {@code /v1/config}. */
+  @Override
+  public Optional<String> upstreamCatalogName() {
+    return Optional.ofNullable(config.properties().get(SessionProperties.WAREHOUSE));
   }
 
   @Override
@@ -235,7 +241,8 @@ final class IcebergRestClient implements CatalogClient {
   @Override
   public void validateStorageAccess(UpstreamTable table, VendedStorageCredentials credentials) {
     checkOpen();
-    storage.validate(table, credentials, clock.instant());
+    storage.readObject(
+        table.metadataLocation(), "table metadata file", credentials, clock.instant());
   }
 
   private <T> T call(String operation, Function<RESTSessionCatalog, T> body) {

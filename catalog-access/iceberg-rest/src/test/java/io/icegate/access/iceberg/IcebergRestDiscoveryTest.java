@@ -18,7 +18,9 @@ import io.icegate.access.model.UpstreamView;
 import io.icegate.access.model.ViewRepresentation;
 import io.icegate.access.network.OutboundAddressPolicy;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -107,6 +109,21 @@ class IcebergRestDiscoveryTest {
           .startsWith(backing.location())
           .endsWith(".metadata.json");
       assertThat(table.schemaJson()).contains("order_id").contains("decimal(12, 2)");
+    }
+  }
+
+  @Test
+  void theWarehousePropertyNamesTheUpstreamCatalog() {
+    try (CatalogClient client = upstream.anonymous()) {
+      assertThat(client.upstreamCatalogName()).isEmpty();
+    }
+    Map<String, String> properties = new HashMap<>(upstream.properties());
+    properties.put("warehouse", "sales_wh");
+    try (CatalogClient client =
+        upstream.open(
+            upstream.config(CatalogAuthentication.none(), properties),
+            ResolvedCatalogCredentials.none())) {
+      assertThat(client.upstreamCatalogName()).contains("sales_wh");
     }
   }
 

@@ -79,6 +79,19 @@ public interface CatalogClient extends AutoCloseable {
   }
 
   /**
+   * The name the upstream gives its own catalog, as a view's default catalog names it: a view whose
+   * default catalog is this name means "the catalog it lives in", which a caller materializing the
+   * view elsewhere drops. It comes from the connection (Iceberg REST: the {@code warehouse}
+   * property; Unity Catalog: the {@code catalog} property), so callers need not know which
+   * property of which provider names it.
+   *
+   * @return empty when the connection names no catalog or the upstream has no views (the default)
+   */
+  default Optional<String> upstreamCatalogName() {
+    return Optional.empty();
+  }
+
+  /**
    * Provider-neutral metadata of one view.
    *
    * @throws CatalogAccessException {@code UNSUPPORTED} when the provider does not support views

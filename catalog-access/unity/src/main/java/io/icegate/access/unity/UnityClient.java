@@ -6,6 +6,9 @@ import io.icegate.access.client.CatalogCapabilities;
 import io.icegate.access.client.CatalogClient;
 import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
+import io.icegate.access.delta.log.DeltaLog;
+import io.icegate.access.delta.schema.DeltaPartitions;
+import io.icegate.access.delta.schema.DeltaSchemas;
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
 import io.icegate.access.model.ExternalIdentity;
@@ -15,11 +18,10 @@ import io.icegate.access.model.UpstreamTable;
 import io.icegate.access.model.UpstreamView;
 import io.icegate.access.model.ViewRepresentation;
 import io.icegate.access.network.OutboundAddressPolicy;
-import io.icegate.access.storage.StorageLocations;
 import io.icegate.access.storage.VendedStorageCredentials;
+import io.icegate.access.storage.s3.StorageAccessProbe;
 import io.icegate.access.storage.s3.VendedS3Client;
 import io.icegate.access.unity.api.UnityApi.CatalogInfo;
-import io.icegate.access.unity.api.UnityApi.ColumnInfo;
 import io.icegate.access.unity.api.UnityApi.GenerateTemporaryTableCredential;
 import io.icegate.access.unity.api.UnityApi.ListCatalogsResponse;
 import io.icegate.access.unity.api.UnityApi.ListSchemasResponse;
@@ -28,22 +30,16 @@ import io.icegate.access.unity.api.UnityApi.SchemaInfo;
 import io.icegate.access.unity.api.UnityApi.TableInfo;
 import io.icegate.access.unity.api.UnityApi.TemporaryCredentials;
 import io.icegate.access.unity.auth.CatalogTokens;
-import io.icegate.access.unity.delta.DeltaLog;
-import io.icegate.access.unity.delta.DeltaSchemas;
 import io.icegate.access.unity.http.UnityHttp;
 import io.icegate.access.unity.vending.TemporaryTableCredentials;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.PartitionSpecParser;
-import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.SortOrderParser;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -58,15 +54,15 @@ import software.amazon.awssdk.services.s3.S3Client;
  * <p>Only Delta tables (managed or external, data source format {@code DELTA}) and views are
  * exposed; other Unity tables are invisible here. Table identity is Unity's {@code table_id}.
  *
- * <p>A table's schema comes from its Delta log, read by Delta Kernel (the latest snapshot, from
- * JSON commits and Parquet checkpoints alike) through {@link io.icegate.access.unity.delta.S3FileIO}
- * with credentials vended for that table, and falls back to Unity's column list only when the log
- * cannot be read. Under Delta column mapping the Delta field ids become the Iceberg field ids. The
- * table's {@link
- * #SCHEMA_SOURCE} property records which (and {@link #SCHEMA_FALLBACK_REASON} why), because for an
- * externally written table Unity's columns can lag the log. The partition columns come from the
- * same source (the log's {@code partitionColumns}, else Unity's {@code partition_index}) and become
- * identity partition fields; Delta tables are unsorted and get format version {@value
+ * <p>A table's schema comes from its Delta log, read by the Delta toolkit's {@link DeltaLog}
+ * (Delta Kernel: the latest snapshot, from JSON commits and Parquet checkpoints alike) with
+ * credentials vended for that table, and falls back to Unity's column list only when the log
+ * cannot be read; either way the toolkit's one mapping ({@link DeltaSchemas}) makes it Iceberg's,
+ * and under Delta column mapping the Delta field ids become the Iceberg field ids. The table's
+ * {@link #SCHEMA_SOURCE} property records which (and {@link #SCHEMA_FALLBACK_REASON} why), because
+ * for an externally written table Unity's columns can lag the log. The partition columns come
+ * from the same source (the log's {@code partitionColumns}, else Unity's {@code partition_index})
+ * and become identity partition fields; Delta tables are unsorted and get format version {@value
  * UpstreamTable#DEFAULT_FORMAT_VERSION}.
  */
 final class UnityClient implements CatalogClient {
@@ -86,6 +82,7 @@ final class UnityClient implements CatalogClient {
   private final UnitySettings settings;
   private final OutboundAddressPolicy policy;
   private final UnityHttp http;
+  private final StorageAccessProbe storage;
   private final Clock clock;
   private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -105,6 +102,7 @@ final class UnityClient implements CatalogClient {
     this.policy = policy;
     this.clock = clock;
     this.http = new UnityHttp(settings, policy);
+    this.storage = new StorageAccessProbe(settings.s3Settings(), policy);
     http.authenticateWith(CatalogTokens.forConnection(config, credentials, settings, http, clock));
     policy.resolve(settings.apiBase().getHost());
   }
@@ -112,6 +110,12 @@ final class UnityClient implements CatalogClient {
   @Override
   public CatalogCapabilities capabilities() {
     return UnityProvider.CAPABILITIES;
+  }
+
+  /** The {@code catalog} property: the Unity catalog whose schemas are the root namespaces. */
+  @Override
+  public Optional<String> upstreamCatalogName() {
+    return Optional.ofNullable(settings.catalog());
   }
 
   /** Lists one page of the root namespaces: the call every discovery starts with. */
@@ -229,7 +233,10 @@ final class UnityClient implements CatalogClient {
         info.storageLocation(),
         schemaJson,
         properties,
-        schemaJson == null ? null : partitionSpec(schemaJson, partitionColumns, namespace, name),
+        schemaJson == null
+            ? null
+            : DeltaPartitions.identitySpecJson(
+                schemaJson, partitionColumns, name + " in " + namespace),
         SortOrderParser.toJson(SortOrder.unsorted()), // Delta declares no sort order
         UpstreamTable.DEFAULT_FORMAT_VERSION);
   }
@@ -264,40 +271,23 @@ final class UnityClient implements CatalogClient {
     return vend(deltaTable(namespace, name));
   }
 
+  /** Lists the table's {@code _delta_log/} and reads its newest commit with only these keys. */
   @Override
   public void validateStorageAccess(UpstreamTable table, VendedStorageCredentials credentials) {
     open();
     String location = table.storageLocation();
-    if (location == null) {
-      throw new CatalogAccessException(
-          Code.STORAGE_ACCESS_FAILED, "the catalog exposes no storage location for this table");
-    }
-    if (!StorageLocations.covers(credentials.prefix(), location)) {
-      throw new CatalogAccessException(
-          Code.CREDENTIAL_SCOPE_INVALID,
-          "the vended credential for " + credentials.prefix() + " does not cover " + location);
-    }
-    if (credentials.expiresAt() != null && !clock.instant().isBefore(credentials.expiresAt())) {
-      throw new CatalogAccessException(
-          Code.CREDENTIAL_EXPIRED, "the vended credential expired at " + credentials.expiresAt());
-    }
-    try (S3Client s3 = VendedS3Client.open(credentials, settings.s3Settings(), policy)) {
-      new DeltaLog(s3, location).readNewestCommit();
-    } catch (CatalogAccessException e) {
-      throw e;
-    } catch (DeltaLog.UnreadableLogException | IllegalArgumentException e) {
-      throw new CatalogAccessException(Code.STORAGE_ACCESS_FAILED, e.getMessage());
-    } catch (RuntimeException e) {
-      for (Throwable t = e; t != null; t = t.getCause()) {
-        if (t instanceof CatalogAccessException access) {
-          throw access; // the outbound policy refused the store's address
-        }
-      }
-      throw new CatalogAccessException(
-          Code.STORAGE_ACCESS_FAILED,
-          "reading the Delta log failed: " + VendedS3Client.describe(e),
-          e);
-    }
+    storage.probe(
+        location,
+        credentials,
+        clock.instant(),
+        "reading the Delta log",
+        s3 -> {
+          try {
+            return new DeltaLog(s3, location).readNewestCommit();
+          } catch (DeltaLog.UnreadableLogException | IllegalArgumentException e) {
+            throw new CatalogAccessException(Code.STORAGE_ACCESS_FAILED, e.getMessage());
+          }
+        });
   }
 
   @Override
@@ -330,39 +320,11 @@ final class UnityClient implements CatalogClient {
   }
 
   private static String unitySchema(TableInfo info) {
-    return DeltaSchemas.structFromColumns(
-        info.columns() == null ? List.of() : info.columns());
+    return UnityColumns.deltaStruct(info.columns() == null ? List.of() : info.columns());
   }
 
-  /** Unity's partition columns: those with a {@code partition_index}, in that order. */
   private static List<String> unityPartitionColumns(TableInfo info) {
-    List<ColumnInfo> columns = info.columns() == null ? List.of() : info.columns();
-    return columns.stream()
-        .filter(c -> c.partitionIndex() != null)
-        .sorted(Comparator.comparing(ColumnInfo::partitionIndex))
-        .map(ColumnInfo::name)
-        .toList();
-  }
-
-  /**
-   * Delta partitions by plain column values, so each partition column (a top-level column named as
-   * in the schema) becomes an identity field of a spec bound to the converted schema.
-   *
-   * @throws CatalogAccessException {@code UPSTREAM_PROTOCOL_ERROR} when a partition column is not
-   *     a primitive top-level column of the schema
-   */
-  private static String partitionSpec(
-      String schemaJson, List<String> columns, NamespacePath namespace, String name) {
-    PartitionSpec.Builder spec = PartitionSpec.builderFor(SchemaParser.fromJson(schemaJson));
-    try {
-      columns.forEach(spec::identity);
-      return PartitionSpecParser.toJson(spec.build());
-    } catch (IllegalArgumentException e) { // Iceberg's ValidationException included
-      throw new CatalogAccessException(
-          Code.UPSTREAM_PROTOCOL_ERROR,
-          "the partition columns of " + name + " in " + namespace + " do not fit its schema: "
-              + e.getMessage());
-    }
+    return UnityColumns.partitionColumns(info.columns() == null ? List.of() : info.columns());
   }
 
   private static ExternalIdentity identity(TableInfo info, NamespacePath namespace, String name) {

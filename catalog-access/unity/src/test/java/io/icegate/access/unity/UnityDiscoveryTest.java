@@ -56,6 +56,7 @@ class UnityDiscoveryTest {
   void withoutCatalogPropertyCatalogsAndSchemasKeepTwoLevels() {
     try (CatalogClient client = env.open(Map.of())) {
       client.validate();
+      assertThat(client.upstreamCatalogName()).isEmpty();
       assertThat(client.listNamespaces(NamespacePath.root()))
           .containsExactly(NamespacePath.of("big"), NamespacePath.of("main"));
       assertThat(client.listNamespaces(NamespacePath.of("main")))
@@ -68,6 +69,8 @@ class UnityDiscoveryTest {
   @Test
   void withCatalogPropertyItsSchemasAreRootNamespaces() {
     try (CatalogClient client = env.open(Map.of("catalog", "main"))) {
+      // a view whose default catalog is "main" names the catalog it lives in
+      assertThat(client.upstreamCatalogName()).contains("main");
       assertThat(client.listNamespaces(NamespacePath.root()))
           .containsExactly(NamespacePath.of("sales"), NamespacePath.of("wide"));
       assertThat(client.loadTable(NamespacePath.of("sales"), "orders").identity().value())

@@ -16,7 +16,8 @@ import org.apache.iceberg.io.SupportsStorageCredentials;
  * {@code config}, and the {@code storage-credentials} separately. The provider reads only the
  * latter, the protocol's dedicated vending channel, and must never touch storage through properties
  * that could be the client's own configuration; a FileIO that cannot read makes that impossible by
- * construction. Storage reads go through {@link StorageAccessValidator} instead.
+ * construction. Storage reads go through the SPI's {@link
+ * io.icegate.access.storage.s3.StorageAccessProbe} instead.
  */
 public final class CapturingFileIO implements FileIO, SupportsStorageCredentials {
 

@@ -1,4 +1,4 @@
-package io.icegate.access.unity.delta;
+package io.icegate.access.delta.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -18,12 +18,15 @@ import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** Kernel's FileIO contract over a real S3 API (s3proxy): listing from a name, seeking, refusals. */
-class S3FileIOTest {
+/**
+ * Kernel's {@code FileIO} contract over a real S3 API (s3proxy): listing from a name, seeking,
+ * refusals.
+ */
+class KernelS3FileSystemTest {
 
   static ObjectStoreFixture store;
   static S3Client s3;
-  static S3FileIO files;
+  static KernelS3FileSystem files;
   static final byte[] BLOB = new byte[600_000];
 
   @BeforeAll
@@ -32,7 +35,7 @@ class S3FileIOTest {
     store = ObjectStoreFixture.startS3Proxy();
     store.createBucket("store");
     s3 = store.newClient();
-    files = new S3FileIO(s3);
+    files = new KernelS3FileSystem(s3);
     for (String name :
         List.of(
             "00000000000000000009.json",

@@ -1,14 +1,11 @@
-package io.icegate.access.unity.delta;
+package io.icegate.access.delta.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.icegate.access.unity.api.UnityApi.ColumnInfo;
 import java.io.IOException;
-import java.util.Comparator;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -30,19 +27,24 @@ import java.util.regex.Pattern;
  * physical name and {@code .element}/{@code .key}/{@code .value}), and anything still without an
  * id gets a fresh one above every Delta id. Names are always the logical ones.
  *
- * <p>Type mapping: {@code byte}, {@code short}, {@code integer} to {@code int};
- * {@code timestamp} (instant) to {@code timestamptz}; {@code timestamp_ntz} to {@code timestamp};
- * arrays to lists, maps to maps, structs to structs; Delta's {@code nullable}/{@code containsNull}/
- * {@code valueContainsNull} become Iceberg's {@code required} flags inverted. Other types ({@code
- * variant}, intervals, user-defined) have no Iceberg equivalent and fail with {@link
- * UnsupportedTypeException}.
+ * <p>Type mapping: {@code byte}, {@code short}, {@code integer} to {@code int} (Iceberg has no
+ * narrower integer); {@code timestamp} (instant) to {@code timestamptz}; {@code timestamp_ntz} to
+ * {@code timestamp}; {@code decimal(p,s)} (spaces allowed) to {@code decimal(p, s)}, a bare {@code
+ * decimal} to {@code decimal(10, 0)}, Spark's default; arrays to lists, maps to maps, structs to
+ * structs; Delta's {@code nullable}/{@code containsNull}/{@code valueContainsNull} become Iceberg's
+ * {@code required} flags inverted; a field's {@code comment} metadata becomes its {@code doc}.
+ * Other types ({@code variant}, intervals, user-defined) have no Iceberg equivalent and fail with
+ * {@link UnsupportedTypeException}, the one exception for them.
+ *
+ * <p>The one Delta-to-Iceberg schema mapping: both Delta providers (Unity Catalog, Delta Sharing)
+ * use it, so a Delta table maps to the same Iceberg schema whichever catalog it comes through.
  */
 public final class DeltaSchemas {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern DECIMAL = Pattern.compile("decimal\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\)");
 
-  /** A Delta type without an Iceberg counterpart. */
+  /** A Delta type without an Iceberg counterpart; the message names the type. */
   public static final class UnsupportedTypeException extends RuntimeException {
     UnsupportedTypeException(String message) {
       super(message);
@@ -192,42 +194,6 @@ public final class DeltaSchemas {
     Nested down(String suffix) {
       return new Nested(ids, path + suffix);
     }
-  }
-
-  /**
-   * Unity's column list as a Delta struct, ordered by {@code position}: each column's {@code
-   * type_json} is the field itself; a column without it falls back to {@code type_text} as a
-   * primitive type name.
-   *
-   * @throws IllegalArgumentException when a column carries neither
-   */
-  public static String structFromColumns(List<ColumnInfo> columns) {
-    ObjectNode struct = JSON.createObjectNode();
-    struct.put("type", "struct");
-    ArrayNode fields = struct.putArray("fields");
-    List<ColumnInfo> ordered =
-        columns.stream()
-            .sorted(Comparator.comparing(c -> c.position() == null ? Integer.MAX_VALUE : c.position()))
-            .toList();
-    for (ColumnInfo column : ordered) {
-      if (column.typeJson() != null && !column.typeJson().isBlank()) {
-        try {
-          fields.add(JSON.readTree(column.typeJson()));
-          continue;
-        } catch (IOException e) {
-          throw new IllegalArgumentException("column " + column.name() + " has unreadable type_json");
-        }
-      }
-      if (column.typeText() == null) {
-        throw new IllegalArgumentException("column " + column.name() + " has no type");
-      }
-      ObjectNode field = fields.addObject();
-      field.put("name", column.name());
-      field.put("type", column.typeText().toLowerCase(Locale.ROOT));
-      field.put("nullable", column.nullable() == null || column.nullable());
-      field.putObject("metadata");
-    }
-    return struct.toString();
   }
 
   private static JsonNode convert(JsonNode type, Ids ids, Nested scope) {

@@ -1,4 +1,4 @@
-package io.icegate.access.unity.delta;
+package io.icegate.access.delta.log;
 
 import io.delta.kernel.defaults.engine.fileio.FileIO;
 import io.delta.kernel.defaults.engine.fileio.InputFile;
@@ -6,15 +6,14 @@ import io.delta.kernel.defaults.engine.fileio.OutputFile;
 import io.delta.kernel.defaults.engine.fileio.SeekableInputStream;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.icegate.access.storage.s3.S3Location;
 import io.icegate.access.storage.s3.VendedS3Client;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -26,12 +25,14 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * A read-only Delta Kernel {@link FileIO} over one AWS SDK {@link S3Client}, so that Kernel's
- * default engine (its JSON and Parquet handlers) reads a Delta log without Hadoop's S3A, which would
- * bring hadoop-aws and a second, bundled AWS SDK.
+ * The file system Delta Kernel reads a Delta log through: a read-only implementation of Kernel's
+ * {@link FileIO} interface over one AWS SDK {@link S3Client}, so that Kernel's default engine (its
+ * JSON and Parquet handlers) reads a Delta log without Hadoop's S3A, which would bring hadoop-aws
+ * and a second, bundled AWS SDK. (Named for what it is to Kernel; it has nothing to do with
+ * Iceberg's {@code S3FileIO}.)
  *
- * <p>Paths are {@code s3://bucket/key} (also {@code s3a}, {@code s3n}; the scheme is kept as given).
- * Listing follows Kernel's contract for {@code listFrom}: the files of the path's parent directory
+ * <p>Paths are {@code s3://bucket/key} (also {@code s3a}, {@code s3n}; the scheme is kept as
+ * given: {@link S3Location}). Listing follows Kernel's contract for {@code listFrom}: the files of the path's parent directory
  * whose names sort at or after the path's name, in that order; subdirectories are left out. Input
  * files read with plain GETs, and from an offset with a ranged GET, reopened on a backward or long
  * forward seek. A missing object is a {@link FileNotFoundException}, which Kernel relies on (an
@@ -40,51 +41,24 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * the SDK failure as cause.
  *
  * <p>Every operation that would write (create, delete, copy, mkdirs) throws {@link
- * UnsupportedOperationException}: the provider only ever reads an upstream table's log. The client
- * is the caller's to close; the provider passes one that holds exactly the vended credentials.
+ * UnsupportedOperationException}: icegate only ever reads an upstream table's log. The client is
+ * the caller's to close; providers pass one that holds exactly the vended credentials.
  */
-public final class S3FileIO implements FileIO {
+public final class KernelS3FileSystem implements FileIO {
 
   /** A forward seek up to this many bytes skips within the open response instead of reopening. */
   static final long SKIP_WITHIN_RESPONSE = 256 * 1024;
 
   private final S3Client s3;
 
-  /** A parsed {@code scheme://bucket/key} path. */
-  record S3Path(String scheme, String bucket, String key) {
-
-    static S3Path parse(String path) {
-      URI uri = URI.create(path);
-      String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-      if (!scheme.equals("s3") && !scheme.equals("s3a") && !scheme.equals("s3n")) {
-        throw new IllegalArgumentException("storage location scheme '" + scheme + "' is not S3");
-      }
-      if (uri.getHost() == null) {
-        throw new IllegalArgumentException("storage location " + path + " names no bucket");
-      }
-      String key = uri.getPath() == null ? "" : uri.getPath();
-      return new S3Path(scheme, uri.getHost(), key.startsWith("/") ? key.substring(1) : key);
-    }
-
-    /** The key up to and including its last {@code /}; empty at the bucket root. */
-    String directory() {
-      int slash = key.lastIndexOf('/');
-      return slash < 0 ? "" : key.substring(0, slash + 1);
-    }
-
-    String location(String otherKey) {
-      return scheme + "://" + bucket + "/" + otherKey;
-    }
-  }
-
-  public S3FileIO(S3Client s3) {
+  public KernelS3FileSystem(S3Client s3) {
     this.s3 = s3;
   }
 
   @Override
   public CloseableIterator<FileStatus> listFrom(String filePath) throws IOException {
-    S3Path from = S3Path.parse(filePath);
-    String directory = from.directory();
+    S3Location from = S3Location.parse(filePath);
+    String directory = directory(from.key());
     ListObjectsV2Request.Builder request =
         ListObjectsV2Request.builder().bucket(from.bucket()).prefix(directory).delimiter("/");
     if (from.key().length() > directory.length()) {
@@ -97,13 +71,13 @@ public final class S3FileIO implements FileIO {
         if (object.key().compareTo(from.key()) >= 0) {
           found.add(
               FileStatus.of(
-                  from.location(object.key()),
+                  from.withKey(object.key()),
                   object.size(),
                   object.lastModified() == null ? 0 : object.lastModified().toEpochMilli()));
         }
       }
     } catch (SdkException e) {
-      throw failure("listing " + from.location(directory), e);
+      throw failure("listing " + from.withKey(directory), e);
     }
     if (found.isEmpty()) {
       // as for a missing directory: Kernel turns it into "table not found"
@@ -114,7 +88,7 @@ public final class S3FileIO implements FileIO {
 
   @Override
   public FileStatus getFileStatus(String path) throws IOException {
-    S3Path p = S3Path.parse(path);
+    S3Location p = S3Location.parse(path);
     try {
       HeadObjectResponse head = s3.headObject(b -> b.bucket(p.bucket()).key(p.key()));
       return FileStatus.of(
@@ -128,13 +102,13 @@ public final class S3FileIO implements FileIO {
 
   @Override
   public String resolvePath(String path) {
-    S3Path.parse(path); // rejects what this FileIO cannot read
+    S3Location.parse(path); // rejects what this FileIO cannot read
     return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
   }
 
   @Override
   public InputFile newInputFile(String path, long fileSize) {
-    S3Path p = S3Path.parse(path);
+    S3Location p = S3Location.parse(path);
     return new InputFile() {
       @Override
       public long length() throws IOException {
@@ -180,6 +154,12 @@ public final class S3FileIO implements FileIO {
     throw readOnly();
   }
 
+  /** The key up to and including its last {@code /}; empty at the bucket root. */
+  private static String directory(String key) {
+    int slash = key.lastIndexOf('/');
+    return slash < 0 ? "" : key.substring(0, slash + 1);
+  }
+
   private static UnsupportedOperationException readOnly() {
     return new UnsupportedOperationException("the Delta log is read-only to icegate");
   }
@@ -215,13 +195,13 @@ public final class S3FileIO implements FileIO {
   /** One object read from a position; the open response is dropped on a seek it cannot skip. */
   private final class S3Stream extends SeekableInputStream {
 
-    private final S3Path path;
+    private final S3Location path;
     private long length; // -1 until known
     private long pos;
     private ResponseInputStream<GetObjectResponse> body;
     private long bodyPos; // the object offset body's next byte comes from
 
-    S3Stream(S3Path path, long length) {
+    S3Stream(S3Location path, long length) {
       this.path = path;
       this.length = length;
     }
@@ -237,7 +217,7 @@ public final class S3FileIO implements FileIO {
       try {
         body = s3.getObject(request.build());
       } catch (SdkException e) {
-        throw failure(path.location(path.key()), e);
+        throw failure(path.toString(), e);
       }
       if (pos == 0 && body.response().contentLength() != null) {
         length = body.response().contentLength();
@@ -283,7 +263,7 @@ public final class S3FileIO implements FileIO {
       try {
         n = in.read(b, off, len);
       } catch (SdkException e) {
-        throw failure(path.location(path.key()), e);
+        throw failure(path.toString(), e);
       }
       if (n > 0) {
         pos += n;
@@ -299,7 +279,7 @@ public final class S3FileIO implements FileIO {
         int n = read(b, off + done, len - done);
         if (n < 0) {
           throw new java.io.EOFException(
-              "end of " + path.location(path.key()) + " after " + pos + " bytes");
+              "end of " + path.toString() + " after " + pos + " bytes");
         }
         done += n;
       }

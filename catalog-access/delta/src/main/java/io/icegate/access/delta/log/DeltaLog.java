@@ -1,4 +1,4 @@
-package io.icegate.access.unity.delta;
+package io.icegate.access.delta.log;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
@@ -9,8 +9,8 @@ import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.storage.s3.S3Location;
 import io.icegate.access.storage.s3.VendedS3Client;
-import io.icegate.access.unity.delta.S3FileIO.S3Path;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -24,12 +24,12 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * A Delta table's transaction log on S3 ({@code <location>/_delta_log/}), read with Delta Kernel:
- * its default engine (JSON and Parquet handlers) over {@link S3FileIO}, so the newest schema is
- * found wherever the Delta protocol keeps it, in a JSON commit or in a Parquet checkpoint (classic,
- * multi-part or V2 with sidecars) once the older commits are cleaned up.
+ * its default engine (JSON and Parquet handlers) over {@link KernelS3FileSystem}, so the newest
+ * schema is found wherever the Delta protocol keeps it, in a JSON commit or in a Parquet
+ * checkpoint (classic, multi-part or V2 with sidecars) once the older commits are cleaned up.
  *
- * <p>Uses whatever {@link S3Client} it is given; the provider gives it one holding exactly the
- * vended credentials. Nothing is written to the log.
+ * <p>Uses whatever {@link S3Client} it is given; providers give it one holding exactly the vended
+ * credentials. Nothing is written to the log.
  */
 public final class DeltaLog {
 
@@ -68,7 +68,7 @@ public final class DeltaLog {
     }
   }
 
-  private final S3FileIO files;
+  private final KernelS3FileSystem files;
   private final String tableLocation;
   private final String logLocation;
 
@@ -77,8 +77,8 @@ public final class DeltaLog {
    * @throws IllegalArgumentException for another scheme
    */
   public DeltaLog(S3Client s3, String tableLocation) {
-    S3Path.parse(tableLocation);
-    this.files = new S3FileIO(s3);
+    S3Location.parse(tableLocation);
+    this.files = new KernelS3FileSystem(s3);
     this.tableLocation = files.resolvePath(tableLocation);
     this.logLocation = this.tableLocation + "/_delta_log/";
   }
