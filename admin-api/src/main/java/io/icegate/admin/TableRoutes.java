@@ -1,7 +1,5 @@
 package io.icegate.admin;
 
-import io.icegate.core.capture.CapturePointer;
-import io.icegate.core.capture.CapturePointers;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.NameScope;
@@ -15,11 +13,13 @@ import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.ReadTransaction;
-import io.icegate.core.validation.TableValidations;
-import io.icegate.core.validation.ValidationError;
-import io.icegate.core.validation.ValidationStatus;
-import io.icegate.core.validation.Visibility;
-import io.icegate.core.validation.VisibilityOverride;
+import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.CapturePointers;
+import io.icegate.overlay.store.validation.TableValidations;
+import io.icegate.overlay.store.validation.ValidationError;
+import io.icegate.overlay.store.validation.ValidationStatus;
+import io.icegate.overlay.store.validation.Visibility;
+import io.icegate.overlay.store.validation.VisibilityOverride;
 import io.icegate.overlay.tablevalidation.TableRevalidation;
 import io.icegate.overlay.tablevalidation.TableValidator;
 import java.util.LinkedHashMap;

@@ -17,8 +17,8 @@ import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
-import io.icegate.core.validation.TableValidations;
-import io.icegate.core.validation.Visibility;
+import io.icegate.overlay.store.validation.TableValidations;
+import io.icegate.overlay.store.validation.Visibility;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,8 +43,8 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
 import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
-import org.apache.iceberg.view.BaseMetastoreViewCatalog;
 import org.apache.iceberg.util.PropertyUtil;
+import org.apache.iceberg.view.BaseMetastoreViewCatalog;
 import org.apache.iceberg.view.ViewOperations;
 
 /**

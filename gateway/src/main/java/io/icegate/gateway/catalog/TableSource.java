@@ -1,10 +1,10 @@
 package io.icegate.gateway.catalog;
 
-import io.icegate.core.capture.CapturePointer;
-import io.icegate.core.capture.CapturePointers;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
 import io.icegate.core.store.ReadTransaction;
+import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.CapturePointers;
 import org.apache.iceberg.TableMetadata;
 
 /**

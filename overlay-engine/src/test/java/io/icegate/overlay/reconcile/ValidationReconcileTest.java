@@ -19,13 +19,13 @@ import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
-import io.icegate.core.validation.TableValidations;
-import io.icegate.core.validation.ValidationError;
-import io.icegate.core.validation.ValidationState;
-import io.icegate.core.validation.ValidationStatus;
-import io.icegate.core.validation.Visibility;
+import io.icegate.overlay.store.testing.ContributionInvariants;
+import io.icegate.overlay.store.validation.TableValidations;
+import io.icegate.overlay.store.validation.ValidationError;
+import io.icegate.overlay.store.validation.ValidationState;
+import io.icegate.overlay.store.validation.ValidationStatus;
+import io.icegate.overlay.store.validation.Visibility;
 import io.icegate.overlay.tablevalidation.TableRevalidation;
 import io.icegate.overlay.tablevalidation.TableValidator;
 import java.io.IOException;
@@ -104,7 +104,7 @@ class ValidationReconcileTest {
 
   @AfterEach
   void clean() {
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
     store.close();
   }
 
