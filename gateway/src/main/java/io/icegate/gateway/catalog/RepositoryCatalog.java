@@ -17,6 +17,7 @@ import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
+import io.icegate.overlay.store.serve.TableSource;
 import io.icegate.overlay.store.validation.TableValidations;
 import io.icegate.overlay.store.validation.Visibility;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.icegate.gateway.catalog;
+package io.icegate.overlay.store.serve;
 
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
@@ -12,7 +12,8 @@ import org.apache.iceberg.TableMetadata;
  * table's captured upstream metadata, or (not captured yet) a managed table's stored definition.
  * Each is immutable under its {@link #key()}: a metadata file is never rewritten, a definition's
  * key carries its digest, and a capture's key carries its capture generation and digest. So the key
- * can name cached answers and derive ETags.
+ * can name cached answers and derive ETags. A managed source's metadata is decoded by {@link
+ * ManagedMetadata#tableMetadata}.
  */
 public sealed interface TableSource {
 
@@ -49,7 +50,7 @@ public sealed interface TableSource {
   record Definition(Resource<Table> table) implements Managed {
     @Override
     public String key() {
-      return ManagedRelationAccess.servedLocation(
+      return ManagedMetadata.servedLocation(
           table.id(), table.spec().provenance().definitionDigest());
     }
   }
@@ -62,7 +63,7 @@ public sealed interface TableSource {
   record Captured(Resource<Table> table, CapturePointer pointer) implements Managed {
     @Override
     public String key() {
-      return ManagedRelationAccess.capturedLocation(
+      return ManagedMetadata.capturedLocation(
           table.id(), pointer.captureGeneration(), pointer.digest());
     }
   }
