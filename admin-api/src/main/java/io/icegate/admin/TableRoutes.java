@@ -195,7 +195,7 @@ public final class TableRoutes {
     }).orElse(null));
     Visibility visibility = validations.visibility(tx, account, table);
     out.put("visible", visibility.visible());
-    out.put("visibilityReason", visibility.reason());
+    out.put("visibilityReason", VisibilityReason.of(visibility, table));
     return out;
   }
 

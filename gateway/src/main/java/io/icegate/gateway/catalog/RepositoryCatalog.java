@@ -1,5 +1,6 @@
 package io.icegate.gateway.catalog;
 
+import io.icegate.admin.VisibilityReason;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.NameScope;
@@ -467,7 +468,8 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
         .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
     Visibility visibility = validations.visibility(tx, accountId, table);
     if (!visibility.visible()) {
-      throw new ForbiddenException("Table %s is not visible: %s", ident, visibility.reason());
+      throw new ForbiddenException("Table %s is not visible: %s", ident,
+          VisibilityReason.of(visibility, table));
     }
     return table;
   }

@@ -144,7 +144,7 @@ class ValidationReconcileTest {
     Resource<Table> broken = table(catalog, "broken");
     assertThat(visibility(good)).isEqualTo(Visibility.VISIBLE);
     assertThat(visibility(table(catalog, "empty"))).isEqualTo(Visibility.VISIBLE);
-    assertThat(visibility(broken).reason()).startsWith("1 validation error; see GET /admin/v1/");
+    assertThat(visibility(broken)).isEqualTo(new Visibility.Failed(1));
     ValidationStatus failed = validations.status(h.account, broken.id()).orElseThrow();
     assertThat(failed.state()).isEqualTo(ValidationState.FAILED);
     List<ValidationError> errors =

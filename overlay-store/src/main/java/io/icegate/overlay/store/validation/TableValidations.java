@@ -46,8 +46,9 @@ import org.slf4j.LoggerFactory;
  * transaction, so none sees half a result or two generations mixed.
  *
  * <p><b>Visibility.</b> A local Table is always visible. A managed Table is visible when an
- * override is set, or when its current capture validated with no error; otherwise its reason says
- * the validation is pending or how many errors were found and where to read them.
+ * override is set, or when its current capture validated with no error; otherwise its {@link
+ * Visibility} says the validation is pending or how many errors were found (the admin API adds
+ * where to read them).
  *
  * <p>Thread-safe.
  */
@@ -113,25 +114,16 @@ public final class TableValidations {
     }
     String format = spec.provenance().tableFormat();
     if (format != null && !ICEBERG.equals(format.toUpperCase(Locale.ROOT))) {
-      return Visibility.hidden("tables of format " + format + " are not validated; "
-          + "an administrator may set a visibility override");
+      return new Visibility.FormatNotValidated(format);
     }
     Optional<ValidationStatus> status = status(tx, accountId, table.id());
     if (status.isEmpty() || status.get().state() == ValidationState.PENDING) {
-      return Visibility.hidden(Visibility.PENDING_REASON);
+      return Visibility.PENDING;
     }
     if (status.get().state() == ValidationState.VALID) {
       return Visibility.VISIBLE;
     }
-    int count = status.get().errorCount();
-    return Visibility.hidden(count + (count == 1 ? " validation error" : " validation errors")
-        + "; see GET " + errorsRoute(accountId, spec.catalogId(), table.id()));
-  }
-
-  /** The admin route listing a Table's validation errors. */
-  public static String errorsRoute(String accountId, String catalogId, String tableId) {
-    return "/admin/v1/accounts/" + accountId + "/catalogs/" + catalogId + "/tables/" + tableId
-        + "/validation-errors";
+    return new Visibility.Failed(status.get().errorCount());
   }
 
   /**

@@ -1,27 +1,81 @@
 package io.icegate.overlay.store.validation;
 
 /**
- * Whether clients may query a Table through the gateway (issue 10, "Visibility").
- *
- * @param visible whether it appears in listings and loads
- * @param reason {@code null} when visible; otherwise the sentence a 403 on load says (validation
- *     pending, or how many errors and the admin route listing them)
+ * Whether clients may query a Table through the gateway, and if not, why (issue 10,
+ * "Visibility"). Data only: where an administrator reads more (the admin route of a Table's
+ * validation errors) is the admin API's to say.
  */
-public record Visibility(boolean visible, String reason) {
+public sealed interface Visibility {
   /** The answer for every visible Table. */
-  public static final Visibility VISIBLE = new Visibility(true, null);
+  Visibility VISIBLE = new Visible();
 
-  /** The reason of a managed Table whose current capture has not been validated. */
-  public static final String PENDING_REASON = "validation pending";
+  /** The answer for a managed Table whose current capture has not been validated. */
+  Visibility PENDING = new Pending();
 
-  public Visibility {
-    if (visible != (reason == null)) {
-      throw new IllegalArgumentException("a reason is given exactly when not visible");
+  /** Whether the Table appears in listings and loads. */
+  boolean visible();
+
+  /** {@code null} when visible; otherwise why not, in a sentence for a person. */
+  String reason();
+
+  /** A local Table, a managed one whose current capture validated clean, or one overridden. */
+  record Visible() implements Visibility {
+    @Override
+    public boolean visible() {
+      return true;
+    }
+
+    @Override
+    public String reason() {
+      return null;
     }
   }
 
-  /** Not visible, because {@code reason}. */
-  public static Visibility hidden(String reason) {
-    return new Visibility(false, reason);
+  /** A managed Table whose current capture has not been validated yet. */
+  record Pending() implements Visibility {
+    @Override
+    public boolean visible() {
+      return false;
+    }
+
+    @Override
+    public String reason() {
+      return "validation pending";
+    }
+  }
+
+  /**
+   * A managed Table of a format whose captures are not validated: only an override shows it.
+   *
+   * @param tableFormat the upstream table format, as its provenance names it
+   */
+  record FormatNotValidated(String tableFormat) implements Visibility {
+    @Override
+    public boolean visible() {
+      return false;
+    }
+
+    @Override
+    public String reason() {
+      return "tables of format " + tableFormat + " are not validated; "
+          + "an administrator may set a visibility override";
+    }
+  }
+
+  /**
+   * A managed Table whose current capture validated with errors.
+   *
+   * @param errorCount how many error records the validation published (at least 1)
+   */
+  record Failed(int errorCount) implements Visibility {
+    @Override
+    public boolean visible() {
+      return false;
+    }
+
+    @Override
+    public String reason() {
+      return errorCount + (errorCount == 1 ? " validation error" : " validation errors");
+    }
   }
 }
