@@ -35,7 +35,8 @@ import java.util.Optional;
  * error count, override and visibility; the paged {@code .../validation-errors}; {@code PUT} and
  * {@code DELETE .../visibility-override} (PUT requires If-Match with the Table's ETag, DELETE
  * accepts it); {@code POST .../revalidate}; and {@code revalidate=true} on Integration validate.
- * A Table of another Catalog, or of nothing, is 404. The logic lives in core and overlay-engine.
+ * A Table of another Catalog, or of nothing, is 404. The logic lives in overlay-store and
+ * overlay-engine; the link to a table's errors is built here ({@link VisibilityReason}).
  */
 public final class TableRoutes {
   private static final CapturePointers CAPTURES = new CapturePointers();
