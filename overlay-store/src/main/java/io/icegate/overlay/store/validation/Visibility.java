@@ -12,19 +12,16 @@ public sealed interface Visibility {
   /** The answer for a managed Table whose current capture has not been validated. */
   Visibility PENDING = new Pending();
 
-  /** Whether the Table appears in listings and loads. */
-  boolean visible();
-
   /** {@code null} when visible; otherwise why not, in a sentence for a person. */
   String reason();
 
+  /** Whether the Table appears in listings and loads: exactly when there is no reason not to. */
+  default boolean visible() {
+    return reason() == null;
+  }
+
   /** A local Table, a managed one whose current capture validated clean, or one overridden. */
   record Visible() implements Visibility {
-    @Override
-    public boolean visible() {
-      return true;
-    }
-
     @Override
     public String reason() {
       return null;
@@ -33,11 +30,6 @@ public sealed interface Visibility {
 
   /** A managed Table whose current capture has not been validated yet. */
   record Pending() implements Visibility {
-    @Override
-    public boolean visible() {
-      return false;
-    }
-
     @Override
     public String reason() {
       return "validation pending";
@@ -51,11 +43,6 @@ public sealed interface Visibility {
    */
   record FormatNotValidated(String tableFormat) implements Visibility {
     @Override
-    public boolean visible() {
-      return false;
-    }
-
-    @Override
     public String reason() {
       return "tables of format " + tableFormat + " are not validated; "
           + "an administrator may set a visibility override";
@@ -68,11 +55,6 @@ public sealed interface Visibility {
    * @param errorCount how many error records the validation published (at least 1)
    */
   record Failed(int errorCount) implements Visibility {
-    @Override
-    public boolean visible() {
-      return false;
-    }
-
     @Override
     public String reason() {
       return errorCount + (errorCount == 1 ? " validation error" : " validation errors");
