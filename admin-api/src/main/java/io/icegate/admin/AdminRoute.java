@@ -97,6 +97,22 @@ public enum AdminRoute {
     return access;
   }
 
+  /**
+   * This route's path with {@code values} in place of its template's variables, in order (ids
+   * only: values are not escaped).
+   */
+  public String path(String... values) {
+    StringBuilder path = new StringBuilder();
+    int next = 0;
+    for (String segment : segments) {
+      path.append('/').append(segment.startsWith("{") ? values[next++] : segment);
+    }
+    if (next != values.length) {
+      throw new IllegalArgumentException(template + " takes " + next + " values");
+    }
+    return path.toString();
+  }
+
   /** The path variables when {@code path} fits this route's template. */
   public Optional<Map<String, String>> match(List<String> path) {
     if (path.size() != segments.size()) {

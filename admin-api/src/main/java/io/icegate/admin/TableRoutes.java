@@ -1,8 +1,6 @@
 package io.icegate.admin;
 
 import io.icegate.admin.model.AdminRequests;
-import io.icegate.core.capture.CapturePointer;
-import io.icegate.core.capture.CapturePointers;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.NameScope;
@@ -16,11 +14,13 @@ import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.ReadTransaction;
-import io.icegate.core.validation.TableValidations;
-import io.icegate.core.validation.ValidationError;
-import io.icegate.core.validation.ValidationStatus;
-import io.icegate.core.validation.Visibility;
-import io.icegate.core.validation.VisibilityOverride;
+import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.CapturePointers;
+import io.icegate.overlay.store.validation.TableValidations;
+import io.icegate.overlay.store.validation.ValidationError;
+import io.icegate.overlay.store.validation.ValidationStatus;
+import io.icegate.overlay.store.validation.Visibility;
+import io.icegate.overlay.store.validation.VisibilityOverride;
 import io.icegate.overlay.tablevalidation.TableRevalidation;
 import io.icegate.overlay.tablevalidation.TableValidator;
 import java.util.LinkedHashMap;
@@ -36,7 +36,8 @@ import java.util.Optional;
  * error count, override and visibility; the paged {@code .../validation-errors}; {@code PUT} and
  * {@code DELETE .../visibility-override} (PUT requires If-Match with the Table's ETag, DELETE
  * accepts it); {@code POST .../revalidate}; and {@code revalidate=true} on Integration validate.
- * A Table of another Catalog, or of nothing, is 404. The logic lives in core and overlay-engine.
+ * A Table of another Catalog, or of nothing, is 404. The logic lives in overlay-store and
+ * overlay-engine; the link to a table's errors is built here ({@link VisibilityReason}).
  */
 public final class TableRoutes {
   private static final CapturePointers CAPTURES = new CapturePointers();
@@ -193,7 +194,7 @@ public final class TableRoutes {
     }).orElse(null));
     Visibility visibility = validations.visibility(tx, account, table);
     out.put("visible", visibility.visible());
-    out.put("visibilityReason", visibility.reason());
+    out.put("visibilityReason", VisibilityReason.of(visibility, table));
     return out;
   }
 

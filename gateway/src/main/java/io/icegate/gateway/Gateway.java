@@ -1,7 +1,6 @@
 package io.icegate.gateway;
 
 import io.icegate.core.auth.ApiTokens;
-import io.icegate.core.capture.CaptureChunkCollector;
 import io.icegate.core.durability.IdempotencySettings;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
@@ -24,6 +23,8 @@ import io.icegate.gateway.vending.AssumeRoleVending;
 import io.icegate.gateway.vending.ManagedTableCredentials;
 import io.icegate.gateway.vending.NativeCredentialSource;
 import io.icegate.gateway.vending.TableCredentials;
+import io.icegate.overlay.store.OverlayStore;
+import io.icegate.overlay.store.capture.CaptureChunkCollector;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -93,7 +94,7 @@ public final class Gateway implements AutoCloseable {
       KvStore store, PrintStream out) throws Exception {
     try {
       Clock clock = Clock.systemUTC();
-      Repositories repositories = new Repositories(store, clock);
+      Repositories repositories = OverlayStore.repositories(store, clock);
       ApiTokens tokens = new ApiTokens(store);
       Bootstrap.ensure(repositories, tokens, settings.dataDir(), settings.bootstrapToken(), out);
 

@@ -11,6 +11,7 @@ import io.icegate.core.store.KvStore;
 import io.icegate.gateway.catalog.MetadataCache;
 import io.icegate.gateway.catalog.RepositoryCatalog;
 import io.icegate.gateway.fileio.LocalFileIO;
+import io.icegate.overlay.store.OverlayStore;
 import io.icegate.storage.sqlite.SqliteKvStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -66,7 +67,7 @@ public class TableListingBenchmark {
   public void fill() throws IOException {
     dir = Files.createTempDirectory("icegate-listing");
     store = SqliteKvStore.open(dir.resolve("store.db"));
-    Repositories repos = new Repositories(store, Clock.systemUTC());
+    Repositories repos = OverlayStore.repositories(store, Clock.systemUTC());
     Resource<Catalog> cat = store.run(tx -> {
       Resource<Account> account = repos.accounts().create(tx, new Account("bench"));
       Resource<Catalog> c = repos.catalogs(account.id())

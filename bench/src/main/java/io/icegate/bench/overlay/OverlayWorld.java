@@ -29,6 +29,7 @@ import io.icegate.overlay.reconcile.ReconcileHook;
 import io.icegate.overlay.reconcile.ReconcileReport;
 import io.icegate.overlay.reconcile.ReconcileSettings;
 import io.icegate.overlay.reconcile.Reconciler;
+import io.icegate.overlay.store.OverlayStore;
 import io.icegate.storage.sqlite.SqliteKvStore;
 import java.io.IOException;
 import java.net.URI;
@@ -63,7 +64,7 @@ final class OverlayWorld implements AutoCloseable {
     this.file = file;
     this.store = SqliteKvStore.open(file);
     Clock clock = Clock.systemUTC();
-    Repositories repos = new Repositories(store, clock);
+    Repositories repos = OverlayStore.repositories(store, clock);
     CredentialStore credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
     IdempotentCreates creates = new IdempotentCreates(repos, clock, IdempotencySettings.DEFAULT);
     // The bench upstream is on loopback; the host check is the admin API's, not measured here.

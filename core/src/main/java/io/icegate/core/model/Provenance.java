@@ -11,7 +11,7 @@ import java.util.Objects;
  * overlayId} writes it; the gateway serves it read-only (403 naming the Overlay on writes).
  *
  * <p>The definition itself (Iceberg table or view metadata without snapshots) is stored beside the
- * record in chunks ({@link io.icegate.core.overlay.ManagedRelations}); {@code definitionDigest}
+ * record in chunks (overlay-store's {@code ManagedRelations}); {@code definitionDigest}
  * names the stored bytes, so an unchanged upstream is detected without reading them.
  *
  * @param integrationId id of the Integration the relation was read through

@@ -16,8 +16,6 @@ import io.icegate.core.model.ResourceRef;
 import io.icegate.core.model.ResourceSpec;
 import io.icegate.core.model.Table;
 import io.icegate.core.model.View;
-import io.icegate.core.overlay.ManagedRelations;
-import io.icegate.core.overlay.NamespaceClaims;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
@@ -32,9 +30,6 @@ import java.util.List;
  * load-bearing) and goes to the store.
  */
 abstract class KindRules<S extends ResourceSpec> {
-  private static final NamespaceClaims CLAIMS = new NamespaceClaims();
-  private static final ManagedRelations MANAGED = new ManagedRelations();
-
   final DeletionFences fences;
   final DependencyCounters counters;
 
@@ -297,8 +292,12 @@ abstract class KindRules<S extends ResourceSpec> {
 
   /** Namespaces: unique per (catalog, parent path); counted on their catalog. */
   static final class NamespaceRules extends KindRules<Namespace> {
-    NamespaceRules(DeletionFences fences, DependencyCounters counters) {
+    private final ContributionRules contributions;
+
+    NamespaceRules(
+        DeletionFences fences, DependencyCounters counters, ContributionRules contributions) {
       super(fences, counters);
+      this.contributions = contributions;
     }
 
     @Override
@@ -349,15 +348,15 @@ abstract class KindRules<S extends ResourceSpec> {
     }
 
     /** Seed 000: a claimed Namespace cannot be dropped or moved while an Overlay uses it. */
-    private static void assertUnclaimed(Transaction tx, Resource<Namespace> resource) {
-      CLAIMS
-          .anyClaimOn(tx, resource.accountId(), resource.id())
-          .ifPresent(claim -> {
+    private void assertUnclaimed(Transaction tx, Resource<Namespace> resource) {
+      contributions
+          .claimingOverlay(tx, resource.accountId(), resource.id())
+          .ifPresent(overlayId -> {
             throw new IcegateException(
                 ErrorCode.NAMESPACE_CLAIMED,
                 ResourceKind.NAMESPACE,
                 String.join(".", resource.spec().path()),
-                claim.overlayId());
+                overlayId);
           });
     }
 
@@ -390,12 +389,15 @@ abstract class KindRules<S extends ResourceSpec> {
   static final class RelationRules<S extends ResourceSpec> extends KindRules<S> {
     private final ResourceKind kind;
     private final Class<S> specType;
+    private final ContributionRules contributions;
 
     RelationRules(
-        ResourceKind kind, Class<S> specType, DeletionFences fences, DependencyCounters counters) {
+        ResourceKind kind, Class<S> specType, DeletionFences fences, DependencyCounters counters,
+        ContributionRules contributions) {
       super(fences, counters);
       this.kind = kind;
       this.specType = specType;
+      this.contributions = contributions;
     }
 
     @Override
@@ -443,7 +445,7 @@ abstract class KindRules<S extends ResourceSpec> {
 
     @Override
     void onDeleted(Transaction tx, Resource<S> resource) {
-      MANAGED.forget(tx, resource);
+      contributions.forget(tx, resource);
     }
 
     @Override

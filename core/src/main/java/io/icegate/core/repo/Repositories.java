@@ -20,7 +20,7 @@ import java.util.Objects;
  * request; the repositories it hands out are bound to an account and cheap to create.
  *
  * <pre>{@code
- * Repositories repos = new Repositories(store, Clock.systemUTC());
+ * Repositories repos = new Repositories(store, Clock.systemUTC(), contributionRules);
  * Resource<Account> acme = repos.accounts().create(new Account("acme"));
  * ResourceRepository<Catalog> catalogs = repos.catalogs(acme.id());
  * store.run(tx -> {                  // compose several operations in one transaction
@@ -32,6 +32,7 @@ import java.util.Objects;
 public final class Repositories {
   private final KvStore store;
   private final Clock clock;
+  private final ContributionRules contributions;
   private final DeletionFences fences = new DeletionFences();
   private final DependencyCounters counters = new DependencyCounters();
   private final NameIndexListing.Factory listings;
@@ -46,12 +47,15 @@ public final class Repositories {
       new ResourceCodec<>(CatalogOverlay.class);
 
   /**
-   * Repositories over {@code store}; {@code clock} stamps createdAt/updatedAt. Loads (on the first
-   * start of a store: creates) the page-token key in its own transaction.
+   * Repositories over {@code store}; {@code clock} stamps createdAt/updatedAt; {@code
+   * contributions} answers the overlay domain's checks in every namespace drop or move and every
+   * relation delete (overlay-store's {@code OverlayStore}). Loads (on the first start of a store:
+   * creates) the page-token key in its own transaction.
    */
-  public Repositories(KvStore store, Clock clock) {
+  public Repositories(KvStore store, Clock clock, ContributionRules contributions) {
     this.store = Objects.requireNonNull(store, "store");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.contributions = Objects.requireNonNull(contributions, "contributions");
     this.listings = new NameIndexListing.Factory(PageTokens.load(store));
   }
 
@@ -102,7 +106,7 @@ public final class Repositories {
     return new ResourceRepository<>(
         store,
         clock,
-        new KindRules.NamespaceRules(fences, counters),
+        new KindRules.NamespaceRules(fences, counters, contributions),
         namespaceCodec,
         listings,
         requireAccount(accountId));
@@ -113,7 +117,8 @@ public final class Repositories {
     return new ResourceRepository<>(
         store,
         clock,
-        new KindRules.RelationRules<>(ResourceKind.TABLE, Table.class, fences, counters),
+        new KindRules.RelationRules<>(
+            ResourceKind.TABLE, Table.class, fences, counters, contributions),
         tableCodec,
         listings,
         requireAccount(accountId));
@@ -124,7 +129,8 @@ public final class Repositories {
     return new ResourceRepository<>(
         store,
         clock,
-        new KindRules.RelationRules<>(ResourceKind.VIEW, View.class, fences, counters),
+        new KindRules.RelationRules<>(
+            ResourceKind.VIEW, View.class, fences, counters, contributions),
         viewCodec,
         listings,
         requireAccount(accountId));

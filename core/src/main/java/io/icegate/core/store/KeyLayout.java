@@ -27,6 +27,11 @@ import java.util.List;
  * elements ({@link NameScope.AccountWide}) or as {@code (catalog id, nested tuple of the path)}
  * ({@link NameScope.InCatalog}); the nested tuple keeps segment boundaries, so ["a.b"] and
  * ["a","b"] are different keys, and the children of one parent form one contiguous range.
+ *
+ * <p>The overlay domain's subspaces ({@link #CLAIMS}, {@link #MANAGED}, {@link #DEFINITIONS},
+ * {@link #CAPTURES}, {@link #BLOB_MARKERS}, {@link #VALIDATIONS}, {@link #BLOBS}) are declared here
+ * like every other, and written by the classes of the overlay-store module ({@code
+ * io.icegate.overlay.store}) named in their comments.
  */
 public final class KeyLayout {
 
@@ -78,7 +83,7 @@ public final class KeyLayout {
    * {@code (account id, "namespace", namespace id, overlay id) -> claim} (JSON) answers "who claims
    * this namespace" for drop and move checks; {@code (account id, "overlay", overlay id, namespace
    * id) -> empty} answers "what does this Overlay claim" for retirement. Written by reconciliation
-   * ({@link io.icegate.core.overlay.NamespaceClaims}).
+   * ({@code NamespaceClaims}).
    */
   public static final Subspace CLAIMS = subspace(6);
 
@@ -86,8 +91,8 @@ public final class KeyLayout {
    * The managed-relation index: {@code (account id, overlay id, kind, external id) -> relation id}.
    * One entry per Table or View an Overlay materialized, keyed by the provider's identity, so a
    * reconcile finds the resource of an upstream object after an upstream rename, and retirement
-   * lists an Overlay's relations with one range read. Written with the relation's record ({@link
-   * io.icegate.core.overlay.ManagedRelations}).
+   * lists an Overlay's relations with one range read. Written with the relation's record ({@code
+   * ManagedRelations}).
    */
   public static final Subspace MANAGED = subspace(11);
 
@@ -118,9 +123,9 @@ public final class KeyLayout {
    * Capture pointers: {@code (account id, table id) -> pointer} (JSON: capture generation, upstream
    * metadata location, blob digest and size, capture time). One per captured managed Table; the
    * captured metadata itself lives in {@link #BLOBS}, written before the pointer transaction that
-   * names it. Written by {@link io.icegate.core.capture.Captures} in a fenced transaction that
-   * asserts the capture generation it read; cleared with the Table ({@link
-   * io.icegate.core.overlay.ManagedRelations#forget}).
+   * names it. Written by {@code Captures} in a fenced transaction that
+   * asserts the capture generation it read; cleared with the Table ({@code
+   * ManagedRelations#forget}).
    */
   public static final Subspace CAPTURES = subspace(15);
 
@@ -128,24 +133,24 @@ public final class KeyLayout {
    * Blob bookkeeping beside {@link #BLOBS}: {@code (sha-256) -> marker} (JSON: write time, size,
    * chunk count), refreshed by every write of the blob; and {@code (sha-256, account id, table
    * id) -> empty}, a reference hint set in the pointer transaction that names the blob. The
-   * chunk collector ({@link io.icegate.core.capture.CaptureChunkCollector}) deletes a blob only
+   * chunk collector ({@code CaptureChunkCollector}) deletes a blob only
    * when no hint leads to a pointer naming it and its marker is older than the grace period.
    */
   public static final Subspace BLOB_MARKERS = subspace(16);
 
   /**
    * Validation state of managed Tables (issue 10, "Validation"), four kinds of key per table:
-   * {@code (account id, table id, "pointer") -> status} (JSON {@link
-   * io.icegate.core.validation.ValidationStatus}: validation generation, the capture generation it
+   * {@code (account id, table id, "pointer") -> status} (JSON {@code
+   * ValidationStatus}: validation generation, the capture generation it
    * validated, state, error count, validation time); {@code (account id, table id, "allocated") ->
    * highest validation generation handed out} (8 bytes, big-endian), so two concurrent
    * publications never write their error records under the same generation; {@code (account id,
    * table id, "errors", validation generation, seq) -> error record} (JSON); {@code (account id,
    * table id, "override") -> visibility override} (JSON). Error records of a new generation are
    * written before the transaction that switches the pointer to it, which also clears every
-   * older generation. Written by {@link io.icegate.core.validation.TableValidations}; the whole
-   * table's range is cleared with the Table ({@link
-   * io.icegate.core.overlay.ManagedRelations#forget}) and with its account.
+   * older generation. Written by {@code TableValidations}; the whole
+   * table's range is cleared with the Table ({@code
+   * ManagedRelations#forget}) and with its account.
    */
   public static final Subspace VALIDATIONS = subspace(17);
 
@@ -167,7 +172,7 @@ public final class KeyLayout {
   /**
    * Content-addressed chunks of large immutable payloads: {@code (sha-256, chunk index) -> bytes}.
    * Written before the pointer transaction that references them, with their marker in {@link
-   * #BLOB_MARKERS} ({@link io.icegate.core.capture.Blobs}).
+   * #BLOB_MARKERS} ({@code Blobs}).
    */
   public static final Subspace BLOBS = subspace(8);
 

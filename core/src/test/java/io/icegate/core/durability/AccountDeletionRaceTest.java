@@ -18,6 +18,7 @@ import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.engine.KvEngine;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.core.testing.NoContributions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,7 +62,7 @@ public abstract class AccountDeletionRaceTest {
     AtomicLong refused = new AtomicLong();
     try (KvStore store = new EngineKvStore(newEngine())) {
       MutableClock clock = MutableClock.start();
-      Repositories repos = new Repositories(store, clock);
+      Repositories repos = new Repositories(store, clock, NoContributions.RULES);
       IdempotentCreates creates = new IdempotentCreates(repos, clock, IdempotencySettings.DEFAULT);
       AccountDeletion deletion = new AccountDeletion(repos, clock, 50, List.of());
       Random random = new Random(42);

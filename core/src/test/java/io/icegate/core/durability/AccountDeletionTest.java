@@ -23,6 +23,7 @@ import io.icegate.core.store.testing.FaultInjectingEngine;
 import io.icegate.core.store.testing.FaultInjectingEngine.Fault;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.core.testing.NoContributions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,7 +45,7 @@ class AccountDeletionTest {
     faults = new FaultInjectingEngine(InMemoryEngine.create());
     store = new EngineKvStore(faults);
     clock = MutableClock.start();
-    repos = new Repositories(store, clock);
+    repos = new Repositories(store, clock, NoContributions.RULES);
     account = populate("doomed");
     survivor = populate("survivor");
     catalogId = repos.catalogs(account).getByName(NameScope.ACCOUNT_WIDE, "c0").orElseThrow().id();

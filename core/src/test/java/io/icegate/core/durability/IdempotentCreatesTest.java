@@ -25,6 +25,7 @@ import io.icegate.core.store.testing.FaultInjectingEngine;
 import io.icegate.core.store.testing.FaultInjectingEngine.Fault;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.core.testing.NoContributions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -49,7 +50,7 @@ class IdempotentCreatesTest {
     faults = new FaultInjectingEngine(InMemoryEngine.create());
     store = new EngineKvStore(faults);
     clock = MutableClock.start();
-    repos = new Repositories(store, clock);
+    repos = new Repositories(store, clock, NoContributions.RULES);
     creates = new IdempotentCreates(repos, clock, SETTINGS);
     account = repos.accounts().create(new Account("a")).id();
     catalogs = repos.catalogs(account);

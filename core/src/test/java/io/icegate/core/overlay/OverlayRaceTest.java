@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.admin.model.IntegrationType;
+import io.icegate.core.catalog.CatalogService;
 import io.icegate.core.credential.CredentialPublication;
 import io.icegate.core.credential.CredentialStore;
 import io.icegate.core.credential.CredentialedWrites;
 import io.icegate.core.credential.MasterKey;
 import io.icegate.core.credential.SecretValues;
-import io.icegate.core.catalog.CatalogService;
 import io.icegate.core.durability.AccountDeletion;
 import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.durability.IdempotencySettings;
@@ -30,6 +30,7 @@ import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.engine.KvEngine;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.core.testing.NoContributions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +79,7 @@ public abstract class OverlayRaceTest {
     AtomicLong refusals = new AtomicLong();
     try (KvStore store = new EngineKvStore(newEngine())) {
       MutableClock clock = MutableClock.start();
-      Repositories repos = new Repositories(store, clock);
+      Repositories repos = new Repositories(store, clock, NoContributions.RULES);
       IdempotentCreates creates = new IdempotentCreates(repos, clock, IdempotencySettings.DEFAULT);
       CredentialStore credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
       CredentialedWrites writes =

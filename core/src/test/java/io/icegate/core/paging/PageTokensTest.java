@@ -18,6 +18,7 @@ import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.core.testing.NoContributions;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ class PageTokensTest {
   @BeforeEach
   void setUp() {
     store = new EngineKvStore(InMemoryEngine.create());
-    repos = new Repositories(store, MutableClock.start());
+    repos = new Repositories(store, MutableClock.start(), NoContributions.RULES);
     account = repos.accounts().create(new Account("a")).id();
     catalogId = repos.catalogs(account).create(new Catalog("c", null, Map.of())).id();
     namespaces = repos.namespaces(account);
@@ -129,7 +130,7 @@ class PageTokensTest {
   @Test
   void everyInstanceOverTheStoreAcceptsEveryOthersTokens() {
     String token = tokenOf(children("a"));
-    Repositories second = new Repositories(store, MutableClock.start());
+    Repositories second = new Repositories(store, MutableClock.start(), NoContributions.RULES);
     Page<Resource<Namespace>> page = second.namespaces(account)
         .list(children("a"), new PageRequest(token, 2), ReadConsistency.STRONG);
     assertThat(page.items()).extracting(Resource::name).containsExactly("n2", "n3");

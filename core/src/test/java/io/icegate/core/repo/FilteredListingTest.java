@@ -15,6 +15,7 @@ import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.core.testing.NoContributions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +40,7 @@ class FilteredListingTest {
   @BeforeEach
   void setUp() {
     store = new EngineKvStore(InMemoryEngine.create());
-    repos = new Repositories(store, MutableClock.start());
+    repos = new Repositories(store, MutableClock.start(), NoContributions.RULES);
     account = repos.accounts().create(new Account("acme")).id();
     catalogId = repos.catalogs(account).create(new Catalog("prod", "file:/w", Map.of())).id();
     repos.namespaces(account).create(new Namespace(catalogId, List.of("ns"), Map.of()));

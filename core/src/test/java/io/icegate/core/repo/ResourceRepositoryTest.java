@@ -22,6 +22,7 @@ import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.core.testing.NoContributions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,7 +44,7 @@ class ResourceRepositoryTest {
   void setUp() {
     store = new EngineKvStore(InMemoryEngine.create());
     clock = MutableClock.start();
-    repos = new Repositories(store, clock);
+    repos = new Repositories(store, clock, NoContributions.RULES);
     account = repos.accounts().create(new Account("acme")).id();
     catalogId = repos.catalogs(account).create(new Catalog("prod", "file:/w", Map.of())).id();
   }

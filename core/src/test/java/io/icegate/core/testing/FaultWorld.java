@@ -7,6 +7,7 @@ import io.icegate.core.durability.RequestFingerprint;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.ResourceSpec;
+import io.icegate.core.repo.ContributionRules;
 import io.icegate.core.repo.CreateOutcome;
 import io.icegate.core.repo.OnConflict;
 import io.icegate.core.repo.Repositories;
@@ -18,6 +19,7 @@ import io.icegate.core.store.engine.KvEngine;
 import io.icegate.core.store.engine.RetryPolicy;
 import io.icegate.core.store.testing.FaultInjectingEngine;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -40,20 +42,35 @@ public final class FaultWorld implements AutoCloseable {
   public final ReplayLedger ledger = new ReplayLedger();
   /** The same data without faults: what a fresh process would read afterwards. */
   private final KvStore verifier;
+  private final ContributionRules rules;
+  private final List<StoredInvariants> invariants;
 
-  private FaultWorld(KvEngine engine) {
+  private FaultWorld(KvEngine engine, ContributionRules rules,
+      List<StoredInvariants> invariants) {
     this.faults = new FaultInjectingEngine(engine);
     this.verifier = new EngineKvStore(engine);
+    this.rules = rules;
+    this.invariants = invariants;
     // Few backoff sleeps: injected faults are not contention, waiting on them only slows tests.
     this.store = new EngineKvStore(faults,
         new RetryPolicy(100, Duration.ofNanos(100_000), Duration.ofMillis(20)));
-    this.repos = new Repositories(store, clock);
+    this.repos = new Repositories(store, clock, rules);
     this.creates = new IdempotentCreates(repos, clock, SETTINGS);
   }
 
-  /** A world over the fresh, empty {@code engine}. */
+  /** A world over the fresh, empty {@code engine}, for core's own scenarios. */
   public static FaultWorld open(KvEngine engine) {
-    return new FaultWorld(engine);
+    return new FaultWorld(engine, NoContributions.RULES, List.of());
+  }
+
+  /**
+   * A world over the fresh, empty {@code engine} whose repositories run {@code rules} and whose
+   * checks include {@code invariants}: the scenarios of a module above core (overlay-store's
+   * {@code OverlayStore} and {@code ContributionInvariants}).
+   */
+  public static FaultWorld open(KvEngine engine, ContributionRules rules,
+      StoredInvariants invariants) {
+    return new FaultWorld(engine, rules, List.of(invariants));
   }
 
   /**
@@ -108,15 +125,19 @@ public final class FaultWorld implements AutoCloseable {
    * replay of every ledger entry whose account passes {@code replayAccounts}.
    */
   public void verify(java.util.function.Predicate<String> replayAccounts) {
-    InvariantChecker.of(verifier).assertClean();
-    Repositories clean = new Repositories(verifier, clock);
+    checker().assertClean();
+    Repositories clean = new Repositories(verifier, clock, rules);
     ledger.assertReplays(clean, new IdempotentCreates(clean, clock, SETTINGS), replayAccounts);
-    InvariantChecker.of(verifier).assertClean();
+    checker().assertClean();
   }
 
   /** The invariant checker over the store without faults. */
   public InvariantChecker checker() {
-    return InvariantChecker.of(verifier);
+    InvariantChecker checker = InvariantChecker.of(verifier);
+    for (StoredInvariants more : invariants) {
+      checker = checker.with(more);
+    }
+    return checker;
   }
 
   @Override

@@ -53,16 +53,29 @@ import java.util.Set;
  * </ul>
  *
  * <p>Replays of receipts are checked by {@link ReplayLedger}. Overlay contributions (managed
- * relations, their index and definitions, namespace claims) by {@link ContributionInvariants}. Credentials: every stored generation is referenced by its owner (integration,
- * catalog) or noted as an orphan candidate; every referenced generation is stored and readable.
+ * relations, their index and definitions, namespace claims, captures, validations) by the
+ * {@link StoredInvariants} of overlay-store given to {@link #with}; without them, any key in
+ * those subspaces is itself a violation, so a test cannot leave them unchecked by mistake.
+ * Credentials: every stored generation is referenced by its owner (integration, catalog) or noted
+ * as an orphan candidate; every referenced generation is stored and readable.
  */
 public final class InvariantChecker {
+  /**
+   * Subspaces written above core (overlay-store): their keys are checked by {@link
+   * StoredInvariants} covering them, or reported.
+   */
+  private static final List<Subspace> CHECKED_ABOVE_CORE = List.of(KeyLayout.CLAIMS,
+      KeyLayout.MANAGED, KeyLayout.DEFINITIONS, KeyLayout.CAPTURES, KeyLayout.VALIDATIONS);
+
   private final KvStore store;
   private final io.icegate.core.credential.CredentialStore credentials;
+  private final List<StoredInvariants> extra;
 
-  private InvariantChecker(KvStore store, io.icegate.core.credential.CredentialStore credentials) {
+  private InvariantChecker(KvStore store, io.icegate.core.credential.CredentialStore credentials,
+      List<StoredInvariants> extra) {
     this.store = store;
     this.credentials = credentials;
+    this.extra = extra;
   }
 
   /**
@@ -70,12 +83,19 @@ public final class InvariantChecker {
    * credentials} (its master key).
    */
   public InvariantChecker withCredentials(io.icegate.core.credential.CredentialStore credentials) {
-    return new InvariantChecker(store, credentials);
+    return new InvariantChecker(store, credentials, extra);
+  }
+
+  /** This checker, also checking {@code invariants} of a module above core. */
+  public InvariantChecker with(StoredInvariants invariants) {
+    List<StoredInvariants> all = new ArrayList<>(extra);
+    all.add(invariants);
+    return new InvariantChecker(store, credentials, List.copyOf(all));
   }
 
   /** A checker over {@code store}. */
   public static InvariantChecker of(KvStore store) {
-    return new InvariantChecker(store, null);
+    return new InvariantChecker(store, null, List.of());
   }
 
   /** Fails with every violation found. */
@@ -152,7 +172,7 @@ public final class InvariantChecker {
       }
     }
     checkOverlays(tx, byId, overlaysPerOwner, violations);
-    ContributionInvariants.check(tx, byId, violations);
+    checkAboveCore(tx, byId, violations);
 
     for (KeyValue kv : all(tx, KeyLayout.NAME_INDEX.range())) {
       Tuple key = KeyLayout.NAME_INDEX.unpack(kv.key());
@@ -250,6 +270,23 @@ public final class InvariantChecker {
       }
     }
     return violations;
+  }
+
+  /** The invariants given to {@link #with}; keys in a subspace none of them covers are reported. */
+  private void checkAboveCore(ReadTransaction tx, Map<String, Resource<?>> byId,
+      List<String> violations) {
+    Set<Subspace> covered = new HashSet<>();
+    for (StoredInvariants invariants : extra) {
+      covered.addAll(invariants.subspaces());
+      invariants.check(tx, byId, violations);
+    }
+    for (Subspace subspace : CHECKED_ABOVE_CORE) {
+      int keys = covered.contains(subspace) ? 0 : all(tx, subspace.range()).size();
+      if (keys > 0) {
+        violations.add(keys + " key(s) under " + subspace + " that no invariants were given for "
+            + "(check with overlay-store's ContributionInvariants)");
+      }
+    }
   }
 
   /**

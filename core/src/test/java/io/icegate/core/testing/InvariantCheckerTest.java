@@ -32,7 +32,7 @@ class InvariantCheckerTest {
   @BeforeEach
   void setUp() {
     store = new EngineKvStore(InMemoryEngine.create());
-    repos = new Repositories(store, MutableClock.start());
+    repos = new Repositories(store, MutableClock.start(), NoContributions.RULES);
     account = repos.accounts().create(new Account("a")).id();
     catalog = repos.catalogs(account).create(new Catalog("c", null, Map.of()));
     namespace = repos.namespaces(account)
@@ -52,6 +52,13 @@ class InvariantCheckerTest {
   void findsAResourceWithoutItsName() {
     assertThat(afterDamage(tx -> tx.clear(KeyLayout.name(account, ResourceKind.CATALOG,
         NameScope.ACCOUNT_WIDE, "c")))).anyMatch(v -> v.contains("has no name-index entry"));
+  }
+
+  @Test
+  void reportsOverlayKeysItWasGivenNoInvariantsFor() {
+    assertThat(afterDamage(tx -> tx.set(KeyLayout.claim(account, namespace.id(), "overlay"),
+        "{}".getBytes(StandardCharsets.UTF_8))))
+        .anyMatch(v -> v.contains("1 key(s) under") && v.contains("ContributionInvariants"));
   }
 
   @Test

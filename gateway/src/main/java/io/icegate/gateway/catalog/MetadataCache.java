@@ -3,6 +3,7 @@ package io.icegate.gateway.catalog;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.icegate.gateway.fileio.ObjectStoreUnavailableException;
+import io.icegate.overlay.store.serve.TableSource;
 import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;

@@ -1,5 +1,6 @@
 package io.icegate.gateway.catalog;
 
+import io.icegate.admin.VisibilityReason;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.NameScope;
@@ -17,8 +18,9 @@ import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
-import io.icegate.core.validation.TableValidations;
-import io.icegate.core.validation.Visibility;
+import io.icegate.overlay.store.serve.TableSource;
+import io.icegate.overlay.store.validation.TableValidations;
+import io.icegate.overlay.store.validation.Visibility;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -43,8 +45,8 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
 import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
-import org.apache.iceberg.view.BaseMetastoreViewCatalog;
 import org.apache.iceberg.util.PropertyUtil;
+import org.apache.iceberg.view.BaseMetastoreViewCatalog;
 import org.apache.iceberg.view.ViewOperations;
 
 /**
@@ -466,7 +468,8 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
         .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
     Visibility visibility = validations.visibility(tx, accountId, table);
     if (!visibility.visible()) {
-      throw new ForbiddenException("Table %s is not visible: %s", ident, visibility.reason());
+      throw new ForbiddenException("Table %s is not visible: %s", ident,
+          VisibilityReason.of(visibility, table));
     }
     return table;
   }

@@ -5,6 +5,7 @@ import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.Table;
 import io.icegate.core.store.Transaction;
 import io.icegate.gateway.fileio.ObjectStoreUnavailableException;
+import io.icegate.overlay.store.serve.TableSource;
 import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.BaseMetastoreTableOperations;

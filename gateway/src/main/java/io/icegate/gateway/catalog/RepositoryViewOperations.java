@@ -5,6 +5,7 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.View;
 import io.icegate.gateway.fileio.ObjectStoreUnavailableException;
+import io.icegate.overlay.store.serve.ManagedMetadata;
 import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchViewException;
@@ -46,7 +47,7 @@ final class RepositoryViewOperations extends BaseViewOperations {
     record Found(Resource<View> view, ViewMetadata definition) {}
     Optional<Found> found = RepositoryCatalog.call(() -> catalog.read(
         tx -> catalog.findView(tx, ident).map(view -> new Found(view, view.spec().managed()
-            ? ManagedRelationAccess.viewMetadata(tx, view, ident.toString())
+            ? ManagedMetadata.viewMetadata(tx, view, ident.toString())
             : null))));
     if (found.isEmpty()) {
       if (currentMetadataLocation() != null) {

@@ -1,6 +1,6 @@
 package io.icegate.gateway.ops;
 
-import io.icegate.core.capture.CaptureChunkCollector;
+import io.icegate.overlay.store.capture.CaptureChunkCollector;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executors;

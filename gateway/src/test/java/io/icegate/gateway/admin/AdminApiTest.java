@@ -275,8 +275,9 @@ class AdminApiTest {
   void aDeletedCatalogIsGoneFromTheIcebergRoutesAtOnce() {
     String reader = "Bearer " + json(gw.send("POST", base() + "/tokens",
         "{\"name\":\"gone-reader\",\"role\":\"reader\"}")).get("token").asText();
-    io.icegate.core.repo.Repositories repositories = new io.icegate.core.repo.Repositories(
-        gw.gateway().store(), java.time.Clock.systemUTC());
+    io.icegate.core.repo.Repositories repositories =
+        io.icegate.overlay.store.OverlayStore.repositories(gw.gateway().store(),
+            java.time.Clock.systemUTC());
     for (String how : new String[] {"admin API", "another process"}) {
       String id = json(gw.send("POST", base() + "/catalogs", "{\"name\":\"gone-"
           + how.replace(' ', '-') + "\",\"warehouse\":\"file:/tmp/gone\"}")).get("id").asText();
@@ -466,8 +467,9 @@ class AdminApiTest {
    */
   @Test
   void aKeyWhoseFirstRequestIsStillRunningIs409() throws Exception {
-    io.icegate.core.repo.Repositories repos = new io.icegate.core.repo.Repositories(
-        gw.gateway().store(), java.time.Clock.systemUTC());
+    io.icegate.core.repo.Repositories repos =
+        io.icegate.overlay.store.OverlayStore.repositories(gw.gateway().store(),
+            java.time.Clock.systemUTC());
     io.icegate.core.durability.IdempotentCreates creates =
         new io.icegate.core.durability.IdempotentCreates(repos, java.time.Clock.systemUTC(),
             io.icegate.core.durability.IdempotencySettings.DEFAULT);

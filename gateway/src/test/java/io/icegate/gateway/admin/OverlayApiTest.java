@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.gateway.testing.GatewayFixture;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.net.http.HttpResponse;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +27,7 @@ class OverlayApiTest {
 
   @AfterAll
   static void stop() {
-    InvariantChecker.of(gw.gateway().store()).assertClean();
+    ContributionInvariants.checker(gw.gateway().store()).assertClean();
     gw.close();
   }
 
@@ -265,7 +265,8 @@ class OverlayApiTest {
     assertThat(gw.send("GET", w.base() + "/overlays/" + keep, null).statusCode()).isEqualTo(200);
     assertThat(gw.send("GET", w.base() + "/catalogs/" + w.catalog(), null).statusCode())
         .isEqualTo(200);
-    InvariantChecker.of(gw.gateway().store()).assertClean(); // no credential generation left
+    // no credential generation left
+    ContributionInvariants.checker(gw.gateway().store()).assertClean();
   }
 
   @Test
@@ -274,7 +275,8 @@ class OverlayApiTest {
     createOverlay(w, "o");
     String account = w.base().substring(w.base().lastIndexOf('/') + 1);
     assertThat(gw.send("DELETE", w.base(), null).statusCode()).isEqualTo(204);
-    assertThat(InvariantChecker.of(gw.gateway().store()).keysOfAccount(account)).isZero();
+    assertThat(ContributionInvariants.checker(gw.gateway().store()).keysOfAccount(account))
+        .isZero();
   }
 
   @Test

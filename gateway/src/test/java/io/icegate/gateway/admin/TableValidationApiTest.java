@@ -9,8 +9,9 @@ import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.model.Table;
 import io.icegate.core.repo.Repositories;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.gateway.testing.GatewayFixture;
+import io.icegate.overlay.store.OverlayStore;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -77,7 +78,7 @@ class TableValidationApiTest {
 
   @AfterAll
   static void stop() throws Exception {
-    InvariantChecker.of(gw.gateway().store()).assertClean();
+    ContributionInvariants.checker(gw.gateway().store()).assertClean();
     gw.close();
     upstream.close();
     objects.close();
@@ -188,7 +189,7 @@ class TableValidationApiTest {
     String catalog = created(gw.send("POST", base + "/catalogs",
         "{\"name\":\"other\",\"warehouse\":\"file:/tmp/other\"}")).get("id").asText();
     String account = base.substring(base.lastIndexOf('/') + 1);
-    Repositories repos = new Repositories(gw.gateway().store(), Clock.systemUTC());
+    Repositories repos = OverlayStore.repositories(gw.gateway().store(), Clock.systemUTC());
     repos.namespaces(account).create(new io.icegate.core.model.Namespace(catalog,
         List.of("loc"), Map.of()));
     String local = repos.tables(account).create(new Table(catalog, List.of("loc"), "t",

@@ -9,18 +9,19 @@ import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
-import io.icegate.core.overlay.ManagedRelations;
-import io.icegate.core.overlay.NamespaceClaims;
 import io.icegate.core.repo.ChangeKind;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.testing.InvariantChecker;
-import io.icegate.core.validation.TableValidations;
 import io.icegate.gateway.fileio.LocalFileIO;
 import io.icegate.gateway.testing.GatewayFixture;
-import io.icegate.overlay.definition.TableDefinition;
-import io.icegate.overlay.definition.ViewDefinition;
+import io.icegate.overlay.store.OverlayStore;
+import io.icegate.overlay.store.claim.NamespaceClaims;
+import io.icegate.overlay.store.relation.ManagedRelations;
+import io.icegate.overlay.store.relation.TableDefinition;
+import io.icegate.overlay.store.relation.ViewDefinition;
+import io.icegate.overlay.store.testing.ContributionInvariants;
+import io.icegate.overlay.store.validation.TableValidations;
 import java.io.File;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -99,7 +100,7 @@ class ManagedRelationsGatewayTest {
     gateway = GatewayFixture.start();
     catalog = gateway.client();
     prefix = gateway.prefix(); // the Catalog's id
-    repos = new Repositories(store(), Clock.systemUTC());
+    repos = OverlayStore.repositories(store(), Clock.systemUTC());
     account = gateway.defaultAccountId();
     String base = "/admin/v1/accounts/" + account;
     integrationId = created(gateway.send("POST", base + "/integrations",
@@ -130,7 +131,7 @@ class ManagedRelationsGatewayTest {
 
   @AfterAll
   static void stop() throws Exception {
-    InvariantChecker.of(store()).assertClean();
+    ContributionInvariants.checker(store()).assertClean();
     catalog.close();
     gateway.close();
   }

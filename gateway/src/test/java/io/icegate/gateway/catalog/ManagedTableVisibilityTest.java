@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.gateway.testing.FederatedCatalog;
 import io.icegate.gateway.testing.TestValidations;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +73,7 @@ class ManagedTableVisibilityTest {
     if (client != null) {
       client.close();
     }
-    InvariantChecker.of(fed.gateway().gateway().store()).assertClean();
+    ContributionInvariants.checker(fed.gateway().gateway().store()).assertClean();
     fed.close();
   }
 

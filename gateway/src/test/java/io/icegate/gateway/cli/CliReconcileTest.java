@@ -14,6 +14,7 @@ import io.icegate.core.model.Table;
 import io.icegate.core.repo.Repositories;
 import io.icegate.gateway.Main;
 import io.icegate.gateway.testing.GatewayFixture;
+import io.icegate.overlay.store.OverlayStore;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -39,8 +40,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -178,7 +179,7 @@ class CliReconcileTest {
     String account = run("account", "get", "default", "-o", "json").expect(0).json().get("id")
         .asText();
     // tables created locally at two paths the Overlay selects, as a gateway client would own them
-    Repositories repos = new Repositories(gw.gateway().store(), Clock.systemUTC());
+    Repositories repos = OverlayStore.repositories(gw.gateway().store(), Clock.systemUTC());
     repos.namespaces(account).create(new Namespace(catalog, List.of("sales"), Map.of()));
     repos.namespaces(account).create(new Namespace(catalog, List.of("sales", "emea"), Map.of()));
     repos.tables(account).create(new Table(catalog, List.of("sales"), "orders",

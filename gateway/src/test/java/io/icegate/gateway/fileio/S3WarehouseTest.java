@@ -8,6 +8,7 @@ import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Resource;
 import io.icegate.core.repo.Repositories;
 import io.icegate.gateway.testing.GatewayFixture;
+import io.icegate.overlay.store.OverlayStore;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,7 +91,7 @@ class S3WarehouseTest {
 
   @Test
   void tablesOfAnS3CatalogLiveInTheBucket() throws Exception {
-    Repositories repos = new Repositories(gateway.gateway().store(), Clock.systemUTC());
+    Repositories repos = OverlayStore.repositories(gateway.gateway().store(), Clock.systemUTC());
     Resource<Account> account =
         repos.accounts().getByName(NameScope.ACCOUNT_WIDE, "default").orElseThrow();
     Map<String, String> s3 = new HashMap<>();
@@ -134,7 +135,7 @@ class S3WarehouseTest {
     System.setProperty("aws.accessKeyId", "wrong-ambient-key");
     System.setProperty("aws.secretAccessKey", "wrong-ambient-secret");
     try {
-      String accountId = new Repositories(gateway.gateway().store(), Clock.systemUTC())
+      String accountId = OverlayStore.repositories(gateway.gateway().store(), Clock.systemUTC())
           .accounts().getByName(NameScope.ACCOUNT_WIDE, "default").orElseThrow().id();
       java.net.http.HttpResponse<String> created = gateway.send("POST",
           "/admin/v1/accounts/" + accountId + "/catalogs",

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
-import io.icegate.core.capture.Captures;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.gateway.testing.FederatedCatalog;
+import io.icegate.overlay.store.capture.Captures;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +46,7 @@ class CapturedTableLoadTest {
     if (client != null) {
       client.close();
     }
-    InvariantChecker.of(fed.gateway().gateway().store()).assertClean();
+    ContributionInvariants.checker(fed.gateway().gateway().store()).assertClean();
     fed.close();
   }
 

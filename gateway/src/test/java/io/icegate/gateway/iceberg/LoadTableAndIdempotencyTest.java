@@ -10,6 +10,7 @@ import io.icegate.core.model.Catalog;
 import io.icegate.core.model.Resource;
 import io.icegate.core.repo.Repositories;
 import io.icegate.gateway.testing.GatewayFixture;
+import io.icegate.overlay.store.OverlayStore;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.util.Map;
@@ -176,7 +177,7 @@ class LoadTableAndIdempotencyTest {
 
   @Test
   void readersCannotWriteAndOtherAccountsCatalogsAre404() throws Exception {
-    Repositories repos = new Repositories(gateway.gateway().store(), Clock.systemUTC());
+    Repositories repos = OverlayStore.repositories(gateway.gateway().store(), Clock.systemUTC());
     ApiTokens tokens = new ApiTokens(gateway.gateway().store());
     String reader = ApiTokens.newToken();
     String other = ApiTokens.newToken();

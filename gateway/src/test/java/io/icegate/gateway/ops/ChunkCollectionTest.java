@@ -3,12 +3,12 @@ package io.icegate.gateway.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.icegate.core.capture.Blobs;
-import io.icegate.core.capture.CaptureChunkCollector;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.overlay.store.capture.Blobs;
+import io.icegate.overlay.store.capture.CaptureChunkCollector;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

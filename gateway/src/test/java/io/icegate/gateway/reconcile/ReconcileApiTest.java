@@ -10,8 +10,9 @@ import io.icegate.core.model.Namespace;
 import io.icegate.core.model.Table;
 import io.icegate.core.overlay.OperationRecords;
 import io.icegate.core.repo.Repositories;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.gateway.testing.GatewayFixture;
+import io.icegate.overlay.store.OverlayStore;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.util.List;
@@ -49,7 +50,7 @@ class ReconcileApiTest {
 
   @AfterAll
   static void stop() throws Exception {
-    InvariantChecker.of(gw.gateway().store()).assertClean();
+    ContributionInvariants.checker(gw.gateway().store()).assertClean();
     gw.close();
     upstream.close();
     objects.close();
@@ -137,7 +138,7 @@ class ReconcileApiTest {
     String catalog = catalog("conflict");
     // Local tables at two selected paths, written as a client of the gateway would own them.
     String account = base.substring(base.lastIndexOf('/') + 1);
-    Repositories repos = new Repositories(gw.gateway().store(), Clock.systemUTC());
+    Repositories repos = OverlayStore.repositories(gw.gateway().store(), Clock.systemUTC());
     for (List<String> ns : List.of(List.of("sales"), List.of("Marketing"))) {
       repos.namespaces(account).create(new Namespace(catalog, ns, Map.of()));
     }

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.gateway.testing.GatewayFixture;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -78,7 +78,7 @@ class ReconciledCatalogClientTest {
     if (client != null) {
       client.close();
     }
-    InvariantChecker.of(gw.gateway().store()).assertClean();
+    ContributionInvariants.checker(gw.gateway().store()).assertClean();
     gw.close();
     upstream.close();
     objects.close();

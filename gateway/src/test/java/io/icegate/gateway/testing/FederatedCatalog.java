@@ -9,6 +9,7 @@ import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.model.NameScope;
 import io.icegate.core.repo.Repositories;
+import io.icegate.overlay.store.OverlayStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -128,7 +129,7 @@ public final class FederatedCatalog implements AutoCloseable {
   }
 
   private Repositories repositories() {
-    return new Repositories(gateway.gateway().store(), Clock.systemUTC());
+    return OverlayStore.repositories(gateway.gateway().store(), Clock.systemUTC());
   }
 
   /** The gateway's id of the Table {@code ident} of the Catalog, from the store. */

@@ -2,14 +2,15 @@ package io.icegate.gateway.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.icegate.core.capture.CapturePointer;
-import io.icegate.core.capture.CapturePointers;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.validation.TableValidations;
-import io.icegate.core.validation.ValidationError;
-import io.icegate.core.validation.ValidationOutcome;
-import io.icegate.core.validation.ValidationRecords;
+import io.icegate.overlay.store.OverlayStore;
+import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.CapturePointers;
+import io.icegate.overlay.store.validation.TableValidations;
+import io.icegate.overlay.store.validation.ValidationError;
+import io.icegate.overlay.store.validation.ValidationOutcome;
+import io.icegate.overlay.store.validation.ValidationRecords;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ public final class TestValidations {
    */
   public static void publish(KvStore store, String account, String tableId, String displayPath,
       String... badFiles) {
-    Repositories repos = new Repositories(store, Clock.systemUTC());
+    Repositories repos = OverlayStore.repositories(store, Clock.systemUTC());
     long capture = store.read(tx -> new CapturePointers().get(tx, account, tableId))
         .map(CapturePointer::captureGeneration)
         .orElseThrow(() -> new IllegalStateException(displayPath + " is not captured"));

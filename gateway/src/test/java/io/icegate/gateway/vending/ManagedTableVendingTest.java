@@ -13,9 +13,9 @@ import io.icegate.access.iceberg.fixture.CredentialVendingFilter;
 import io.icegate.access.iceberg.fixture.CredentialVendingFilter.StorageCredential;
 import io.icegate.access.iceberg.fixture.CredentialVendingFilter.Vended;
 import io.icegate.core.store.KeyValue;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.gateway.testing.FederatedCatalog;
 import io.icegate.gateway.testing.GatewayFixture;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -59,7 +59,7 @@ class ManagedTableVendingTest {
 
   @AfterAll
   static void stop() throws Exception {
-    InvariantChecker.of(fed.gateway().gateway().store()).assertClean();
+    ContributionInvariants.checker(fed.gateway().gateway().store()).assertClean();
     fed.close();
   }
 

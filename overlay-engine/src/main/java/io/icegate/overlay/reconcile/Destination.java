@@ -1,6 +1,5 @@
 package io.icegate.overlay.reconcile;
 
-import io.icegate.core.capture.Captures;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.NameScope;
@@ -10,8 +9,6 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.Table;
 import io.icegate.core.model.View;
-import io.icegate.core.overlay.ManagedRelations;
-import io.icegate.core.overlay.NamespaceClaims;
 import io.icegate.core.repo.ChangeKind;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
@@ -20,6 +17,9 @@ import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
+import io.icegate.overlay.store.capture.Captures;
+import io.icegate.overlay.store.claim.NamespaceClaims;
+import io.icegate.overlay.store.relation.ManagedRelations;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

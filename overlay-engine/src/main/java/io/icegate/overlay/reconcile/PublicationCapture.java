@@ -1,11 +1,11 @@
 package io.icegate.overlay.reconcile;
 
-import io.icegate.core.capture.CapturePointer;
-import io.icegate.core.capture.Captures;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.Transaction;
-import io.icegate.core.validation.TableValidations;
+import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.Captures;
+import io.icegate.overlay.store.validation.TableValidations;
 import java.time.Instant;
 import java.util.Optional;
 

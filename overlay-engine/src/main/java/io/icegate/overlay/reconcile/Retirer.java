@@ -2,13 +2,13 @@ package io.icegate.overlay.reconcile;
 
 import io.icegate.core.model.Namespace;
 import io.icegate.core.model.Resource;
-import io.icegate.core.overlay.ManagedRelations;
-import io.icegate.core.overlay.NamespaceClaims;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.Transaction;
+import io.icegate.overlay.store.claim.NamespaceClaims;
+import io.icegate.overlay.store.relation.ManagedRelations;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -29,6 +29,7 @@ import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
+import io.icegate.overlay.store.OverlayStore;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
@@ -53,7 +54,7 @@ class IntegrationAdapterTest {
   void setUp() {
     store = new EngineKvStore(InMemoryEngine.create());
     Clock clock = Clock.systemUTC();
-    Repositories repositories = new Repositories(store, clock);
+    Repositories repositories = OverlayStore.repositories(store, clock);
     CredentialStore credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
     CredentialedWrites writes = new CredentialedWrites(new CredentialPublication(credentials),
         new IdempotentCreates(repositories, clock, IdempotencySettings.DEFAULT));

@@ -4,19 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.core.capture.CapturePointer;
-import io.icegate.core.capture.Captures;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
-import io.icegate.core.validation.TableValidations;
-import io.icegate.core.validation.ValidationState;
-import io.icegate.core.validation.ValidationStatus;
-import io.icegate.core.validation.Visibility;
+import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.Captures;
+import io.icegate.overlay.store.testing.ContributionInvariants;
+import io.icegate.overlay.store.validation.TableValidations;
+import io.icegate.overlay.store.validation.ValidationState;
+import io.icegate.overlay.store.validation.ValidationStatus;
+import io.icegate.overlay.store.validation.Visibility;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,7 +70,7 @@ class CaptureBatchTest {
 
   @AfterEach
   void clean() {
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
     store.close();
   }
 

@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.core.capture.Blobs;
-import io.icegate.core.capture.CapturePointer;
-import io.icegate.core.capture.CapturePointers;
-import io.icegate.core.capture.Captures;
 import io.icegate.core.model.Table;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
@@ -15,7 +11,12 @@ import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.store.testing.FaultInjectingEngine.Fault;
 import io.icegate.core.testing.FaultWorld;
-import io.icegate.core.testing.InvariantChecker;
+import io.icegate.overlay.store.OverlayStore;
+import io.icegate.overlay.store.capture.Blobs;
+import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.CapturePointers;
+import io.icegate.overlay.store.capture.Captures;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -163,7 +164,8 @@ class CaptureFaultTest {
   private static void everyCommitFailsOnce(Run run, String namespace, List<String> names)
       throws Exception {
     int commits;
-    try (FaultWorld clean = FaultWorld.open(InMemoryEngine.create())) {
+    try (FaultWorld clean = FaultWorld.open(InMemoryEngine.create(), new OverlayStore(),
+        new ContributionInvariants())) {
       Setup s = setUp(clean, namespace, names);
       int before = clean.faults.commitsSeen();
       run.run(s);
@@ -176,7 +178,8 @@ class CaptureFaultTest {
     for (int commit = 1; commit <= commits; commit++) {
       for (Fault fault : Fault.values()) {
         InMemoryEngine engine = InMemoryEngine.create();
-        try (FaultWorld world = FaultWorld.open(engine)) {
+        try (FaultWorld world = FaultWorld.open(engine, new OverlayStore(),
+            new ContributionInvariants())) {
           Setup s = setUp(world, namespace, names);
           KvStore reader = new EngineKvStore(engine);
           List<String> seen = new CopyOnWriteArrayList<>();
@@ -207,7 +210,7 @@ class CaptureFaultTest {
             assertThat(pointer.upstreamMetadataLocation()).isEqualTo(newest);
             assertThat(pointer.captureGeneration()).isEqualTo(2);
           }
-          InvariantChecker.of(world.store).assertClean();
+          ContributionInvariants.checker(world.store).assertClean();
         } catch (AssertionError | RuntimeException e) {
           throw new AssertionError(run + " commit " + commit + " fault " + fault, e);
         }

@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.apple.foundationdb.Range;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.core.capture.Blobs;
-import io.icegate.core.capture.CaptureChunkCollector;
-import io.icegate.core.capture.CapturePointer;
-import io.icegate.core.capture.Captures;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
 import io.icegate.core.repo.ExpectedGeneration;
@@ -17,8 +13,13 @@ import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.overlay.store.capture.Blobs;
+import io.icegate.overlay.store.capture.CaptureChunkCollector;
+import io.icegate.overlay.store.capture.CaptureOutcome;
+import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.Captures;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,7 +78,7 @@ class CaptureTest {
 
   @AfterEach
   void clean() {
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
     store.close();
   }
 
@@ -219,7 +220,7 @@ class CaptureTest {
     h.reconcile(overlay);
     assertThat(keys(KeyLayout.CAPTURES.range())).isEqualTo(1);
     h.accountDeletion.delete(h.account, ExpectedGeneration.any());
-    assertThat(InvariantChecker.of(store).keysOfAccount(h.account)).isZero();
+    assertThat(ContributionInvariants.checker(store).keysOfAccount(h.account)).isZero();
     assertThat(keys(KeyLayout.CAPTURES.range())).isZero();
     assertThat(keys(KeyLayout.BLOB_MARKERS.range())).as("marker and hint").isEqualTo(2);
 
@@ -245,7 +246,7 @@ class CaptureTest {
     List<String> before = captureState();
     assertThat(captures.publish(h.account, overlay, tableId, Optional.empty(),
         "s3://elsewhere/v2.json", "{}".getBytes(StandardCharsets.UTF_8), tx -> { }))
-        .isInstanceOf(io.icegate.core.capture.CaptureOutcome.Skipped.class);
+        .isInstanceOf(CaptureOutcome.Skipped.class);
     assertThat(captures.pointer(h.account, tableId)).contains(pointer);
 
     // A fence that refuses stops the publication before its pointer.
@@ -291,7 +292,7 @@ class CaptureTest {
 
     // The publication completes (its write refreshed the marker; the pointer now names it).
     assertThat(captures.publish(h.account, overlay, tableId, read, "s3://elsewhere/v9.json",
-        inFlight, tx -> { })).isInstanceOf(io.icegate.core.capture.CaptureOutcome.Captured.class);
+        inFlight, tx -> { })).isInstanceOf(CaptureOutcome.Captured.class);
     clock.advance(Duration.ofHours(2));
     assertThat(collector.collect()).as("the old capture's blob is now unreferenced").isEqualTo(1);
     assertThat(captures.read(h.account, tableId).orElseThrow().metadataJson()).isEqualTo(inFlight);
@@ -311,17 +312,18 @@ class CaptureTest {
       tx.clearRange(chunks.begin, chunks.end);
       return null;
     });
-    assertThat(InvariantChecker.of(store).violations())
+    assertThat(ContributionInvariants.checker(store).violations())
         .anyMatch(v -> v.contains("names blob") && v.contains("missing"));
     new Blobs(store, clock).write(capture.metadataJson());
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
 
     Resource<Table> table = h.repos.tables(h.account).get(tableId).orElseThrow();
     h.repos.tables(h.account).update(tableId, ExpectedGeneration.any(),
         new Table(table.spec().catalogId(), table.spec().namespace(), table.spec().name(), null,
             java.util.Map.of(), table.spec().provenance()),
         io.icegate.core.repo.ChangeKind.METADATA);
-    assertThat(InvariantChecker.of(store).violations()).anyMatch(v -> v.contains("captured at"));
+    assertThat(ContributionInvariants.checker(store).violations())
+        .anyMatch(v -> v.contains("captured at"));
     h.repos.tables(h.account).update(tableId, ExpectedGeneration.any(), table.spec(),
         io.icegate.core.repo.ChangeKind.METADATA);
   }

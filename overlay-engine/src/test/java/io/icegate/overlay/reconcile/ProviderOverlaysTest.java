@@ -19,15 +19,15 @@ import io.icegate.core.model.Integration;
 import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
-import io.icegate.core.overlay.ManagedRelations;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
-import io.icegate.core.testing.InvariantChecker;
-import io.icegate.overlay.definition.TableDefinition;
-import io.icegate.overlay.definition.ViewDefinition;
+import io.icegate.overlay.store.relation.ManagedRelations;
+import io.icegate.overlay.store.relation.TableDefinition;
+import io.icegate.overlay.store.relation.ViewDefinition;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -99,7 +99,7 @@ class ProviderOverlaysTest {
 
   @AfterEach
   void clean() {
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
     store.close();
   }
 

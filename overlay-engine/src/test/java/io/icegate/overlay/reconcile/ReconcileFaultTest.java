@@ -8,7 +8,8 @@ import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.store.testing.FaultInjectingEngine.Fault;
 import io.icegate.core.testing.FaultWorld;
-import io.icegate.core.testing.InvariantChecker;
+import io.icegate.overlay.store.OverlayStore;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -69,13 +70,14 @@ class ReconcileFaultTest {
     assertThat(s.h().relations(s.catalog()).get("sales.emea.customers").id())
         .isEqualTo(s.customers());
     assertThat(s.h().namespaces(s.catalog())).containsExactly("local", "sales", "sales.emea");
-    InvariantChecker.of(world.store).assertClean();
+    ContributionInvariants.checker(world.store).assertClean();
   }
 
   @Test
   void everyCommitOfPublicationAndRetirementFailsOnceThenARetryConverges() {
     int commits;
-    try (FaultWorld clean = FaultWorld.open(InMemoryEngine.create())) {
+    try (FaultWorld clean = FaultWorld.open(InMemoryEngine.create(), new OverlayStore(),
+        new ContributionInvariants())) {
       Setup s = setUp(clean);
       int before = clean.faults.commitsSeen();
       reconcile(s);
@@ -88,7 +90,8 @@ class ReconcileFaultTest {
     int fired = 0;
     for (int commit = 1; commit <= commits; commit++) {
       for (Fault fault : Fault.values()) {
-        try (FaultWorld world = FaultWorld.open(InMemoryEngine.create())) {
+        try (FaultWorld world = FaultWorld.open(InMemoryEngine.create(), new OverlayStore(),
+            new ContributionInvariants())) {
           Setup s = setUp(world);
           world.faults.failAt(world.faults.commitsSeen() + commit, fault);
           try {

@@ -24,13 +24,14 @@ import io.icegate.core.model.Namespace;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
 import io.icegate.core.overlay.IntegrationCascade;
-import io.icegate.core.overlay.ManagedRelations;
 import io.icegate.core.overlay.OverlayService;
 import io.icegate.core.repo.OnConflict;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
 import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
+import io.icegate.overlay.store.OverlayStore;
+import io.icegate.overlay.store.relation.ManagedRelations;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -56,7 +57,7 @@ final class ReconcileHarness {
 
   ReconcileHarness(KvStore store, Clock clock) {
     this.store = store;
-    this.repos = new Repositories(store, clock);
+    this.repos = OverlayStore.repositories(store, clock);
     CredentialStore credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
     IdempotentCreates creates = new IdempotentCreates(repos, clock, IdempotencySettings.DEFAULT);
     integrations = new IntegrationService(repos,

@@ -14,8 +14,8 @@ import io.icegate.core.overlay.ReconcileRuns;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -72,7 +72,7 @@ class ReconcileOperationHeartbeatTest {
 
   @AfterEach
   void clean() {
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
     store.close();
   }
 

@@ -13,8 +13,8 @@ import io.icegate.core.overlay.OperationRecords;
 import io.icegate.core.overlay.ReconcileRuns;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import io.icegate.storage.sqlite.SqliteKvStore;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -83,7 +83,7 @@ class ReconcileTakeoverTest {
 
   @AfterEach
   void clean() {
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
     store.close();
   }
 

@@ -6,16 +6,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.admin.model.IntegrationAuthentication;
+import io.icegate.core.credential.SecretValues;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Resource;
-import io.icegate.core.credential.SecretValues;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
-import io.icegate.core.testing.InvariantChecker;
-import io.icegate.overlay.definition.ViewDefinition;
+import io.icegate.overlay.store.relation.ManagedRelations;
+import io.icegate.overlay.store.relation.ViewDefinition;
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,7 @@ class ReconcileTest {
 
   @AfterEach
   void clean() {
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
     store.close();
   }
 
@@ -113,7 +114,7 @@ class ReconcileTest {
     assertThat(ReconcileHarness.managedBy(relations.get("bravo.events"))).isEqualTo(bravo);
     assertThat(ReconcileHarness.managedBy(relations.get("local.mine"))).isNull();
     Resource<?> view = relations.get("sales.order_summary");
-    byte[] stored = store.read(tx -> new io.icegate.core.overlay.ManagedRelations()
+    byte[] stored = store.read(tx -> new ManagedRelations()
         .definition(tx, h.account, view.kind(), view.id())).orElseThrow();
     assertThat(ViewDefinition.fromBytes(stored).representations())
         .extracting(ViewDefinition.Representation::dialect).containsExactly("spark", "trino");
@@ -280,17 +281,17 @@ class ReconcileTest {
     // sales.emea was created for the Overlay and is empty: pruned; sales holds local content.
     assertThat(h.namespaces(catalog)).containsExactly("Marketing", "Marketing.BrandQ1", "local",
         "sales");
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
 
     h.cascade.delete(h.account, a, ExpectedGeneration.any());
     assertThat(h.relations(catalog)).containsOnlyKeys("local.mine", "sales.added_later");
     assertThat(h.namespaces(catalog)).containsExactly("local", "sales");
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
 
     String again = h.integration("again", upstreamA);
     h.reconcile(h.overlay("again", again, catalog, List.of(List.of("Marketing"))));
     h.accountDeletion.delete(h.account, ExpectedGeneration.any());
-    assertThat(InvariantChecker.of(store).keysOfAccount(h.account)).isZero();
+    assertThat(ContributionInvariants.checker(store).keysOfAccount(h.account)).isZero();
   }
 
   @Test
@@ -308,8 +309,7 @@ class ReconcileTest {
     assertThat(report.created()).isEqualTo(2);
     assertThat(report.warnings()).singleElement().asString().contains("dup.one", "dup.two");
     for (Resource<?> r : h.relations(catalog).values()) {
-      assertThat(io.icegate.core.overlay.ManagedRelations.provenanceOf(r).identityStable())
-          .isFalse();
+      assertThat(ManagedRelations.provenanceOf(r).identityStable()).isFalse();
     }
     assertThat(h.reconcile(overlay).unchanged()).isEqualTo(2);
   }

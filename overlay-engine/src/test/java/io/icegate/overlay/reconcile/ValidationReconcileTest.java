@@ -19,13 +19,13 @@ import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.MutableClock;
-import io.icegate.core.validation.TableValidations;
-import io.icegate.core.validation.ValidationError;
-import io.icegate.core.validation.ValidationState;
-import io.icegate.core.validation.ValidationStatus;
-import io.icegate.core.validation.Visibility;
+import io.icegate.overlay.store.testing.ContributionInvariants;
+import io.icegate.overlay.store.validation.TableValidations;
+import io.icegate.overlay.store.validation.ValidationError;
+import io.icegate.overlay.store.validation.ValidationState;
+import io.icegate.overlay.store.validation.ValidationStatus;
+import io.icegate.overlay.store.validation.Visibility;
 import io.icegate.overlay.tablevalidation.TableRevalidation;
 import io.icegate.overlay.tablevalidation.TableValidator;
 import java.io.IOException;
@@ -104,7 +104,7 @@ class ValidationReconcileTest {
 
   @AfterEach
   void clean() {
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
     store.close();
   }
 
@@ -144,7 +144,7 @@ class ValidationReconcileTest {
     Resource<Table> broken = table(catalog, "broken");
     assertThat(visibility(good)).isEqualTo(Visibility.VISIBLE);
     assertThat(visibility(table(catalog, "empty"))).isEqualTo(Visibility.VISIBLE);
-    assertThat(visibility(broken).reason()).startsWith("1 validation error; see GET /admin/v1/");
+    assertThat(visibility(broken)).isEqualTo(new Visibility.Failed(1));
     ValidationStatus failed = validations.status(h.account, broken.id()).orElseThrow();
     assertThat(failed.state()).isEqualTo(ValidationState.FAILED);
     List<ValidationError> errors =

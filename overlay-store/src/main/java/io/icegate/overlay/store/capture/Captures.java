@@ -1,0 +1,255 @@
+package io.icegate.overlay.store.capture;
+
+import io.icegate.core.model.Provenance;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
+import io.icegate.core.repo.ChangeKind;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.store.Idempotence;
+import io.icegate.core.store.ReadTransaction;
+import io.icegate.core.store.Transaction;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Captured upstream Iceberg metadata of managed Tables (issue 10, "Capture"): the metadata JSON as
+ * a content-addressed blob ({@link Blobs}), written first, then one pointer transaction that
+ * names it ({@link CapturePointers}) and stamps the Table's {@value #CAPTURED_AT_PROPERTY}
+ * property; {@link #publishAll} does this for many Tables with few blob transactions and one
+ * pointer transaction. The pointer transaction runs the caller's fence first (reconciliation's run fence:
+ * deletion fences, configuration generations, run generation) and asserts the capture generation
+ * the caller read is still current, so a stale capture never replaces a newer one. Thread-safe.
+ */
+public final class Captures {
+  /** The Table property carrying the capture time (ISO-8601, UTC, millisecond precision). */
+  public static final String CAPTURED_AT_PROPERTY = "icegate.captured-at";
+
+  /** A blob collected between its write and the pointer transaction is written again this often. */
+  private static final int ATTEMPTS = 3;
+
+  /**
+   * A capture as read in one transaction: the pointer and the metadata JSON it names.
+   *
+   * @param pointer the Table's capture pointer
+   * @param metadataJson the captured Iceberg table metadata JSON ({@code TableMetadataParser})
+   */
+  public record Capture(CapturePointer pointer, byte[] metadataJson) {}
+
+  private final Repositories repositories;
+  private final Blobs blobs;
+  private final CapturePointers pointers = new CapturePointers();
+
+  public Captures(Repositories repositories) {
+    this.repositories = Objects.requireNonNull(repositories, "repositories");
+    this.blobs = new Blobs(repositories.store(), repositories.clock());
+  }
+
+  /** The pointer of {@code tableId}, if it was captured (own read). */
+  public Optional<CapturePointer> pointer(String accountId, String tableId) {
+    return repositories.store().read(tx -> pointers.get(tx, accountId, tableId));
+  }
+
+  /** The current capture of {@code tableId}: pointer and bytes from one consistent read. */
+  public Optional<Capture> read(String accountId, String tableId) {
+    return repositories.store().read(tx -> read(tx, accountId, tableId));
+  }
+
+  /**
+   * The current capture of {@code tableId} in the caller's transaction.
+   *
+   * @throws IllegalStateException when the pointer names a blob that is not there (a broken
+   *     store: pointers are published only after their blob)
+   */
+  public Optional<Capture> read(ReadTransaction tx, String accountId, String tableId) {
+    Optional<CapturePointer> pointer = pointers.get(tx, accountId, tableId);
+    if (pointer.isEmpty()) {
+      return Optional.empty();
+    }
+    byte[] bytes = Blobs.read(tx, pointer.get().digest()).orElseThrow(() ->
+        new IllegalStateException("capture of table " + tableId + " names a missing blob"));
+    return Optional.of(new Capture(pointer.get(), bytes));
+  }
+
+  /**
+   * One capture to publish.
+   *
+   * @param tableId the managed Table
+   * @param expected the pointer the caller read before loading upstream (empty: none)
+   * @param location the upstream metadata location {@code metadataJson} was read from
+   * @param metadataJson the Iceberg table metadata JSON of that location
+   */
+  public record Candidate(String tableId, Optional<CapturePointer> expected, String location,
+      byte[] metadataJson) {
+    public Candidate {
+      Objects.requireNonNull(tableId, "tableId");
+      Objects.requireNonNull(expected, "expected");
+      Objects.requireNonNull(location, "location");
+      Objects.requireNonNull(metadataJson, "metadataJson");
+    }
+  }
+
+  /**
+   * Publishes the capture of {@code tableId} read from {@code location}: nothing when {@code
+   * expected} already names that location; otherwise the blob, then the pointer at {@code
+   * expected}'s generation + 1. A batch of one ({@link #publishAll}).
+   *
+   * @param overlayId the Overlay that must still manage the Table
+   * @param expected the pointer the caller read before loading upstream (empty: none)
+   * @param location the upstream metadata location {@code metadataJson} was read from
+   * @param fence asserted first in the pointer transaction; throws to stop a stale caller
+   * @throws RuntimeException whatever {@code fence} throws; store failures
+   */
+  public CaptureOutcome publish(String accountId, String overlayId, String tableId,
+      Optional<CapturePointer> expected, String location, byte[] metadataJson,
+      Consumer<Transaction> fence) {
+    return publishAll(accountId, overlayId,
+        List.of(new Candidate(tableId, expected, location, metadataJson)), fence).get(0);
+  }
+
+  /**
+   * Publishes a batch of captures: the blobs of every candidate whose {@code expected} does not
+   * already name its location ({@link Blobs#writeAll}, few transactions), then all their pointers
+   * in one transaction that runs {@code fence} once and, per candidate, asserts the capture
+   * generation it read and its blob's completeness. A candidate whose generation moved or whose
+   * Table is gone is {@link CaptureOutcome.Skipped} without failing the others; one whose blob was
+   * collected meanwhile is written again and re-published (up to {@value #ATTEMPTS} times).
+   *
+   * <p>The caller bounds the batch (count and bytes) so the pointer transaction stays far below
+   * the store's 10 MB / 5 s limits: it reads and rewrites each candidate's Table record.
+   *
+   * @param overlayId the Overlay that must still manage the Tables
+   * @param fence asserted first in each pointer transaction; throws to stop a stale caller
+   * @return one outcome per candidate, in order
+   * @throws RuntimeException whatever {@code fence} throws; store failures; then nothing of the
+   *     failed pointer transaction is visible (earlier ones of a retried remainder may be)
+   */
+  public List<CaptureOutcome> publishAll(String accountId, String overlayId,
+      List<Candidate> candidates, Consumer<Transaction> fence) {
+    CaptureOutcome[] outcomes = new CaptureOutcome[candidates.size()];
+    List<Integer> open = new ArrayList<>();
+    for (int i = 0; i < candidates.size(); i++) {
+      Candidate c = candidates.get(i);
+      if (c.expected().isPresent()
+          && c.expected().get().upstreamMetadataLocation().equals(c.location())) {
+        outcomes[i] = new CaptureOutcome.Unchanged(c.expected().get());
+      } else {
+        open.add(i);
+      }
+    }
+    for (int attempt = 1; attempt <= ATTEMPTS && !open.isEmpty(); attempt++) {
+      List<byte[]> payloads = new ArrayList<>(open.size());
+      for (int i : open) {
+        payloads.add(candidates.get(i).metadataJson());
+      }
+      List<String> digests = blobs.writeAll(payloads);
+      List<Integer> round = List.copyOf(open);
+      List<CaptureOutcome> published = repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+        fence.accept(tx);
+        List<CaptureOutcome> out = new ArrayList<>(round.size());
+        for (int k = 0; k < round.size(); k++) {
+          Candidate c = candidates.get(round.get(k));
+          out.add(point(tx, accountId, overlayId, c.tableId(), c.expected(), c.location(),
+              digests.get(k), c.metadataJson().length));
+        }
+        return out;
+      });
+      open = new ArrayList<>();
+      for (int k = 0; k < round.size(); k++) {
+        if (published.get(k) == null) {
+          open.add(round.get(k));
+        } else {
+          outcomes[round.get(k)] = published.get(k);
+        }
+      }
+    }
+    if (!open.isEmpty()) {
+      throw new IllegalStateException("the captured blob of table "
+          + candidates.get(open.get(0)).tableId() + " was collected before its pointer could "
+          + "name it, " + ATTEMPTS + " times");
+    }
+    return Arrays.asList(outcomes);
+  }
+
+  /**
+   * Captures {@code metadataJson}, read from upstream {@code location}, for Table {@code tableId}
+   * inside the caller's transaction: blob and pointer together, at the current capture generation
+   * + 1 (reconciliation's publication, which creates or updates the Table in the same fenced
+   * transaction and so needs neither a second read of it nor a transaction of its own). A pointer
+   * already naming this location and blob is kept as it is.
+   *
+   * <p>The caller owns what {@link #publishAll} checks for itself: that the Table exists and is
+   * managed by the publishing Overlay (it just wrote it), and the Table's {@value
+   * #CAPTURED_AT_PROPERTY} property, which it sets to {@code capturedAt} in the same transaction.
+   *
+   * @param capturedAt the capture time, millisecond precision ({@link #now})
+   * @return the Table's pointer after the call
+   * @throws IllegalArgumentException when the metadata does not fit one transaction ({@link
+   *     Blobs#write(Transaction, byte[], String)}); the caller then captures it with {@link #publishAll}
+   */
+  public CapturePointer captureIn(Transaction tx, String accountId, String tableId,
+      String location, byte[] metadataJson, Instant capturedAt) {
+    String digest = Blobs.digest(metadataJson);
+    Optional<CapturePointer> now = pointers.get(tx, accountId, tableId);
+    if (now.isPresent() && now.get().digest().equals(digest)
+        && now.get().upstreamMetadataLocation().equals(location)) {
+      return now.get();
+    }
+    blobs.write(tx, metadataJson, digest);
+    CapturePointer next = new CapturePointer(
+        now.map(CapturePointer::captureGeneration).orElse(0L) + 1, location, digest,
+        metadataJson.length, capturedAt);
+    pointers.set(tx, accountId, tableId, next);
+    return next;
+  }
+
+  /** A capture time as pointers and the {@value #CAPTURED_AT_PROPERTY} property record it. */
+  public Instant now() {
+    return repositories.clock().instant().truncatedTo(ChronoUnit.MILLIS);
+  }
+
+  /** The pointer transaction's body; {@code null} when the blob is gone (write it again). */
+  private CaptureOutcome point(Transaction tx, String accountId, String overlayId, String tableId,
+      Optional<CapturePointer> expected, String location, String digest, long size) {
+    Optional<Resource<Table>> table = repositories.tables(accountId).get(tx, tableId);
+    Provenance provenance = table.map(t -> t.spec().provenance()).orElse(null);
+    if (provenance == null || !provenance.overlayId().equals(overlayId)) {
+      return new CaptureOutcome.Skipped("table " + tableId + " is gone or no longer managed by "
+          + "overlay " + overlayId);
+    }
+    Optional<CapturePointer> now = pointers.get(tx, accountId, tableId);
+    long read = expected.map(CapturePointer::captureGeneration).orElse(0L);
+    long current = now.map(CapturePointer::captureGeneration).orElse(0L);
+    if (current != read) {
+      CapturePointer moved = now.orElse(null);
+      if (moved != null && moved.digest().equals(digest)
+          && moved.upstreamMetadataLocation().equals(location)) {
+        // this very publication, seen again after a commit with unknown result
+        return new CaptureOutcome.Captured(moved);
+      }
+      return new CaptureOutcome.Skipped("table " + provenance.upstreamDisplayPath()
+          + ": capture generation moved from " + read + " to " + current + " meanwhile");
+    }
+    if (!Blobs.complete(tx, digest, size)) {
+      return null;
+    }
+    CapturePointer next = new CapturePointer(read + 1, location, digest, size, now());
+    pointers.set(tx, accountId, tableId, next);
+    Table spec = table.get().spec();
+    Map<String, String> properties = new HashMap<>(spec.properties());
+    properties.put(CAPTURED_AT_PROPERTY, next.capturedAt().toString());
+    repositories.tables(accountId).update(tx, tableId, ExpectedGeneration.any(),
+        new Table(spec.catalogId(), spec.namespace(), spec.name(), spec.metadataLocation(),
+            properties, spec.provenance()),
+        ChangeKind.METADATA);
+    return new CaptureOutcome.Captured(next);
+  }
+}
