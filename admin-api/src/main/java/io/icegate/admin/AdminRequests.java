@@ -80,6 +80,12 @@ public final class AdminRequests {
   public record PatchOverlay(String displayName, String integrationId, String catalogId,
       List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces) {}
 
+  /** {@code POST /integrations/{id}/validate}: optional; {@code table} names the table to probe. */
+  public record ValidateIntegration(UpstreamTable table) {}
+
+  /** An upstream table: its namespace path as a list of segments and its name. */
+  public record UpstreamTable(List<String> namespace, String name) {}
+
   /** An authentication body split into its stored configuration and its write-only members. */
   public record Authentication(IntegrationAuthentication config, SecretValues secrets) {}
 
