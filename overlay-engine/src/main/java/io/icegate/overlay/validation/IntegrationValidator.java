@@ -135,7 +135,8 @@ public final class IntegrationValidator {
         client.capabilities().supports(CatalogCapability.CREDENTIAL_VENDING)
             ? table -> VendAttempt.of(client, table)
             : table -> new VendAttempt.Unsupported();
-    Probe probe = named == null ? search(client, vend, results) : named(client, named, vend, results);
+    Probe probe = named == null ? search(client, vend, results)
+        : named(client, named, vend, results);
     if (probe != null) {
       results.probed = probe.table();
       storageBoundary(client, probe, results);

@@ -121,7 +121,7 @@ class IntegrationValidatorTest {
         .isEqualTo("CREDENTIAL_EXPIRED");
   }
 
-  // --- which table is probed ---------------------------------------------------------------------
+  // --- which table is probed -------------------------------------------------------------------
 
   @Test
   void unityFileTablesThatVendNothingArePassedOverForOneThatVends() {
@@ -232,7 +232,7 @@ class IntegrationValidatorTest {
     }
   }
 
-  // --- helpers -------------------------------------------------------------------------------------
+  // --- helpers ---------------------------------------------------------------------------------
 
   private static Vended vendedSession(long expiresAtMillis) {
     Map<String, String> session = new HashMap<>();
