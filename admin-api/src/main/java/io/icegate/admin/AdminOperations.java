@@ -128,7 +128,8 @@ public final class AdminOperations {
         if (!TableRoutes.revalidateRequested(call)) {
           yield upstream.handle(call, pageRequest(call));
         }
-        Map<String, Object> out = upstream.validation(account, call.var("integration"));
+        Map<String, Object> out = upstream.validation(account, call.var("integration"),
+            call.body());
         out.put("revalidation", tables.revalidateIntegration(account, call.var("integration")));
         yield AdminReply.json(200, out).withHeader("Cache-Control", "no-store");
       }

@@ -11,6 +11,7 @@ import io.icegate.core.paging.PageRequest;
 import io.icegate.overlay.discovery.IntegrationDiscovery;
 import io.icegate.overlay.validation.CheckResult;
 import io.icegate.overlay.validation.IntegrationValidator;
+import io.icegate.overlay.validation.SkippedTable;
 import io.icegate.overlay.validation.ValidationReport;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,7 +44,7 @@ public final class UpstreamOperations {
     String account = call.var("account");
     String id = call.var("integration");
     return switch (call.route()) {
-      case VALIDATE_INTEGRATION -> AdminReply.json(200, validation(account, id))
+      case VALIDATE_INTEGRATION -> AdminReply.json(200, validation(account, id, call.body()))
           .withHeader("Cache-Control", "no-store");
       case INTEGRATION_CAPABILITIES -> AdminReply.json(200,
           capabilities(discovery.capabilities(account, id)));
@@ -76,9 +77,40 @@ public final class UpstreamOperations {
     };
   }
 
-  /** The body of Integration validate: {@code ok} and one entry per check. */
-  Map<String, Object> validation(String account, String integrationId) {
-    return report(validator.validate(account, integrationId));
+  /**
+   * The answer of Integration validate: {@code ok}, one entry per check, the probed table and the
+   * tables passed over before it.
+   *
+   * @param body empty, or {@code {"table": {"namespace": [..], "name": ".."}}} naming the table to
+   *     probe
+   * @throws IcegateException MALFORMED_REQUEST naming the member
+   */
+  Map<String, Object> validation(String account, String integrationId, byte[] body) {
+    CatalogObjectRef table = body.length == 0 ? null
+        : probeTable(AdminJson.read(body, AdminRequests.ValidateIntegration.class).table());
+    return report(table == null ? validator.validate(account, integrationId)
+        : validator.validate(account, integrationId, table));
+  }
+
+  /** The table a validate body names, or {@code null}; checked member by member. */
+  private static CatalogObjectRef probeTable(AdminRequests.UpstreamTable table) {
+    if (table == null) {
+      return null;
+    }
+    List<String> namespace = AdminRequests.require(table.namespace(), "table.namespace");
+    if (namespace.isEmpty()) {
+      throw AdminJson.malformed("member table.namespace must hold at least one segment");
+    }
+    for (int i = 0; i < namespace.size(); i++) {
+      if (namespace.get(i) == null || namespace.get(i).isEmpty()) {
+        throw AdminJson.malformed("member table.namespace[" + i + "] is an empty segment");
+      }
+    }
+    String name = AdminRequests.require(table.name(), "table.name");
+    if (name.isEmpty()) {
+      throw AdminJson.malformed("member table.name is empty");
+    }
+    return new CatalogObjectRef(CatalogObjectKind.TABLE, new NamespacePath(namespace), name);
   }
 
   private static Map<String, Object> report(ValidationReport report) {
@@ -91,9 +123,25 @@ public final class UpstreamOperations {
       check.put("message", result.message());
       checks.add(check);
     }
+    List<Map<String, Object>> skipped = new ArrayList<>();
+    for (SkippedTable table : report.skippedTables()) {
+      Map<String, Object> entry = table(table.table());
+      entry.put("code", table.code());
+      entry.put("message", table.message());
+      skipped.add(entry);
+    }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("ok", report.ok());
     out.put("checks", checks);
+    out.put("probedTable", report.probedTable() == null ? null : table(report.probedTable()));
+    out.put("skippedTables", skipped);
+    return out;
+  }
+
+  private static Map<String, Object> table(CatalogObjectRef table) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("namespace", table.namespace().segments());
+    out.put("name", table.name());
     return out;
   }
 

@@ -81,4 +81,10 @@ public final class AdminRequests {
 
   /** Optional body of {@code PUT .../tables/{id}/visibility-override}. */
   public record SetVisibilityOverride(String note) {}
+
+  /** {@code POST /integrations/{id}/validate}: optional; {@code table} names the table to probe. */
+  public record ValidateIntegration(UpstreamTable table) {}
+
+  /** An upstream table: its namespace path as a list of segments and its name. */
+  public record UpstreamTable(List<String> namespace, String name) {}
 }

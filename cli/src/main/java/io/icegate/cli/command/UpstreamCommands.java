@@ -1,6 +1,7 @@
 package io.icegate.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.icegate.admin.AdminRequests;
 import io.icegate.cli.CliException;
 import io.icegate.cli.ExitCode;
 import io.icegate.cli.http.AdminClient;
@@ -48,9 +49,17 @@ final class UpstreamCommands {
     @Parameters(index = "0", paramLabel = "NAME|ID")
     String ref;
 
+    @Option(names = "--probe-table", paramLabel = "PATH",
+        description = "Upstream table the storage checks use: its namespace path and name in "
+            + "path syntax (sales.emea.orders). Default: the first table, in sorted order, "
+            + "that vends (at most 5 tried).")
+    String probeTable;
+
     @Override
     protected void run(Session session) {
-      JsonNode report = session.client().send("POST", route(session, ref, "validate"), null,
+      AdminRequests.ValidateIntegration body = probeTable == null ? null
+          : new AdminRequests.ValidateIntegration(upstreamTable(probeTable));
+      JsonNode report = session.client().send("POST", route(session, ref, "validate"), body,
           java.util.Map.of()).body();
       List<String[]> rows = new ArrayList<>();
       List<String> notOk = new ArrayList<>();
@@ -64,11 +73,42 @@ final class UpstreamCommands {
         }
       }
       session.printer().table(List.of("CHECK", "STATUS", "CODE", "MESSAGE"), rows, report);
+      if (session.printer().format() == OutputFormat.table) {
+        for (JsonNode skipped : report.path("skippedTables")) {
+          session.printer().note("skipped table " + tablePath(skipped) + ": "
+              + skipped.path("code").asText() + " " + skipped.path("message").asText());
+        }
+        JsonNode probed = report.path("probedTable");
+        session.printer().note("probed table: "
+            + (probed.isObject() ? tablePath(probed) : "none"));
+      }
       if (!report.path("ok").asBoolean(false)) {
         throw new CliException(ExitCode.VALIDATION_FAILED, "validation of integration " + ref
             + " did not pass: " + String.join(", ", notOk));
       }
     }
+  }
+
+  /**
+   * A table given in path syntax: every segment but the last is the namespace.
+   *
+   * @throws CliException USAGE for a path of one segment (no namespace)
+   */
+  static AdminRequests.UpstreamTable upstreamTable(String path) {
+    List<String> segments = PathSyntax.parse(path);
+    if (segments.size() < 2) {
+      throw new CliException(ExitCode.USAGE, "--probe-table '" + path
+          + "' names no namespace: give the namespace path and the table name, e.g. sales.orders");
+    }
+    return new AdminRequests.UpstreamTable(segments.subList(0, segments.size() - 1),
+        segments.get(segments.size() - 1));
+  }
+
+  /** A table of the validation report ({@code namespace}, {@code name}) in path syntax. */
+  private static String tablePath(JsonNode table) {
+    List<String> path = new ArrayList<>(segments(table.path("namespace")));
+    path.add(table.path("name").asText());
+    return PathSyntax.format(path);
   }
 
   @Command(name = "capabilities", mixinStandardHelpOptions = true,

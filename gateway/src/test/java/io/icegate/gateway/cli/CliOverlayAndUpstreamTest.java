@@ -191,6 +191,29 @@ class CliOverlayAndUpstreamTest {
   }
 
   @Test
+  void validateProbesTheTableNamedByProbeTable() {
+    createIntegration("probe-up", upstream.uri().toString());
+
+    // the fixture vends nothing: the named table is the one reported, and nothing replaces it
+    Run table = run("integration", "validate", "probe-up",
+        "--probe-table", "sales.emea.customers").expect(ExitCode.VALIDATION_FAILED);
+    assertThat(table.out()).containsPattern("(?m)^credential-vending\\s+failed\\s+NOT_VENDED");
+    assertThat(table.err()).contains("probed table: sales.emea.customers");
+    JsonNode report = run("integration", "validate", "probe-up", "--probe-table", "sales.orders",
+        "-o", "json").expect(ExitCode.VALIDATION_FAILED).json();
+    assertThat(report.get("probedTable").get("namespace").toString()).isEqualTo("[\"sales\"]");
+    assertThat(report.get("probedTable").get("name").asText()).isEqualTo("orders");
+
+    // without it, every table asked vends nothing and each is named
+    Run searched = run("integration", "validate", "probe-up").expect(ExitCode.VALIDATION_FAILED);
+    assertThat(searched.err()).contains("skipped table Marketing.Campaigns: NOT_VENDED")
+        .contains("probed table: none");
+
+    run("integration", "validate", "probe-up", "--probe-table", "orders").expect(ExitCode.USAGE);
+    run("integration", "validate", "probe-up", "--probe-table", "sales.").expect(ExitCode.USAGE);
+  }
+
+  @Test
   void capabilitiesOfAnIcebergRestIntegration() {
     createIntegration("caps-up", "https://rest.example.com/v1");
     Run table = run("integration", "capabilities", "caps-up").expect(0);

@@ -156,14 +156,19 @@ class IntegrationUpstreamApiTest {
   }
 
   private static void vendRightSession() {
+    Vended session = rightSession();
+    upstream.vending().plan(location -> session);
+  }
+
+  /** The store's identity as a session for the warehouse, expiring in an hour. */
+  private static Vended rightSession() {
     Map<String, String> config = new HashMap<>();
     config.put("s3.access-key-id", store.accessKeyId());
     config.put("s3.secret-access-key", store.secretAccessKey());
     config.put("s3.session-token", SESSION_TOKEN);
     config.put("s3.session-token-expires-at-ms",
         Long.toString(Instant.now().plus(1, ChronoUnit.HOURS).toEpochMilli()));
-    upstream.vending().plan(location -> new Vended(
-        List.of(new StorageCredential(upstream.warehouse(), config)), Map.of()));
+    return new Vended(List.of(new StorageCredential(upstream.warehouse(), config)), Map.of());
   }
 
   private static JsonNode validate(String id) {
@@ -397,6 +402,81 @@ class IntegrationUpstreamApiTest {
     assertThat(r.headers().firstValue("Content-Type").orElse(""))
         .startsWith("application/problem+json");
     assertThat(json(r).get("code").asText()).isEqualTo("INVALID_PAGE_TOKEN");
+  }
+
+  @Test
+  void validationPassesOverTablesThatVendNothingAndSaysWhichTableItProbed() {
+    // Marketing.Campaigns comes first in sort order and vends nothing; sales tables vend
+    String id = integration("probe-search", upstream, store,
+        oauth(upstream, OAuthTokenFilter.CLIENT_SECRET));
+    Vended sales = rightSession();
+    upstream.vending().plan(location -> location.contains("/sales/") ? sales : Vended.nothing());
+    JsonNode report = validate(id);
+    assertThat(report.get("ok").asBoolean()).as(report.toString()).isTrue();
+    assertThat(report.get("probedTable")).isEqualTo(JSON.createObjectNode()
+        .<ObjectNode>set("namespace", JSON.createArrayNode().add("sales")).put("name", "orders"));
+    JsonNode skipped = report.get("skippedTables");
+    assertThat(skipped).hasSize(1);
+    assertThat(skipped.get(0).get("namespace").get(0).asText()).isEqualTo("Marketing");
+    assertThat(skipped.get(0).get("name").asText()).isEqualTo("Campaigns");
+    assertThat(skipped.get(0).get("code").asText()).isEqualTo("NOT_VENDED");
+    assertThat(skipped.get(0).get("message").asText()).isNotBlank();
+  }
+
+  @Test
+  void aValidateBodyNamesTheTableToProbe() {
+    String id = integration("probe-named", upstream, store,
+        oauth(upstream, OAuthTokenFilter.CLIENT_SECRET));
+    vendRightSession();
+    HttpResponse<String> r = send("POST", integrations() + "/" + id + "/validate",
+        "{\"table\":{\"namespace\":[\"sales\",\"emea\"],\"name\":\"customers\"}}");
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    JsonNode report = json(r);
+    assertThat(report.get("ok").asBoolean()).as(report.toString()).isTrue();
+    assertThat(report.get("probedTable").get("namespace").toString())
+        .isEqualTo("[\"sales\",\"emea\"]");
+    assertThat(report.get("probedTable").get("name").asText()).isEqualTo("customers");
+    assertThat(report.get("skippedTables")).isEmpty();
+
+    HttpResponse<String> missing = send("POST", integrations() + "/" + id + "/validate",
+        "{\"table\":{\"namespace\":[\"sales\"],\"name\":\"no_such_table\"}}");
+    assertThat(missing.statusCode()).as(missing.body()).isEqualTo(200);
+    JsonNode discovery = check(json(missing), "discovery");
+    assertThat(discovery.get("status").asText()).isEqualTo("failed");
+    assertThat(discovery.get("code").asText()).isEqualTo("PROBE_TABLE_NOT_FOUND");
+    assertThat(discovery.get("message").asText()).contains("no_such_table");
+    assertThat(json(missing).get("probedTable").isNull()).isTrue();
+
+    // an empty object is no table: the search runs
+    HttpResponse<String> empty = send("POST", integrations() + "/" + id + "/validate", "{}");
+    assertThat(empty.statusCode()).as(empty.body()).isEqualTo(200);
+    assertThat(json(empty).get("probedTable").get("name").asText()).isEqualTo("Campaigns");
+  }
+
+  @Test
+  void aMalformedValidateBodyIsABadRequestNamingTheMember() {
+    String id = integration("probe-malformed", upstream, store,
+        oauth(upstream, OAuthTokenFilter.CLIENT_SECRET));
+    Map<String, String> bodies = new java.util.LinkedHashMap<>();
+    bodies.put("{\"table\":{\"name\":\"orders\"}}", "table.namespace");
+    bodies.put("{\"table\":{\"namespace\":[\"sales\"]}}", "table.name");
+    bodies.put("{\"table\":{\"namespace\":\"sales\",\"name\":\"orders\"}}",
+        "table.namespace");
+    bodies.put("{\"table\":{\"namespace\":[],\"name\":\"orders\"}}", "table.namespace");
+    bodies.put("{\"table\":{\"namespace\":[\"sales\",\"\"],\"name\":\"orders\"}}",
+        "table.namespace[1]");
+    bodies.put("{\"table\":{\"namespace\":[\"sales\"],\"name\":\"\"}}", "table.name");
+    bodies.put("{\"tabel\":{}}", "tabel");
+    bodies.put("[1]", "body");
+    bodies.put("not json", "JSON");
+    bodies.forEach((body, member) -> {
+      HttpResponse<String> r = send("POST", integrations() + "/" + id + "/validate", body);
+      assertThat(r.statusCode()).as(body + " -> " + r.body()).isEqualTo(400);
+      assertThat(r.headers().firstValue("Content-Type").orElse(""))
+          .startsWith("application/problem+json");
+      assertThat(json(r).get("code").asText()).isEqualTo("MALFORMED_REQUEST");
+      assertThat(json(r).get("detail").asText()).as(body).contains(member);
+    });
   }
 
   @Test

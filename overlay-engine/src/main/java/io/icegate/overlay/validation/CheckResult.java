@@ -17,7 +17,9 @@ public record CheckResult(ValidationCheck check, Status status, String code, Str
 
   /** No table was found upstream, so there is nothing to vend credentials for. */
   public static final String NO_TABLE = "NO_TABLE";
-  /** The catalog answered a load-table without vended storage credentials. */
+  /** The table the request named to probe does not exist upstream (nor does its namespace). */
+  public static final String PROBE_TABLE_NOT_FOUND = "PROBE_TABLE_NOT_FOUND";
+  /** The catalog vended no storage credentials for the table (for any table asked). */
   public static final String NOT_VENDED = "NOT_VENDED";
   /** The provider does not offer credential vending at all. */
   public static final String VENDING_UNSUPPORTED = "VENDING_UNSUPPORTED";

@@ -10,7 +10,7 @@ public enum ValidationCheck {
   CONNECTION("connection"),
   /** The catalog accepts the Integration's authentication (a real namespace listing). */
   AUTHENTICATION("authentication"),
-  /** Namespaces can be listed, and a table to vend for is found. */
+  /** Namespaces can be listed, and a table to vend for is found (or the one named exists). */
   DISCOVERY("discovery"),
   /** The catalog vends storage credentials for that table. */
   CREDENTIAL_VENDING("credential-vending"),

@@ -1,17 +1,22 @@
 package io.icegate.overlay.validation;
 
+import io.icegate.access.model.CatalogObjectRef;
 import java.util.List;
 
 /**
  * The result of validating an Integration: one {@link CheckResult} per {@link ValidationCheck}, in
- * check order.
+ * check order, and which upstream table the storage checks were run for.
  *
  * @param checks every check, each exactly once
+ * @param probedTable the table the storage checks used, or {@code null} when none was reached
+ * @param skippedTables tables asked for credentials and passed over before it, in the order asked
  */
-public record ValidationReport(List<CheckResult> checks) {
+public record ValidationReport(List<CheckResult> checks, CatalogObjectRef probedTable,
+    List<SkippedTable> skippedTables) {
 
   public ValidationReport {
     checks = List.copyOf(checks);
+    skippedTables = List.copyOf(skippedTables);
     if (checks.size() != ValidationCheck.values().length) {
       throw new IllegalArgumentException("a report holds one result per check");
     }

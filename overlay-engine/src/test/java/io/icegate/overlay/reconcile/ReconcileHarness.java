@@ -42,20 +42,21 @@ import java.util.TreeMap;
 
 /**
  * The real core services and the reconciler over one store, for reconcile scenarios against the
- * upstream Iceberg REST fixture over HTTP on loopback.
+ * upstream Iceberg REST fixture over HTTP on loopback. Public for the other packages' tests that
+ * need an account with Integrations (validation).
  */
-final class ReconcileHarness {
+public final class ReconcileHarness {
   final KvStore store;
   final Repositories repos;
-  final IntegrationService integrations;
+  public final IntegrationService integrations;
   final OverlayService overlays;
   final IntegrationCascade cascade;
   final AccountDeletion accountDeletion;
-  final IntegrationAdapter adapter;
-  final IntegrationClients clients;
-  final String account;
+  public final IntegrationAdapter adapter;
+  public final IntegrationClients clients;
+  public final String account;
 
-  ReconcileHarness(KvStore store, Clock clock) {
+  public ReconcileHarness(KvStore store, Clock clock) {
     this.store = store;
     this.repos = OverlayStore.repositories(store, clock);
     CredentialStore credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);

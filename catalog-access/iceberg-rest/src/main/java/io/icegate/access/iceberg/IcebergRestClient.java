@@ -8,6 +8,7 @@ import io.icegate.access.connection.CatalogAuthenticationScheme;
 import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
 import io.icegate.access.iceberg.http.PolicyEnforcingRestClient;
+import io.icegate.access.iceberg.http.UpstreamConfigFilter;
 import io.icegate.access.iceberg.vending.CapturingFileIO;
 import io.icegate.access.iceberg.vending.VendedCredentialSelection;
 import io.icegate.access.model.CatalogObjectKind;
@@ -70,6 +71,7 @@ final class IcebergRestClient implements CatalogClient {
   private final StorageAccessProbe storage;
   private final int maxPages;
   private final Clock clock;
+  private final UpstreamConfigFilter upstreamConfig;
   private final SessionContext context = SessionContext.createEmpty();
   private RESTSessionCatalog session; // guarded by this
   private boolean closed; // guarded by this
@@ -87,6 +89,7 @@ final class IcebergRestClient implements CatalogClient {
     this.storage = new StorageAccessProbe(SessionProperties.storageSettings(config), policy);
     this.maxPages = SessionProperties.maxPages(config);
     this.clock = clock;
+    this.upstreamConfig = new UpstreamConfigFilter(config.endpoint().getHost());
     policy.resolve(config.endpoint().getHost()); // fail early on a refused endpoint
   }
 
@@ -283,7 +286,8 @@ final class IcebergRestClient implements CatalogClient {
                       .build(),
                   base,
                   policy,
-                  maxPages);
+                  maxPages,
+                  upstreamConfig);
       RESTSessionCatalog created = new RESTSessionCatalog(clients, null);
       try {
         created.initialize("upstream", new java.util.HashMap<>(sessionProperties));

@@ -16,7 +16,8 @@ import org.apache.iceberg.rest.auth.AuthSession;
  * Wraps iceberg-core's {@code HTTPClient}: before every request it resolves the target host (the
  * catalog's, or the host of an absolute path such as an external OAuth2 token endpoint) and checks
  * every address against the caller's {@link OutboundAddressPolicy}, and it runs {@link
- * PageTokenGuard} on listings.
+ * PageTokenGuard} on listings; what it answers passes through {@link UpstreamConfigFilter}, so the
+ * upstream's configuration never names a class for iceberg-core to load.
  *
  * <p>{@link RESTClient} has one overload per verb and header/parser variant (18 in iceberg-core
  * 1.10); they differ only in what they pass through, so one {@link #invoke} serves them all: every
@@ -36,13 +37,19 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
   private final URI base;
   private final OutboundAddressPolicy policy;
   private final PageTokenGuard pages;
+  private final UpstreamConfigFilter config;
 
   private PolicyEnforcingRestClient(
-      RESTClient delegate, URI base, OutboundAddressPolicy policy, PageTokenGuard pages) {
+      RESTClient delegate,
+      URI base,
+      OutboundAddressPolicy policy,
+      PageTokenGuard pages,
+      UpstreamConfigFilter config) {
     this.delegate = delegate;
     this.base = base;
     this.policy = policy;
     this.pages = pages;
+    this.config = config;
   }
 
   /**
@@ -53,16 +60,33 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
    */
   public static RESTClient wrap(
       RESTClient delegate, URI base, OutboundAddressPolicy policy, int maxPages) {
-    return wrap(delegate, base, policy, new PageTokenGuard(maxPages));
+    return wrap(delegate, base, policy, maxPages, new UpstreamConfigFilter(base.getHost()));
+  }
+
+  /**
+   * As {@link #wrap(RESTClient, URI, OutboundAddressPolicy, int)}, with a {@code config} filter
+   * shared by every client of one catalog session, so each ignored key is reported once.
+   */
+  public static RESTClient wrap(
+      RESTClient delegate,
+      URI base,
+      OutboundAddressPolicy policy,
+      int maxPages,
+      UpstreamConfigFilter config) {
+    return wrap(delegate, base, policy, new PageTokenGuard(maxPages), config);
   }
 
   private static RESTClient wrap(
-      RESTClient delegate, URI base, OutboundAddressPolicy policy, PageTokenGuard pages) {
+      RESTClient delegate,
+      URI base,
+      OutboundAddressPolicy policy,
+      PageTokenGuard pages,
+      UpstreamConfigFilter config) {
     return (RESTClient)
         Proxy.newProxyInstance(
             RESTClient.class.getClassLoader(),
             new Class<?>[] {RESTClient.class},
-            new PolicyEnforcingRestClient(delegate, base, policy, pages));
+            new PolicyEnforcingRestClient(delegate, base, policy, pages, config));
   }
 
   @Override
@@ -72,7 +96,7 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
     }
     if (method.getName().equals("withAuthSession")) {
       // Iceberg derives per-session clients this way; they keep the same checks and page budget.
-      return wrap(delegate.withAuthSession((AuthSession) args[0]), base, policy, pages);
+      return wrap(delegate.withAuthSession((AuthSession) args[0]), base, policy, pages, config);
     }
     Class<?>[] parameters = method.getParameterTypes();
     if (parameters.length > 0 && parameters[0] == String.class) {
@@ -85,7 +109,7 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
       }
     }
     try {
-      return method.invoke(delegate, args);
+      return config.filter(method.invoke(delegate, args));
     } catch (InvocationTargetException e) {
       throw e.getCause(); // the delegate's own exception, unchanged
     }
