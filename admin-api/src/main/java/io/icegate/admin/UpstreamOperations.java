@@ -5,6 +5,7 @@ import io.icegate.access.client.CatalogCapability;
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
 import io.icegate.access.model.NamespacePath;
+import io.icegate.admin.model.AdminRequests;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.paging.Page;
 import io.icegate.core.paging.PageRequest;
@@ -97,7 +98,7 @@ public final class UpstreamOperations {
     if (table == null) {
       return null;
     }
-    List<String> namespace = AdminRequests.require(table.namespace(), "table.namespace");
+    List<String> namespace = AdminJson.require(table.namespace(), "table.namespace");
     if (namespace.isEmpty()) {
       throw AdminJson.malformed("member table.namespace must hold at least one segment");
     }
@@ -106,7 +107,7 @@ public final class UpstreamOperations {
         throw AdminJson.malformed("member table.namespace[" + i + "] is an empty segment");
       }
     }
-    String name = AdminRequests.require(table.name(), "table.name");
+    String name = AdminJson.require(table.name(), "table.name");
     if (name.isEmpty()) {
       throw AdminJson.malformed("member table.name is empty");
     }

@@ -1,7 +1,7 @@
 package io.icegate.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.icegate.admin.AdminRequests;
+import io.icegate.admin.model.AdminRequests;
 import io.icegate.cli.CliException;
 import io.icegate.cli.ExitCode;
 import io.icegate.cli.http.AdminClient;
