@@ -22,25 +22,20 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.FileAppender;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
@@ -239,56 +234,37 @@ class FixtureStoreGenerator {
   }
 
   private RESTCatalog client(String catalog, String token) {
-    Map<String, String> props = new HashMap<>(up.clientFileIoProperties());
-    props.put(CatalogProperties.URI, gw.icebergUri());
-    props.put(CatalogProperties.WAREHOUSE_LOCATION, catalog);
-    props.put("token", token);
-    RESTCatalog client = new RESTCatalog();
-    client.initialize("generator-" + catalog, props);
-    return client;
+    return ServedState.client(gw, catalog, token, up.clientFileIoProperties());
   }
 
   /** One append of a Parquet file with {@code count} events of {@code kind} from {@code first}. */
   private static void appendEvents(Table table, String kind, int first, int count)
       throws IOException {
-    Schema schema = table.schema();
-    String path = table.location() + "/data/kind=" + kind + "/events-" + first + ".parquet";
-    FileAppender<Record> appender = new GenericAppenderFactory(schema)
-        .newAppender(table.io().newOutputFile(path), FileFormat.PARQUET);
-    try (appender) {
-      for (int i = first; i < first + count; i++) {
-        Record row = GenericRecord.create(schema);
-        row.setField("id", (long) i);
-        row.setField("kind", kind);
-        row.setField("at", OffsetDateTime.of(2025, 1, i, 12, 0, 0, 0, ZoneOffset.UTC));
-        if (schema.findField("note") != null) {
-          row.setField("note", "note-" + i);
-        }
-        appender.add(row);
+    List<Record> rows = new ArrayList<>();
+    for (int i = first; i < first + count; i++) {
+      Record row = GenericRecord.create(table.schema());
+      row.setField("id", (long) i);
+      row.setField("kind", kind);
+      row.setField("at", OffsetDateTime.of(2025, 1, i, 12, 0, 0, 0, ZoneOffset.UTC));
+      if (table.schema().findField("note") != null) {
+        row.setField("note", "note-" + i);
       }
+      rows.add(row);
     }
-    DataFile file = DataFiles.builder(table.spec()).withPath(path).withFormat(FileFormat.PARQUET)
-        .withPartitionPath("kind=" + kind).withFileSizeInBytes(appender.length())
-        .withMetrics(appender.metrics()).build();
-    table.newAppend().appendFile(file).commit();
+    ParquetAppend.commit(table, "kind=" + kind + "/events-" + first + ".parquet",
+        "kind=" + kind, rows);
   }
 
   private static void appendDims(Table table) throws IOException {
-    String path = table.location() + "/data/dims.parquet";
-    FileAppender<Record> appender = new GenericAppenderFactory(table.schema())
-        .newAppender(table.io().newOutputFile(path), FileFormat.PARQUET);
-    try (appender) {
-      for (String code : List.of("a", "b", "c")) {
-        Record row = GenericRecord.create(table.schema());
-        row.setField("code", code);
-        row.setField("label", "label " + code);
-        row.setField("weight", new BigDecimal("1.25" + code.charAt(0) % 10));
-        appender.add(row);
-      }
+    List<Record> rows = new ArrayList<>();
+    for (String code : List.of("a", "b", "c")) {
+      Record row = GenericRecord.create(table.schema());
+      row.setField("code", code);
+      row.setField("label", "label " + code);
+      row.setField("weight", new BigDecimal("1.25" + code.charAt(0) % 10));
+      rows.add(row);
     }
-    table.newAppend().appendFile(DataFiles.builder(table.spec()).withPath(path)
-        .withFormat(FileFormat.PARQUET).withFileSizeInBytes(appender.length())
-        .withMetrics(appender.metrics()).build()).commit();
+    ParquetAppend.commit(table, "dims.parquet", null, rows);
   }
 
   private static String integration(String name, String type, String uri,

@@ -35,16 +35,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.FileFormat;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.io.FileAppender;
 import org.apache.iceberg.rest.RESTCatalog;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -250,26 +244,17 @@ final class FixtureUpstreams implements AutoCloseable {
 
   /** One upstream commit of a Parquet file with {@code count} orders from {@code first}. */
   private DataFile append(TableIdentifier ident, int first, int count) throws IOException {
-    Schema schema = IcebergRestFixture.ORDERS_SCHEMA;
     try (RESTCatalog client = iceberg.newClient()) {
       Table table = client.loadTable(ident);
-      String path = table.location() + "/data/orders-" + first + ".parquet";
-      FileAppender<Record> appender = new GenericAppenderFactory(schema)
-          .newAppender(table.io().newOutputFile(path), FileFormat.PARQUET);
-      try (appender) {
-        for (int i = first; i < first + count; i++) {
-          Record row = GenericRecord.create(schema);
-          row.setField("order_id", (long) i);
-          row.setField("customer", "customer-" + (i % 2));
-          row.setField("amount", new BigDecimal(i + "0.25"));
-          appender.add(row);
-        }
+      List<Record> rows = new ArrayList<>();
+      for (int i = first; i < first + count; i++) {
+        Record row = GenericRecord.create(table.schema());
+        row.setField("order_id", (long) i);
+        row.setField("customer", "customer-" + (i % 2));
+        row.setField("amount", new BigDecimal(i + "0.25"));
+        rows.add(row);
       }
-      DataFile file = DataFiles.builder(PartitionSpec.unpartitioned()).withPath(path)
-          .withFormat(FileFormat.PARQUET).withFileSizeInBytes(appender.length())
-          .withMetrics(appender.metrics()).build();
-      table.newAppend().appendFile(file).commit();
-      return file;
+      return ParquetAppend.commit(table, "orders-" + first + ".parquet", null, rows);
     }
   }
 

@@ -103,6 +103,12 @@ final class ServedState {
   }
 
   private RESTCatalog client(String catalog) {
+    return client(gateway, catalog, token, fileIo);
+  }
+
+  /** An iceberg-core REST client of {@code gateway}'s Catalog {@code catalog}. */
+  static RESTCatalog client(GatewayFixture gateway, String catalog, String token,
+      Map<String, String> fileIo) {
     Map<String, String> props = new HashMap<>(fileIo);
     props.put(CatalogProperties.URI, gateway.icebergUri());
     props.put(CatalogProperties.WAREHOUSE_LOCATION, catalog);
