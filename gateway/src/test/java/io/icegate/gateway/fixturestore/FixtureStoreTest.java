@@ -93,41 +93,42 @@ class FixtureStoreTest {
     assertThat(pristine.size()).isEqualTo(expected.at("/store/keys").asInt());
     Path dataDir = FixtureStore.copyData(fixture, Files.createTempDirectory("icegate-fixture"));
 
-    KvStore store = SqliteKvStore.open(dataDir.resolve(FixtureStore.STORE_FILE));
-    assertThat(StoreDump.of(store).differences(pristine)).as("the driver reads every stored key")
-        .isEmpty();
-    StoreDump moved;
-    try (FixtureUpstreams up = FixtureUpstreams.restore(fixture.resolve(FixtureStore.UPSTREAM));
-        GatewayFixture gw = GatewayFixture.reopen(dataDir, store)) {
-      assertThat(pristine.differences(StoreDump.of(store))).as("opening the store").isEmpty();
-      assertThat(store.stats().committedWrites()).as("opening the store").isZero();
+    StoreDump now;
+    try (FixtureUpstreams up = FixtureUpstreams.restore(fixture.resolve(FixtureStore.UPSTREAM))) {
+      KvStore store = SqliteKvStore.open(dataDir.resolve(FixtureStore.STORE_FILE));
+      assertThat(StoreDump.of(store).differences(pristine))
+          .as("the driver reads every stored key").isEmpty();
+      try (GatewayFixture gw = GatewayFixture.reopen(dataDir, store)) {
+        assertThat(pristine.differences(StoreDump.of(store))).as("opening the store").isEmpty();
+        assertThat(store.stats().committedWrites()).as("opening the store").isZero();
 
-      moved = moveUpstreams(gw, up, account, ids);
+        now = moveUpstreams(gw, up, account, ids);
 
-      Map<String, String> catalogs = new LinkedHashMap<>();
-      ids.get("catalogs").fields().forEachRemaining(e -> catalogs.put(e.getKey(),
-          e.getValue().asText()));
-      KvStoreStats beforeServing = store.stats();
-      // Through its text, as the generator stored it (a long read back is an int node).
-      JsonNode served = JSON.readTree(JSON.writeValueAsString(new ServedState(gw, account,
-          expected.at("/tokens/accountAdmin").asText(), up.clientFileIoProperties())
-          .of(catalogs)));
-      assertThat(jsonDifferences("", expected.get("served"), served))
-          .as("served differently from what the generator recorded").isEmpty();
-      assertThat(store.stats().committedWrites()).as("serving")
-          .isEqualTo(beforeServing.committedWrites());
-      assertThat(moved.differences(StoreDump.of(store))).as("serving").isEmpty();
+        Map<String, String> catalogs = new LinkedHashMap<>();
+        ids.get("catalogs").fields().forEachRemaining(e -> catalogs.put(e.getKey(),
+            e.getValue().asText()));
+        KvStoreStats beforeServing = store.stats();
+        // Through its text, as the generator stored it (a long read back is an int node).
+        JsonNode served = JSON.readTree(JSON.writeValueAsString(new ServedState(gw, account,
+            expected.at("/tokens/accountAdmin").asText(), up.clientFileIoProperties())
+            .of(catalogs)));
+        assertThat(jsonDifferences("", expected.get("served"), served))
+            .as("served differently from what the generator recorded").isEmpty();
+        assertThat(store.stats().committedWrites()).as("serving")
+            .isEqualTo(beforeServing.committedWrites());
+        assertThat(now.differences(StoreDump.of(store))).as("serving").isEmpty();
 
-      for (Iterator<Map.Entry<String, JsonNode>> it = ids.get("overlays").fields();
-          it.hasNext(); ) {
-        Map.Entry<String, JsonNode> overlay = it.next();
-        moved = rerun(gw, account, overlay.getKey(), overlay.getValue().asText(), moved, ids,
-            expected.at("/rerunAtGeneration/" + overlay.getKey()));
+        for (Iterator<Map.Entry<String, JsonNode>> it = ids.get("overlays").fields();
+            it.hasNext(); ) {
+          Map.Entry<String, JsonNode> overlay = it.next();
+          now = rerun(gw, account, overlay.getKey(), overlay.getValue().asText(), now, ids,
+              expected.at("/rerunAtGeneration/" + overlay.getKey()));
+        }
       }
     }
 
     StoreDump closed = StoreDump.ofSqliteFile(dataDir.resolve(FixtureStore.STORE_FILE));
-    assertThat(moved.differences(closed)).as("the file after closing").isEmpty();
+    assertThat(now.differences(closed)).as("the file after closing").isEmpty();
     assertThat(closed.schema()).as("the SQLite schema").isEqualTo(pristine.schema());
   }
 
