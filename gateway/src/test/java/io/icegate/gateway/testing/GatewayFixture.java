@@ -44,8 +44,35 @@ public final class GatewayFixture implements AutoCloseable {
       // Surefire points java.io.tmpdir at target/tmp, which nobody creates; sqlite-jdbc extracts
       // its native library there.
       Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
-      Path dir = Files.createTempDirectory("icegate-gw");
-      GatewaySettings settings = new GatewaySettings(dir, null, "127.0.0.1", 0, true, TOKEN);
+      return start(Files.createTempDirectory("icegate-gw"), store, TOKEN);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("gateway failed to start", e);
+    }
+  }
+
+  /**
+   * Starts a gateway on {@code dataDir} (its {@code master.key}, if there, is the CredentialStore's
+   * key) over {@code store}, with {@link #TOKEN} as the bootstrap token.
+   */
+  public static GatewayFixture startOn(Path dataDir, io.icegate.core.store.KvStore store) {
+    return start(dataDir, store, TOKEN);
+  }
+
+  /**
+   * Starts a gateway on {@code dataDir} over {@code store} with no bootstrap token configured: for
+   * a store that already holds {@link #TOKEN} (written by {@link #startOn}). A configured token is
+   * recorded in the store at every start; none is, so this start writes nothing.
+   */
+  public static GatewayFixture reopen(Path dataDir, io.icegate.core.store.KvStore store) {
+    return start(dataDir, store, null);
+  }
+
+  private static GatewayFixture start(Path dir, io.icegate.core.store.KvStore store,
+      String bootstrapToken) {
+    try {
+      Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
+      GatewaySettings settings =
+          new GatewaySettings(dir, null, "127.0.0.1", 0, true, bootstrapToken);
       PrintStream quiet = new PrintStream(java.io.OutputStream.nullOutputStream());
       return new GatewayFixture(dir, store == null
           ? Gateway.start(settings, quiet)
