@@ -10,7 +10,7 @@ import io.icegate.access.iceberg.fixture.CredentialVendingFilter;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.unity.UnitySettings;
-import io.icegate.access.unity.fixture.DeltaLogWriter;
+import io.icegate.access.delta.fixture.DeltaLogWriter;
 import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import java.io.IOException;
 import java.io.UncheckedIOException;
