@@ -64,14 +64,16 @@ class FixtureStoreTest {
    * Overlays whose unchanged re-run may legitimately rewrite some of their Tables once, with those
    * Tables' paths. Empty at the commit that wrote the fixture: no re-run writes anything.
    *
-   * <p>Foreseen: when the Delta toolkit of issue 20 takes over the Delta-to-Iceberg schema
-   * mapping and assigns ids to nested fields, the Delta tables with nested types get a new
-   * definition once, e.g. {@code Map.of("feeds", Set.of("partners.feeds.positions"), "bronze",
-   * Set.of("bronze.sessions"))}. For a listed Overlay the test checks that its re-run updates
-   * exactly those Tables (their records, definitions and index entries, nothing else), and that a
-   * second re-run then writes nothing.
+   * <p>Since the Delta toolkit of issue 20 (one Delta-to-Iceberg schema mapping for both Delta
+   * providers), Delta Sharing's {@code partners.feeds.positions} (a map column) gets a new
+   * definition once: the field ids are the ones it had, but the kept (Unity) mapping writes the
+   * map's members in another order ({@code value-id} before {@code key}), so the bytes differ.
+   * For a listed Overlay the test checks that its re-run updates exactly those Tables (their
+   * records, definitions and index entries, nothing else), and that a second re-run then writes
+   * nothing.
    */
-  private static final Map<String, Set<String>> REWRITTEN_ONCE = Map.of();
+  private static final Map<String, Set<String>> REWRITTEN_ONCE =
+      Map.of("feeds", Set.of("partners.feeds.positions"));
 
   /** Record members a PATCH of an address may change (besides the address itself). */
   private static final Set<String> PATCH_BOOKKEEPING =
