@@ -134,6 +134,13 @@ public enum ErrorCode {
    */
   RECONCILE_INTERRUPTED(500, "the process running reconcile operation %s stopped before it"
       + " finished; overlay %s can be reconciled again now"),
+  /**
+   * Issue 21: a cycle of path handovers among the Overlay's own relations (a permutation of
+   * paths) must be published in one transaction and is larger than one transaction may be;
+   * nothing was published. Args: relations, estimated bytes, relation limit, byte limit.
+   */
+  RECONCILE_HANDOVER_TOO_LARGE(422, "a cycle of %d path handovers (about %d bytes) exceeds one"
+      + " transaction's limit of %d relations or %d bytes; nothing was published"),
   /** An unexpected server failure; details are in the server log. */
   INTERNAL(500, "internal error");
 

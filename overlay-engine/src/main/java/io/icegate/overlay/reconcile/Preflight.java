@@ -1,16 +1,22 @@
 package io.icegate.overlay.reconcile;
 
+import io.icegate.core.model.Resource;
+import io.icegate.core.overlay.ManagedRelations;
 import io.icegate.core.store.KvStore;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * Phase 2: the complete desired inventory against the target Catalog, read-only. Collects every
  * conflict (a destination path held by a local relation or another Overlay's) and fails with all
- * of them at once; otherwise says what phase 3 must do: the namespace paths lacking a claim, and
- * the relations that are not already stored as desired (those need no write at all).
+ * of them at once; otherwise says what phase 3 must do: the namespace paths lacking a claim, the
+ * relations that are not already stored as desired (those need no write at all), and among them
+ * the path handovers between this Overlay's own identities ({@link PathHandovers}), which no
+ * history of the Overlay's own objects can turn into a conflict.
  *
  * <p>Reads run in short transactions of {@code batch} items, so a large inventory stays under the
  * store's transaction age limit; phase 3 re-derives each decision in its own transaction anyway.
@@ -21,10 +27,20 @@ final class Preflight {
    * Phase 3's work list.
    *
    * @param namespaces namespace paths to create or claim (each with its ancestors), shallow first
-   * @param relations relations to create or update
+   * @param relations relations to create or update whose paths need no handover
+   * @param handovers components of path handovers, each published in one transaction ({@link
+   *     PathHandovers})
    * @param unchanged relations already stored as desired
    */
-  record Plan(List<List<String>> namespaces, List<DesiredRelation> relations, long unchanged) {}
+  record Plan(List<List<String>> namespaces, List<DesiredRelation> relations,
+      List<PathHandovers.Component> handovers, long unchanged) {
+
+    Plan {
+      namespaces = List.copyOf(namespaces);
+      relations = List.copyOf(relations);
+      handovers = List.copyOf(handovers);
+    }
+  }
 
   private final KvStore store;
   private final Destination destination;
@@ -42,8 +58,8 @@ final class Preflight {
   Plan check(Inventory inventory) {
     Set<String> keys = inventory.identityKeys();
     List<String> conflicts = new ArrayList<>();
-    List<DesiredRelation> work = new ArrayList<>();
-    long unchanged = 0;
+    Map<String, Destination.Decision> decided = new LinkedHashMap<>();
+    Map<String, DesiredRelation> byKey = new LinkedHashMap<>();
     List<DesiredRelation> all = inventory.relations();
     for (int from = 0; from < all.size(); from += batch) {
       List<DesiredRelation> slice = all.subList(from, Math.min(all.size(), from + batch));
@@ -55,18 +71,45 @@ final class Preflight {
         return out;
       });
       for (int i = 0; i < slice.size(); i++) {
-        Destination.Decision decision = decisions.get(i);
-        if (decision instanceof Destination.Conflict c) {
+        if (decisions.get(i) instanceof Destination.Conflict c) {
           conflicts.add(c.description());
-        } else if (decision instanceof Destination.Unchanged) {
-          unchanged++;
-        } else {
-          work.add(slice.get(i));
         }
+        decided.put(slice.get(i).identityKey(), decisions.get(i));
+        byKey.put(slice.get(i).identityKey(), slice.get(i));
+      }
+    }
+    PathHandovers handovers = new PathHandovers();
+    decided.forEach((key, decision) -> {
+      if (decision instanceof Destination.Handover h) {
+        handovers.add(byKey.get(key), h.holderKey(), writeBytes(byKey.get(key), decision));
+      } else if (stale(decision) != null) {
+        handovers.add(byKey.get(key), null, writeBytes(byKey.get(key), decision));
+      }
+    });
+    for (String holder : handovers.missingHolders()) {
+      if (decided.get(holder) instanceof Destination.Unchanged) {
+        // Its desired path is its current one, which another desired relation also wants.
+        conflicts.add(byKey.get(holder).displayPath() + ": the upstream lists two objects at this"
+            + " path");
+      } else {
+        handovers.addHolder(byKey.get(holder), writeBytes(byKey.get(holder), decided.get(holder)));
       }
     }
     if (!conflicts.isEmpty()) {
       throw Destination.conflicts(conflicts);
+    }
+    List<PathHandovers.Component> components = handovers.components();
+    List<DesiredRelation> work = new ArrayList<>();
+    long unchanged = 0;
+    for (Map.Entry<String, Destination.Decision> e : decided.entrySet()) {
+      if (handovers.involves(e.getKey())) {
+        continue;
+      }
+      if (e.getValue() instanceof Destination.Unchanged) {
+        unchanged++;
+      } else {
+        work.add(byKey.get(e.getKey()));
+      }
     }
     List<List<String>> paths = new ArrayList<>(inventory.namespaces());
     paths.sort(Comparator.comparingInt(List::size));
@@ -76,6 +119,18 @@ final class Preflight {
       namespaces.addAll(store.read(tx -> slice.stream()
           .filter(path -> destination.pathNeedsWork(tx, path)).toList()));
     }
-    return new Plan(namespaces, work, unchanged);
+    return new Plan(namespaces, work, components, unchanged);
+  }
+
+  private static Resource<?> stale(Destination.Decision decision) {
+    return decision instanceof Destination.Create c ? c.stale()
+        : decision instanceof Destination.Update u ? u.stale() : null;
+  }
+
+  /** What publishing {@code desired} writes, roughly: its record and keys, a changed definition. */
+  private static long writeBytes(DesiredRelation desired, Destination.Decision decision) {
+    boolean sameDefinition = decision instanceof Destination.Update u
+        && desired.digest().equals(ManagedRelations.provenanceOf(u.existing()).definitionDigest());
+    return PathHandovers.RECORD_BYTES + (sameDefinition ? 0 : desired.definition().length);
   }
 }

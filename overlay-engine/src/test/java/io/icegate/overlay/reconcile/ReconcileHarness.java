@@ -55,6 +55,12 @@ final class ReconcileHarness {
   final String account;
 
   ReconcileHarness(KvStore store, Clock clock) {
+    this(store, clock,
+        new IntegrationClients(CatalogClientFactory.load(), OutboundAddressPolicy.defaults()));
+  }
+
+  /** A harness whose reconcilers open upstream clients through {@code clients}. */
+  ReconcileHarness(KvStore store, Clock clock, IntegrationClients clients) {
     this.store = store;
     this.repos = new Repositories(store, clock);
     CredentialStore credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
@@ -68,7 +74,7 @@ final class ReconcileHarness {
     accountDeletion = new AccountDeletion(repos, clock, AccountDeletion.DEFAULT_BATCH_KEYS,
         List.of(overlays.accountCleanup(), credentials.accountCleanup()));
     adapter = new IntegrationAdapter(repos, credentials);
-    clients = new IntegrationClients(CatalogClientFactory.load(), OutboundAddressPolicy.defaults());
+    this.clients = clients;
     account = repos.accounts().create(new Account("acme"), OnConflict.ERROR).resource().id();
   }
 
@@ -85,8 +91,13 @@ final class ReconcileHarness {
   }
 
   String integration(String name, IcebergRestFixture upstream) {
-    Integration spec = new Integration(name, IntegrationType.ICEBERG_REST,
-        upstream.uri().toString(), Map.of(), new IntegrationAuthentication.Bearer(), 0);
+    return integration(name, upstream.uri().toString());
+  }
+
+  /** An Iceberg REST Integration with a bearer token, at {@code uri}. */
+  String integration(String name, String uri) {
+    Integration spec = new Integration(name, IntegrationType.ICEBERG_REST, uri, Map.of(),
+        new IntegrationAuthentication.Bearer(), 0);
     return integrations.create(account, spec, new SecretValues(Map.of("token", "t-" + name)),
         new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
   }
@@ -122,8 +133,13 @@ final class ReconcileHarness {
 
   /** Every Table and View of {@code catalogId}: "ns.name" to its resource. */
   Map<String, Resource<?>> relations(String catalogId) {
+    return relations(repos, account, catalogId);
+  }
+
+  /** Every Table and View of {@code catalogId} in {@code account}: "ns.name" to its resource. */
+  static Map<String, Resource<?>> relations(Repositories repos, String account, String catalogId) {
     Map<String, Resource<?>> out = new TreeMap<>();
-    store.read(tx -> {
+    repos.store().read(tx -> {
       for (var kind : List.of(io.icegate.core.model.ResourceKind.TABLE,
           io.icegate.core.model.ResourceKind.VIEW)) {
         var range = io.icegate.core.store.KeyLayout.resources(account, kind).range();
