@@ -135,6 +135,30 @@ final class Destination {
   }
 
   /**
+   * This Overlay's relation at {@code namespace}.{@code name}, if this Overlay's relation holds
+   * that path (the earlier materialization of a held object).
+   */
+  Optional<Resource<?>> ownHolderAt(ReadTransaction tx, List<String> namespace, String name) {
+    return holderOf(tx, namespace, name).filter(holder -> {
+      Provenance p = ManagedRelations.provenanceOf(holder);
+      return p != null && p.overlayId().equals(overlayId);
+    });
+  }
+
+  /** This Overlay's relation of identity {@code identityKey}, if it materialized one. */
+  Optional<Resource<?>> ownRelation(ReadTransaction tx, String identityKey) {
+    int slash = identityKey.indexOf('/');
+    ResourceKind kind = ResourceKind.ofTag(Integer.parseInt(identityKey.substring(0, slash)));
+    return MANAGED.find(tx, accountId, overlayId, kind, identityKey.substring(slash + 1))
+        .flatMap(id -> relation(tx, kind, id));
+  }
+
+  /** The identity key of a managed relation ({@link DesiredRelation#identityKey()}). */
+  static String keyOf(Resource<?> relation) {
+    return relation.kind().tag() + "/" + ManagedRelations.provenanceOf(relation).externalId();
+  }
+
+  /**
    * What {@link #apply} did.
    *
    * @param relationId the created or updated Table or View

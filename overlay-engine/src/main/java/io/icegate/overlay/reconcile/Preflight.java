@@ -1,10 +1,14 @@
 package io.icegate.overlay.reconcile;
 
+import io.icegate.access.model.CatalogObjectKind;
+import io.icegate.core.error.ErrorCode;
 import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
 import io.icegate.core.overlay.ManagedRelations;
 import io.icegate.core.store.KvStore;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,14 +35,24 @@ final class Preflight {
    * @param handovers components of path handovers, each published in one transaction ({@link
    *     PathHandovers})
    * @param unchanged relations already stored as desired
+   * @param keep identity keys that are not stale: the desired ones and those of held objects
+   *     (what was materialized of them stays as it was); phase 3 decides against them and phase 4
+   *     retires only this Overlay's relations outside them
+   * @param blocked desired relations held because their path is held by a held object's relation
+   * @param heldRelations this Overlay's relations that stand for held objects (kept as they are,
+   *     marked held: {@link HeldMarks}), by relation id
    */
   record Plan(List<List<String>> namespaces, List<DesiredRelation> relations,
-      List<PathHandovers.Component> handovers, long unchanged) {
+      List<PathHandovers.Component> handovers, long unchanged, Set<String> keep,
+      List<HeldObject> blocked, Map<String, HeldObject> heldRelations) {
 
     Plan {
+      heldRelations = Map.copyOf(heldRelations);
       namespaces = List.copyOf(namespaces);
       relations = List.copyOf(relations);
       handovers = List.copyOf(handovers);
+      keep = Set.copyOf(keep);
+      blocked = List.copyOf(blocked);
     }
   }
 
@@ -56,7 +70,10 @@ final class Preflight {
    * @throws io.icegate.core.error.IcegateException RECONCILE_CONFLICT listing every conflict
    */
   Plan check(Inventory inventory) {
-    Set<String> keys = inventory.identityKeys();
+    Protection protection = protect(inventory.held(), inventory.identityKeys());
+    Set<String> protectedKeys = new HashSet<>(protection.keys());
+    Set<String> keys = new HashSet<>(inventory.identityKeys());
+    keys.addAll(protectedKeys);
     List<String> conflicts = new ArrayList<>();
     Map<String, Destination.Decision> decided = new LinkedHashMap<>();
     Map<String, DesiredRelation> byKey = new LinkedHashMap<>();
@@ -78,6 +95,9 @@ final class Preflight {
         byKey.put(slice.get(i).identityKey(), slice.get(i));
       }
     }
+    List<HeldObject> blocked = blockedByHeld(decided, byKey, protectedKeys);
+    Map<String, HeldObject> heldRelations = new LinkedHashMap<>(protection.relations());
+    protect(blocked, Set.of()).relations().forEach(heldRelations::putIfAbsent);
     PathHandovers handovers = new PathHandovers();
     decided.forEach((key, decision) -> {
       if (decision instanceof Destination.Handover h) {
@@ -119,7 +139,71 @@ final class Preflight {
       namespaces.addAll(store.read(tx -> slice.stream()
           .filter(path -> destination.pathNeedsWork(tx, path)).toList()));
     }
-    return new Plan(namespaces, work, components, unchanged);
+    return new Plan(namespaces, work, components, unchanged, keys, blocked, heldRelations);
+  }
+
+  /**
+   * What held objects protect: the identity keys, each held object's own (when its load told it)
+   * and that of this Overlay's relation at its path (found by path, since a failed load tells no
+   * identity); and those relations by id, with the held object each stands for.
+   */
+  private record Protection(Set<String> keys, Map<String, HeldObject> relations) {}
+
+  private Protection protect(List<HeldObject> held, Set<String> desired) {
+    Set<String> keys = new HashSet<>();
+    Map<String, HeldObject> relations = new LinkedHashMap<>();
+    for (int from = 0; from < held.size(); from += batch) {
+      List<HeldObject> slice = held.subList(from, Math.min(held.size(), from + batch));
+      store.read(tx -> {
+        for (HeldObject h : slice) {
+          List<Resource<?>> found = new ArrayList<>();
+          if (h.identityKey() != null) {
+            keys.add(h.identityKey());
+            destination.ownRelation(tx, h.identityKey()).ifPresent(found::add);
+          }
+          if (h.name() != null && RepresentationLimits.namespaceProblem(h.namespace()) == null
+              && RepresentationLimits.nameProblem(CatalogObjectKind.TABLE, h.name()) == null) {
+            // a desired identity's relation there is not the held object's: it moves away
+            destination.ownHolderAt(tx, h.namespace(), h.name())
+                .filter(r -> !desired.contains(Destination.keyOf(r))).ifPresent(found::add);
+          }
+          for (Resource<?> relation : found) {
+            keys.add(Destination.keyOf(relation));
+            relations.putIfAbsent(relation.id(), h);
+          }
+        }
+        return null;
+      });
+    }
+    return new Protection(keys, relations);
+  }
+
+  /**
+   * Desired relations whose path is held by a held object's relation cannot be placed: they are
+   * held too (and protect their own relation in turn), until nothing more is blocked. Removed from
+   * {@code decided}.
+   */
+  private static List<HeldObject> blockedByHeld(Map<String, Destination.Decision> decided,
+      Map<String, DesiredRelation> byKey, Set<String> protectedKeys) {
+    List<HeldObject> blocked = new ArrayList<>();
+    boolean more = true;
+    while (more) {
+      more = false;
+      for (var it = decided.entrySet().iterator(); it.hasNext(); ) {
+        var e = it.next();
+        if (e.getValue() instanceof Destination.Handover h
+            && protectedKeys.contains(h.holderKey())) {
+          DesiredRelation d = byKey.get(e.getKey());
+          blocked.add(HeldObject.of(d.kind() == ResourceKind.TABLE ? "table" : "view",
+              d.namespace(), d.name(), ErrorCode.PATH_HELD_BY_HELD_OBJECT,
+              ManagedRelations.provenanceOf(h.holder()).upstreamDisplayPath(), d.identityKey()));
+          protectedKeys.add(e.getKey());
+          it.remove();
+          more = true;
+        }
+      }
+    }
+    return blocked;
   }
 
   private static Resource<?> stale(Destination.Decision decision) {

@@ -75,7 +75,7 @@ final class Publisher {
       progress.namespacesCreated.addAndGet(done[1]);
       hook.afterPublishBatch(batchesDone++);
     }
-    Set<String> keys = inventory.identityKeys();
+    Set<String> keys = plan.keep();
     Set<String> captured = new HashSet<>();
     for (List<DesiredRelation> slice : slices(plan.relations())) {
       BatchDone done = store.run(Idempotence.IDEMPOTENT, tx -> {

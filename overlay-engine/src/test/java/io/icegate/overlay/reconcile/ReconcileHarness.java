@@ -2,6 +2,9 @@ package io.icegate.overlay.reconcile;
 
 import io.icegate.access.client.CatalogClientFactory;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
+import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.access.unity.UnitySettings;
+import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.core.credential.CredentialPublication;
 import io.icegate.core.credential.CredentialStore;
@@ -34,6 +37,7 @@ import io.icegate.overlay.adapter.IntegrationClients;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -99,6 +103,25 @@ final class ReconcileHarness {
     Integration spec = new Integration(name, IntegrationType.ICEBERG_REST, uri, Map.of(),
         new IntegrationAuthentication.Bearer(), 0);
     return integrations.create(account, spec, new SecretValues(Map.of("token", "t-" + name)),
+        new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
+  }
+
+  /**
+   * A Unity Integration with OAuth client credentials against {@code unity}, its Delta logs read
+   * from {@code objects}, selecting Unity catalog {@code unityCatalog}.
+   */
+  String unityIntegration(String name, UnityCatalogFixture unity, ObjectStoreFixture objects,
+      String unityCatalog) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put(UnitySettings.CATALOG, unityCatalog);
+    properties.put(UnitySettings.S3_ENDPOINT, objects.endpoint().toString());
+    properties.put(UnitySettings.S3_REGION, ObjectStoreFixture.REGION);
+    properties.put(UnitySettings.S3_PATH_STYLE_ACCESS, "true");
+    Integration spec = new Integration(name, IntegrationType.UNITY, unity.uri().toString(),
+        properties, new IntegrationAuthentication.OAuth2ClientCredentials(null,
+            UnityCatalogFixture.CLIENT_ID, null), 0);
+    return integrations.create(account, spec,
+        new SecretValues(Map.of("clientSecret", UnityCatalogFixture.CLIENT_SECRET)),
         new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
   }
 
