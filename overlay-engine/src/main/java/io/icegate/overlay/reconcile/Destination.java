@@ -18,6 +18,7 @@ import io.icegate.core.repo.OnConflict;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import java.time.Instant;
@@ -224,6 +225,25 @@ final class Destination {
       name = ASIDE_PREFIX + holder.id() + "-" + n;
     }
     repository(holder.kind()).rename(tx, holder.id(), ExpectedGeneration.any(), scope, name);
+  }
+
+  /**
+   * Every index entry of this Overlay ({@link ManagedRelations#managedBy}), in pages of {@code
+   * batch} read each in its own short transaction, handed to {@code page} in key order.
+   */
+  void forEachManagedPage(KvStore store, int batch,
+      java.util.function.Consumer<List<ManagedRelations.Entry>> page) {
+    ManagedRelations.Entry after = null;
+    while (true) {
+      ManagedRelations.Entry from = after;
+      List<ManagedRelations.Entry> entries =
+          store.read(tx -> MANAGED.managedBy(tx, accountId, overlayId, from, batch));
+      if (entries.isEmpty()) {
+        return;
+      }
+      after = entries.get(entries.size() - 1);
+      page.accept(entries);
+    }
   }
 
   /** What {@link #claimPath} would do: whether any prefix of {@code path} lacks our claim. */

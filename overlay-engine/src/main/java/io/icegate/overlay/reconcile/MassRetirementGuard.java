@@ -20,8 +20,6 @@ import java.util.Set;
  * the stale holders a handover would retire in phase 3.
  */
 final class MassRetirementGuard {
-  private static final ManagedRelations MANAGED = new ManagedRelations();
-
   private final KvStore store;
   private final Destination destination;
   private final int batch;
@@ -33,7 +31,7 @@ final class MassRetirementGuard {
   }
 
   /** One relation of the Overlay: where it lives and whether the run would retire it. */
-  private record Held(List<String> namespace, boolean stale) {}
+  private record Counted(List<String> namespace, boolean stale) {}
 
   /**
    * @param keep identity keys the run keeps ({@link Preflight.Plan#keep()})
@@ -41,8 +39,8 @@ final class MassRetirementGuard {
    * @throws IcegateException MASS_RETIREMENT_UNCONFIRMED naming each scope that would be emptied
    */
   void check(Set<String> keep, List<List<String>> includes) {
-    List<Held> relations = relations(keep);
-    long stale = relations.stream().filter(Held::stale).count();
+    List<Counted> relations = relations(keep);
+    long stale = relations.stream().filter(Counted::stale).count();
     if (stale == 0) {
       return;
     }
@@ -51,9 +49,9 @@ final class MassRetirementGuard {
       scopes.add("all " + stale + " relation(s) of the overlay would be retired");
     }
     for (List<String> include : includes) {
-      List<Held> under = relations.stream().filter(r -> r.namespace().size() >= include.size()
+      List<Counted> under = relations.stream().filter(r -> r.namespace().size() >= include.size()
           && r.namespace().subList(0, include.size()).equals(include)).toList();
-      if (!under.isEmpty() && under.stream().allMatch(Held::stale)) {
+      if (!under.isEmpty() && under.stream().allMatch(Counted::stale)) {
         scopes.add("all " + under.size() + " relation(s) under include path "
             + String.join(".", include) + " would be retired");
       }
@@ -64,29 +62,18 @@ final class MassRetirementGuard {
     }
   }
 
-  private List<Held> relations(Set<String> keep) {
-    String account = destination.accountId();
-    String overlay = destination.overlayId();
-    List<Held> out = new ArrayList<>();
-    ManagedRelations.Entry after = null;
-    while (true) {
-      ManagedRelations.Entry from = after;
-      List<ManagedRelations.Entry> page =
-          store.read(tx -> MANAGED.managedBy(tx, account, overlay, from, batch));
-      if (page.isEmpty()) {
-        return out;
+  private List<Counted> relations(Set<String> keep) {
+    List<Counted> out = new ArrayList<>();
+    destination.forEachManagedPage(store, batch, page -> out.addAll(store.read(tx -> {
+      List<Counted> found = new ArrayList<>();
+      for (ManagedRelations.Entry entry : page) {
+        Optional<List<String>> namespace = destination.relation(tx, entry.kind(),
+            entry.relationId()).map(r -> ((NameScope.InCatalog) r.spec().nameScope()).path());
+        namespace.ifPresent(ns -> found.add(new Counted(ns,
+            !keep.contains(entry.kind().tag() + "/" + entry.externalId()))));
       }
-      after = page.get(page.size() - 1);
-      out.addAll(store.read(tx -> {
-        List<Held> found = new ArrayList<>();
-        for (ManagedRelations.Entry entry : page) {
-          Optional<List<String>> namespace = destination.relation(tx, entry.kind(),
-              entry.relationId()).map(r -> ((NameScope.InCatalog) r.spec().nameScope()).path());
-          namespace.ifPresent(ns -> found.add(new Held(ns,
-              !keep.contains(entry.kind().tag() + "/" + entry.externalId()))));
-        }
-        return found;
-      }));
-    }
+      return found;
+    })));
+    return out;
   }
 }

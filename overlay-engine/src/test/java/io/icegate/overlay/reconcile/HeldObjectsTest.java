@@ -8,10 +8,7 @@ import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.model.Resource;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.store.engine.EngineKvStore;
-import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.testing.InvariantChecker;
-import io.icegate.storage.sqlite.SqliteKvStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -68,8 +65,7 @@ class HeldObjectsTest {
   }
 
   private void open(String kind) {
-    store = kind.equals("sqlite") ? SqliteKvStore.open(dir.resolve("icegate.db"))
-        : new EngineKvStore(InMemoryEngine.create());
+    store = ReconcileHarness.openStore(kind, dir);
     h = new ReconcileHarness(store, Clock.systemUTC());
     catalog = h.catalog("analytics");
   }
@@ -78,27 +74,16 @@ class HeldObjectsTest {
     return upstream.backingCatalog();
   }
 
-  private static void table(Namespace ns, String name) {
-    for (int i = 1; i <= ns.length(); i++) {
-      Namespace level = Namespace.of(java.util.Arrays.copyOf(ns.levels(), i));
-      if (!up().namespaceExists(level)) {
-        up().createNamespace(level);
-      }
-    }
-    up().createTable(TableIdentifier.of(ns, name), IcebergRestFixture.ORDERS_SCHEMA);
-  }
-
   @ParameterizedTest
   @ValueSource(strings = {"memory", "sqlite"})
   void unrepresentableNamesAndAnUnloadableTableAreHeldWhileTheRestReconciles(String kind) {
     open(kind);
     String root = "h" + NAMESPACES.incrementAndGet();
     Namespace ns = Namespace.of(root);
-    Namespace odd = Namespace.of(root, "ctl\u0001");
-    table(ns, "t1");
-    table(ns, "t2");
-    table(ns, "bell\u0007");
-    table(odd, "inner");
+    ReconcileHarness.upstreamTable(upstream, root, "t1");
+    ReconcileHarness.upstreamTable(upstream, root, "t2");
+    ReconcileHarness.upstreamTable(upstream, root, "bell\u0007");
+    ReconcileHarness.upstreamTable(upstream, root + ".ctl\u0001", "inner");
     String overlay = h.overlay("o", h.integration("a", upstream), catalog,
         List.of(List.of(root)));
 

@@ -13,12 +13,9 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.store.engine.EngineKvStore;
-import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.validation.TableValidations;
 import io.icegate.core.validation.VisibilityOverride;
-import io.icegate.storage.sqlite.SqliteKvStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
@@ -76,8 +73,7 @@ class IdentityMovesTest {
   }
 
   private void open(String kind) {
-    store = kind.equals("sqlite") ? SqliteKvStore.open(dir.resolve("icegate.db"))
-        : new EngineKvStore(InMemoryEngine.create());
+    store = ReconcileHarness.openStore(kind, dir);
     h = new ReconcileHarness(store, Clock.systemUTC());
     catalog = h.catalog("analytics");
   }
@@ -96,18 +92,11 @@ class IdentityMovesTest {
   }
 
   private static void namespace(String ns) {
-    Namespace path = Namespace.of(ns.split("\\."));
-    for (int i = 1; i <= path.length(); i++) {
-      Namespace level = Namespace.of(java.util.Arrays.copyOf(path.levels(), i));
-      if (!up().namespaceExists(level)) {
-        up().createNamespace(level);
-      }
-    }
+    ReconcileHarness.upstreamTable(upstream, ns, null);
   }
 
   private static void table(String ns, String name) {
-    namespace(ns);
-    up().createTable(id(ns, name), IcebergRestFixture.ORDERS_SCHEMA);
+    ReconcileHarness.upstreamTable(upstream, ns, name);
   }
 
   private static void view(String ns, String name) {

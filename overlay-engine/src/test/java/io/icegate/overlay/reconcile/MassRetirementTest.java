@@ -11,10 +11,7 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.store.engine.EngineKvStore;
-import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.testing.InvariantChecker;
-import io.icegate.storage.sqlite.SqliteKvStore;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -88,8 +85,7 @@ class MassRetirementTest {
   }
 
   private void open(String kind) {
-    store = kind.equals("sqlite") ? SqliteKvStore.open(dir.resolve("icegate.db"))
-        : new EngineKvStore(InMemoryEngine.create());
+    store = ReconcileHarness.openStore(kind, dir);
     h = new ReconcileHarness(store, Clock.systemUTC());
     catalog = h.catalog("analytics");
   }
@@ -99,14 +95,7 @@ class MassRetirementTest {
   }
 
   private static void table(String ns, String name) {
-    Namespace namespace = Namespace.of(ns.split("\\."));
-    for (int i = 1; i <= namespace.length(); i++) {
-      Namespace level = Namespace.of(java.util.Arrays.copyOf(namespace.levels(), i));
-      if (!up().namespaceExists(level)) {
-        up().createNamespace(level);
-      }
-    }
-    up().createTable(TableIdentifier.of(namespace, name), IcebergRestFixture.ORDERS_SCHEMA);
+    ReconcileHarness.upstreamTable(iceberg, ns, name);
   }
 
   private static void drop(String ns, String name) {

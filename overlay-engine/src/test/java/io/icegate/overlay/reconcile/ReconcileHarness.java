@@ -82,6 +82,40 @@ final class ReconcileHarness {
     account = repos.accounts().create(new Account("acme"), OnConflict.ERROR).resource().id();
   }
 
+  /**
+   * A fresh store of {@code kind}: {@code memory} (the in-memory engine with real FDB-style
+   * conflicts) or {@code sqlite} (a file in {@code dir}).
+   */
+  static KvStore openStore(String kind, java.nio.file.Path dir) {
+    return switch (kind) {
+      case "memory" -> new io.icegate.core.store.engine.EngineKvStore(
+          io.icegate.core.store.memory.InMemoryEngine.create());
+      case "sqlite" -> io.icegate.storage.sqlite.SqliteKvStore.open(dir.resolve("icegate.db"));
+      default -> throw new IllegalArgumentException("no store kind " + kind);
+    };
+  }
+
+  /**
+   * Creates table {@code name} (ORDERS schema) in {@code upstream}'s backing catalog, with each
+   * missing level of {@code namespace} (dot-separated); {@code name} null creates only those.
+   */
+  static void upstreamTable(IcebergRestFixture upstream, String namespace, String name) {
+    org.apache.iceberg.jdbc.JdbcCatalog c = upstream.backingCatalog();
+    org.apache.iceberg.catalog.Namespace ns =
+        org.apache.iceberg.catalog.Namespace.of(namespace.split("\\."));
+    for (int i = 1; i <= ns.length(); i++) {
+      org.apache.iceberg.catalog.Namespace level =
+          org.apache.iceberg.catalog.Namespace.of(java.util.Arrays.copyOf(ns.levels(), i));
+      if (!c.namespaceExists(level)) {
+        c.createNamespace(level);
+      }
+    }
+    if (name != null) {
+      c.createTable(org.apache.iceberg.catalog.TableIdentifier.of(ns, name),
+          IcebergRestFixture.ORDERS_SCHEMA);
+    }
+  }
+
   Reconciler reconciler(ReconcileHook hook) {
     return reconciler(hook, Duration.ofMinutes(10));
   }
