@@ -187,7 +187,7 @@ class CliReconcileTest {
 
     Run refused = run("overlay", "reconcile", "rec-gone").expect(ExitCode.CONFLICT).plain();
     assertThat(refused.err()).contains("409 MASS_RETIREMENT_UNCONFIRMED: ")
-        .containsPattern("(?m)^  - all 1 relation\(s\) of the overlay would be retired$");
+        .containsPattern("(?m)^  - all 1 relation\\(s\\) of the overlay would be retired$");
 
     JsonNode report = run("overlay", "reconcile", "rec-gone", "--confirm-retirement", "-o",
         "json").expect(0).json();

@@ -3,6 +3,8 @@ package io.icegate.overlay.reconcile;
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Namespace;
+import io.icegate.core.model.Provenance;
+import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.Table;
 import io.icegate.core.model.View;
 import java.util.List;
@@ -37,6 +39,24 @@ final class RepresentationLimits {
         new Table(PROBE, List.of(PROBE), name, PROBE, Map.of());
       } else {
         new View(PROBE, List.of(PROBE), name, PROBE, Map.of(), null);
+      }
+      return null;
+    } catch (IcegateException e) {
+      return reason(e);
+    }
+  }
+
+  /**
+   * Why the managed record of {@code desired} cannot be stored (its provenance included: an empty
+   * upstream identity, say), or {@code null} when it can.
+   */
+  static String relationProblem(DesiredRelation desired) {
+    try {
+      Provenance provenance = desired.provenance(PROBE, PROBE);
+      if (desired.kind() == ResourceKind.TABLE) {
+        new Table(PROBE, desired.namespace(), desired.name(), null, Map.of(), provenance);
+      } else {
+        new View(PROBE, desired.namespace(), desired.name(), null, Map.of(), provenance);
       }
       return null;
     } catch (IcegateException e) {

@@ -197,6 +197,13 @@ final class UpstreamScan {
     } catch (CatalogAccessException e) {
       result = HeldObject.classify(kindLabel(ref), ns, ref.name(), e);
     }
+    if (result instanceof DesiredRelation relation) {
+      String problem = RepresentationLimits.relationProblem(relation);
+      if (problem != null) {
+        result = HeldObject.of(kindLabel(ref), ns, ref.name(), ErrorCode.NOT_REPRESENTABLE,
+            problem, relation.identityKey());
+      }
+    }
     progress.loaded();
     return result;
   }
