@@ -2,6 +2,7 @@ package io.icegate.admin;
 
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.overlay.reconcile.MassRetirement;
 import io.icegate.overlay.reconcile.OverlayCapture;
 import io.icegate.overlay.reconcile.ReconcileOperation;
 import io.icegate.overlay.reconcile.ReconcileOperations;
@@ -10,7 +11,8 @@ import java.util.Objects;
 /**
  * HTTP mapping of reconciliation (DESIGN.md, reconcile route): {@code POST
  * .../overlays/{overlay}/reconcile} answers 200 with the report, or with {@code Prefer:
- * respond-async} 202 with the operation and its {@code Location}; {@code GET
+ * respond-async} 202 with the operation and its {@code Location}; {@code ?confirmRetirement=true}
+ * lets a run retire every relation the Overlay holds (issue 21); {@code GET
  * .../operations/{operation}} answers the operation; {@code POST .../overlays/{overlay}/capture}
  * answers 200 with the capture report. The logic lives in overlay-engine.
  */
@@ -28,10 +30,11 @@ public final class ReconcileRoutes {
     return switch (call.route()) {
       case RECONCILE_OVERLAY -> {
         String overlay = call.var("overlay");
+        MassRetirement retirement = retirement(call);
         if (!call.respondAsync()) {
-          yield AdminReply.json(200, operations.reconcile(account, overlay));
+          yield AdminReply.json(200, operations.reconcile(account, overlay, retirement));
         }
-        ReconcileOperation operation = operations.submit(account, overlay);
+        ReconcileOperation operation = operations.submit(account, overlay, retirement);
         yield AdminReply.json(202, operation)
             .withHeader("Location", "/admin/v1/accounts/" + account + "/operations/"
                 + operation.id())
@@ -44,6 +47,15 @@ public final class ReconcileRoutes {
             new IcegateException(ErrorCode.NOT_FOUND, null, "operation", id)));
       }
       default -> throw new IllegalArgumentException("not a reconcile route: " + call.route());
+    };
+  }
+
+  /** {@code ?confirmRetirement=true|false} (default false): may the run retire everything. */
+  private static MassRetirement retirement(AdminCall call) {
+    return switch (call.query().getOrDefault("confirmRetirement", "false")) {
+      case "true" -> MassRetirement.CONFIRMED;
+      case "false" -> MassRetirement.REFUSED;
+      default -> throw IcegateException.invalidArgument("confirmRetirement must be true or false");
     };
   }
 }

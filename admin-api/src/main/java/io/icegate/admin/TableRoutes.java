@@ -21,6 +21,7 @@ import io.icegate.overlay.store.validation.ValidationError;
 import io.icegate.overlay.store.validation.ValidationStatus;
 import io.icegate.overlay.store.validation.Visibility;
 import io.icegate.overlay.store.validation.VisibilityOverride;
+import io.icegate.overlay.reconcile.HeldMarks;
 import io.icegate.overlay.tablevalidation.TableRevalidation;
 import io.icegate.overlay.tablevalidation.TableValidator;
 import java.util.LinkedHashMap;
@@ -41,6 +42,7 @@ import java.util.Optional;
  */
 public final class TableRoutes {
   private static final CapturePointers CAPTURES = new CapturePointers();
+  private static final HeldMarks HELD = new HeldMarks();
 
   private final Repositories repositories;
   private final TableValidations validations;
@@ -192,6 +194,16 @@ public final class TableRoutes {
       view.put("note", o.note());
       return view;
     }).orElse(null));
+    // issue 21: a table whose upstream object a reconcile held keeps its older state; say why
+    var provenance = table.spec().provenance();
+    out.put("held", provenance == null ? null
+        : HELD.get(tx, account, provenance.overlayId(), tableId).map(h -> {
+          Map<String, Object> view = new LinkedHashMap<>();
+          view.put("code", h.code());
+          view.put("message", h.message());
+          view.put("since", h.since().toString());
+          return view;
+        }).orElse(null));
     Visibility visibility = validations.visibility(tx, account, table);
     out.put("visible", visibility.visible());
     out.put("visibilityReason", VisibilityReason.of(visibility, table));

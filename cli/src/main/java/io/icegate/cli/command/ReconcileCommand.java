@@ -45,6 +45,11 @@ final class ReconcileCommand extends AdminCommand {
       description = "Print the operation id and exit 0; follow it with 'icegate operation get ID'.")
   boolean noWait;
 
+  @Option(names = "--confirm-retirement",
+      description = "Allow the reconcile to retire every relation the overlay holds, or every "
+          + "one under an include path (refused otherwise: MASS_RETIREMENT_UNCONFIRMED).")
+  boolean confirmRetirement;
+
   @Option(names = "--poll-interval", paramLabel = "DURATION", defaultValue = "500ms",
       converter = DurationConverter.class,
       description = "Time between polls: 500ms, 2s, 1m, 1h or ISO-8601 (PT2S); "
@@ -60,7 +65,8 @@ final class ReconcileCommand extends AdminCommand {
     AdminClient.Reply reply;
     try {
       reply = session.client().send("POST",
-          session.item(ResourceKind.OVERLAY, overlayId) + "/reconcile", null,
+          session.item(ResourceKind.OVERLAY, overlayId) + "/reconcile"
+              + (confirmRetirement ? "?confirmRetirement=true" : ""), null,
           Map.of("Prefer", "respond-async"));
     } catch (CliException e) {
       if (e.problemCode().filter("RECONCILE_IN_PROGRESS"::equals).isPresent()) {

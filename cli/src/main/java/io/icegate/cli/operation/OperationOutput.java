@@ -15,19 +15,44 @@ import java.time.Instant;
 public final class OperationOutput {
   private OperationOutput() {}
 
-  /** A reconcile report on stdout; in table form its warnings follow as notes on stderr. */
+  /**
+   * A reconcile report on stdout; in table form its held objects and warnings are counted, then
+   * follow as notes on stderr ({@code held: CODE: message}).
+   */
   public static void report(Printer printer, JsonNode report) {
     if (printer.format() == OutputFormat.json) {
       printer.resource(report);
       return;
     }
     ObjectNode lines = report.deepCopy();
+    JsonNode held = lines.remove("held");
     JsonNode warnings = lines.remove("warnings");
+    lines.put("held", held == null ? 0 : held.size());
     lines.put("warnings", warnings == null ? 0 : warnings.size());
     printer.resource(lines);
+    if (held != null) {
+      held.forEach(h -> printer.note("held: " + h.path("code").asText() + ": "
+          + visible(h.path("message").asText())));
+    }
     if (warnings != null) {
       warnings.forEach(w -> printer.note("warning: " + w.asText()));
     }
+  }
+
+  /**
+   * {@code text} with control characters written as {@code \\uXXXX}: a held object's name may
+   * hold one (that is often why it is held), and a terminal must not act on it.
+   */
+  static String visible(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    text.codePoints().forEach(c -> {
+      if (Character.isISOControl(c)) {
+        out.append(String.format("\\u%04x", c));
+      } else {
+        out.appendCodePoint(c);
+      }
+    });
+    return out.toString();
   }
 
   /**

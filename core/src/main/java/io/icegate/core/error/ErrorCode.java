@@ -134,6 +134,46 @@ public enum ErrorCode {
    */
   RECONCILE_INTERRUPTED(500, "the process running reconcile operation %s stopped before it"
       + " finished; overlay %s can be reconciled again now"),
+  /**
+   * Issue 21: a cycle of path handovers among the Overlay's own relations (a permutation of
+   * paths) must be published in one transaction and is larger than one transaction may be;
+   * nothing was published. Args: relations, estimated bytes, relation limit, byte limit.
+   */
+  RECONCILE_HANDOVER_TOO_LARGE(422, "a cycle of %d path handovers (about %d bytes) exceeds one"
+      + " transaction's limit of %d relations or %d bytes; nothing was published"),
+  /**
+   * Issue 21, a held object: the listed upstream object cannot be represented in icegate (a name
+   * over a limit, a control character in a segment, a type with no Iceberg counterpart, no storage
+   * location). A limit of ours, not an upstream failure. Args: the object, why.
+   */
+  NOT_REPRESENTABLE(422, "upstream %s cannot be represented in icegate: %s"),
+  /**
+   * Issue 21, a held object: the upstream served metadata that is not valid (an Iceberg table or
+   * view icegate cannot build), or two objects at one path. Args: the object, why.
+   */
+  UPSTREAM_OBJECT_INVALID(502, "upstream %s is not valid: %s"),
+  /**
+   * Issue 21, a held object: the storage credentials the upstream vends for it could not be
+   * obtained or used this run (vending refused, none vended, no expiry, the store refused them).
+   * Args: the object, why.
+   */
+  STORAGE_CREDENTIALS_FAILED(503, "storage credentials for upstream %s failed: %s"),
+  /**
+   * Issue 21, a held object: its destination path is held by this Overlay's relation of another
+   * upstream object that is itself held this run, so it cannot be placed. Args: the object, the
+   * holder's path.
+   */
+  PATH_HELD_BY_HELD_OBJECT(409, "upstream %s cannot take its path: it is held by %s, whose"
+      + " upstream object is held this run"),
+  /**
+   * Issue 21: the run would retire every relation the Overlay holds, or every relation under one
+   * of its include paths (an Integration pointed at the wrong upstream catalog looks exactly like
+   * that), and the request did not confirm it ({@code confirmRetirement=true}); nothing was
+   * published. Args: relations to retire, relations held (the details name each scope).
+   */
+  MASS_RETIREMENT_UNCONFIRMED(409, "the reconcile would retire %d of the overlay's %d"
+      + " relation(s), all of them or all under an include path; nothing was published (confirm"
+      + " with confirmRetirement=true if the upstream really dropped them)"),
   /** An unexpected server failure; details are in the server log. */
   INTERNAL(500, "internal error");
 

@@ -155,6 +155,15 @@ public final class KeyLayout {
   public static final Subspace VALIDATIONS = subspace(17);
 
   /**
+   * Held marks (issue 21, "Held objects"): {@code (account id, overlay id, relation id) -> mark}
+   * (JSON: code, message, since). A relation an Overlay materialized earlier whose upstream object
+   * is held this run keeps its state and gets a mark; written by overlay-engine's {@code HeldMarks}
+   * inside the run's fenced transactions, removed once the object is published again, the
+   * relation retired or the Overlay's contributions retired.
+   */
+  public static final Subspace HELD = subspace(18);
+
+  /**
    * Encrypted secrets: {@code (owner resource id, credential generation) -> AES-GCM ciphertext}.
    * Written by the CredentialStore only.
    */
@@ -316,6 +325,16 @@ public final class KeyLayout {
     return RUNS.pack(Tuple.from(accountId, overlayId));
   }
 
+  /** The held mark of relation {@code relationId} of Overlay {@code overlayId}. */
+  public static byte[] held(String accountId, String overlayId, String relationId) {
+    return HELD.pack(Tuple.from(accountId, overlayId, relationId));
+  }
+
+  /** Every held mark of Overlay {@code overlayId}. */
+  public static Subspace heldBy(String accountId, String overlayId) {
+    return HELD.get(Tuple.from(accountId, overlayId));
+  }
+
   /** The capture pointer of table {@code tableId}. */
   public static byte[] capture(String accountId, String tableId) {
     return CAPTURES.pack(Tuple.from(accountId, tableId));
@@ -432,6 +451,7 @@ public final class KeyLayout {
         OPERATIONS.get(partition),
         CAPTURES.get(partition),
         VALIDATIONS.get(partition),
+        HELD.get(partition),
         FENCES.get(partition),
         COUNTERS.get(partition));
   }

@@ -47,7 +47,7 @@ public final class RepositoryErrors {
       case NAMESPACE_NOT_EMPTY -> new NamespaceNotEmptyException("%s", message);
       case GENERATION_MISMATCH, FENCED, DEPENDENCY_EXISTS, IDEMPOTENCY_IN_PROGRESS,
           NAMESPACE_CLAIMED, RECONCILE_CONFLICT, RECONCILE_IN_PROGRESS, RECONCILE_SUPERSEDED,
-          VALIDATION_NOT_PUBLISHED ->
+          VALIDATION_NOT_PUBLISHED, MASS_RETIREMENT_UNCONFIRMED, PATH_HELD_BY_HELD_OBJECT ->
           new CommitFailedException("%s", message);
       case INVALID_ARGUMENT, INVALID_PAGE_TOKEN -> new BadRequestException("%s", message);
       case IDEMPOTENCY_KEY_REUSED ->
@@ -67,9 +67,12 @@ public final class RepositoryErrors {
       case ROUTE_NOT_FOUND -> new NotFoundException("%s", message);
       case METHOD_NOT_ALLOWED, INTERNAL, UPSTREAM_FAILED, RECONCILE_INTERRUPTED ->
           new org.apache.iceberg.exceptions.ServiceFailureException("%s", message);
-      case INTEGRATION_NOT_USABLE ->
+      case INTEGRATION_NOT_USABLE, RECONCILE_HANDOVER_TOO_LARGE, NOT_REPRESENTABLE ->
           new org.apache.iceberg.exceptions.UnprocessableEntityException("%s", message);
-      case UPSTREAM_UNAVAILABLE -> new ServiceUnavailableException("%s", message);
+      case UPSTREAM_OBJECT_INVALID ->
+          new org.apache.iceberg.exceptions.ServiceFailureException("%s", message);
+      case UPSTREAM_UNAVAILABLE, STORAGE_CREDENTIALS_FAILED ->
+          new ServiceUnavailableException("%s", message);
     };
   }
 

@@ -172,6 +172,29 @@ class CliReconcileTest {
     assertThat(bar.chars().filter(c -> c == '\r').count()).isGreaterThan(1);
   }
 
+  /**
+   * Issue 21: a reconcile that would retire everything the Overlay holds fails naming the counts;
+   * {@code --confirm-retirement} lets it through.
+   */
+  @Test
+  void retiringEverythingNeedsConfirmRetirement() {
+    upstream.backingCatalog().createNamespace(org.apache.iceberg.catalog.Namespace.of("rec_gone"));
+    org.apache.iceberg.catalog.TableIdentifier gone =
+        org.apache.iceberg.catalog.TableIdentifier.of("rec_gone", "t");
+    upstream.backingCatalog().createTable(gone, IcebergRestFixture.ORDERS_SCHEMA);
+    overlay("rec-gone", "rec_gone");
+    run("overlay", "reconcile", "rec-gone").expect(0);
+    upstream.backingCatalog().dropTable(gone, false);
+
+    Run refused = run("overlay", "reconcile", "rec-gone").expect(ExitCode.CONFLICT).plain();
+    assertThat(refused.err()).contains("409 MASS_RETIREMENT_UNCONFIRMED: ")
+        .containsPattern("(?m)^  - all 1 relation\\(s\\) of the overlay would be retired$");
+
+    JsonNode report = run("overlay", "reconcile", "rec-gone", "--confirm-retirement", "-o",
+        "json").expect(0).json();
+    assertThat(report.get("retired").asInt()).isEqualTo(1);
+  }
+
   @Test
   void aConflictingLocalTableFailsWithTheConflictExitCodeAndEveryConflictListed() {
     String catalog = run("catalog", "create", "rec-conflict", "--warehouse",

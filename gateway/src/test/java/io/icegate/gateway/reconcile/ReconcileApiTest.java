@@ -160,6 +160,57 @@ class ReconcileApiTest {
   }
 
   /**
+   * Issue 21 over HTTP: a run that would retire every relation of its Overlay is 409
+   * MASS_RETIREMENT_UNCONFIRMED naming the counts, {@code ?confirmRetirement=true} lets it
+   * through, another value is 400; a table the upstream refuses to load is held (report member
+   * {@code held}) and its admin view says {@code held: {code, message, since}}.
+   */
+  @Test
+  void massRetirementNeedsConfirmationAndAHeldTableSaysSoInItsView() throws Exception {
+    org.apache.iceberg.jdbc.JdbcCatalog up = upstream.backingCatalog();
+    up.createNamespace(org.apache.iceberg.catalog.Namespace.of("churn"));
+    up.createNamespace(org.apache.iceberg.catalog.Namespace.of("churn_gone"));
+    var kept = org.apache.iceberg.catalog.TableIdentifier.of("churn", "kept");
+    var gone = org.apache.iceberg.catalog.TableIdentifier.of("churn_gone", "gone");
+    up.createTable(kept, IcebergRestFixture.ORDERS_SCHEMA);
+    up.createTable(gone, IcebergRestFixture.ORDERS_SCHEMA);
+    String catalog = catalog("churn");
+    String overlay = overlay("churn", catalog, "[[\"churn\"],[\"churn_gone\"]]");
+    String reconcile = base + "/overlays/" + overlay + "/reconcile";
+    JsonNode first = json(gw.send("POST", reconcile, null));
+    assertThat(first.get("held")).isEmpty();
+
+    // the upstream refuses to load churn.kept: held, its table kept as it was
+    upstream.loadFaults().refuse("churn", "kept", 403);
+    up.dropTable(gone, false);
+    HttpResponse<String> refused = gw.send("POST", reconcile, null);
+    assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+    JsonNode problem = json(refused);
+    assertThat(problem.get("code").asText()).isEqualTo("MASS_RETIREMENT_UNCONFIRMED");
+    assertThat(problem.get("details").toString())
+        .contains("all 1 relation(s) under include path churn_gone would be retired");
+    assertThat(gw.send("POST", reconcile + "?confirmRetirement=maybe", null).statusCode())
+        .isEqualTo(400);
+
+    HttpResponse<String> confirmed = gw.send("POST", reconcile + "?confirmRetirement=true", null);
+    assertThat(confirmed.statusCode()).as(confirmed.body()).isEqualTo(200);
+    JsonNode report = json(confirmed);
+    assertThat(report.get("retired").asInt()).isEqualTo(1);
+    assertThat(report.get("held")).singleElement().satisfies(held -> {
+      assertThat(held.get("kind").asText()).isEqualTo("table");
+      assertThat(held.get("path").toString()).isEqualTo("[\"churn\",\"kept\"]");
+      assertThat(held.get("code").asText()).isEqualTo("UPSTREAM_FAILED");
+    });
+    JsonNode tables = json(gw.send("GET", base + "/catalogs/" + catalog
+        + "/tables?namespace=churn&name=kept", null));
+    JsonNode held = tables.get("items").get(0).get("held");
+    assertThat(held.get("code").asText()).isEqualTo("UPSTREAM_FAILED");
+    assertThat(held.get("message").asText()).contains("churn.kept");
+    upstream.loadFaults().refuse("churn", "kept", 0);
+    assertThat(held.hasNonNull("since")).isTrue();
+  }
+
+  /**
    * An operation stored RUNNING an hour ago and never stored again (its process was killed) is
    * answered FAILED with RECONCILE_INTERRUPTED, and that answer is stored.
    */

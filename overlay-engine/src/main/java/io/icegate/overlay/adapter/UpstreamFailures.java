@@ -1,6 +1,8 @@
 package io.icegate.overlay.adapter;
 
 import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.connection.CatalogConnectionConfig;
+import io.icegate.access.connection.CatalogProtocol;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 
@@ -19,6 +21,18 @@ public final class UpstreamFailures {
    *
    * @param subject what was asked for, for NOT_FOUND (e.g. {@code namespace [a, b]}; the message reads "upstream namespace [a, b] does not exist")
    */
+  /**
+   * The upstream catalog a connection reaches, as a NOT_FOUND subject: {@code catalog NAME} when
+   * the connection names it (Unity's {@code catalog}, Iceberg REST's {@code warehouse}), else
+   * {@code catalog at URI}. Issue 21: a catalog that does not exist is named, not reported as a
+   * missing integration or root namespace.
+   */
+  public static String catalogSubject(CatalogConnectionConfig config) {
+    String name = config.properties().get(
+        config.protocol() == CatalogProtocol.UNITY ? "catalog" : "warehouse");
+    return name != null ? "catalog " + name : "catalog at " + config.endpoint();
+  }
+
   public static IcegateException toIcegate(CatalogAccessException failure, String subject) {
     String reason = failure.getMessage();
     return switch (failure.code()) {

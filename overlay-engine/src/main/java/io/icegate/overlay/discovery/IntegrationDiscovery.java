@@ -81,7 +81,8 @@ public final class IntegrationDiscovery {
       NamespacePath parent, PageRequest page) {
     IntegrationConnection connection = resolve(accountId, integrationId);
     String listing = binding("namespaces", connection, parent, "");
-    List<NamespacePath> inventory = upstream(connection, "namespace " + parent,
+    List<NamespacePath> inventory = upstream(connection, parent.isRoot()
+        ? UpstreamFailures.catalogSubject(connection.config()) : "namespace " + parent,
         client -> client.listNamespaces(parent));
     List<NamespacePath> sorted = new ArrayList<>(inventory);
     sorted.sort(NamespaceOrder.INSTANCE);

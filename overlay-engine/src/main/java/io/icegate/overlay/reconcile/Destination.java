@@ -15,6 +15,7 @@ import io.icegate.core.repo.OnConflict;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import io.icegate.overlay.store.capture.Captures;
@@ -36,9 +37,11 @@ import java.util.Set;
 final class Destination {
   private static final ManagedRelations MANAGED = new ManagedRelations();
   private static final NamespaceClaims CLAIMS = new NamespaceClaims();
+  /** The start of a relation's transaction-private name while a handover cycle is broken. */
+  static final String ASIDE_PREFIX = "icegate-handover-";
 
   /** What a desired relation needs. */
-  sealed interface Decision permits Unchanged, Create, Update, Conflict {}
+  sealed interface Decision permits Unchanged, Create, Update, Handover, Conflict {}
 
   /** Stored as desired: no write. */
   record Unchanged(String relationId) implements Decision {}
@@ -51,6 +54,13 @@ final class Destination {
 
   /** Update {@code existing} (definition, provenance or path changed); {@code stale} as above. */
   record Update(Resource<?> existing, Resource<?> stale) implements Decision {}
+
+  /**
+   * The destination path is held by {@code holder}, this Overlay's relation of another identity
+   * that is still desired ({@code holderKey}, its {@link DesiredRelation#identityKey()}) and so
+   * moves away in this run: the path is handed over ({@link PathHandovers}).
+   */
+  record Handover(Resource<?> holder, String holderKey) implements Decision {}
 
   /** The destination path has another writer. */
   record Conflict(String description) implements Decision {}
@@ -104,9 +114,12 @@ final class Destination {
         return new Conflict(path + ": " + holder.get().kind().label()
             + " managed by overlay " + held.overlayId() + " holds the path");
       }
-      if (desiredKeys.contains(holder.get().kind().tag() + "/" + held.externalId())) {
-        return new Conflict(path + ": held by this overlay's " + held.upstreamDisplayPath()
-            + ", which moves in the same run");
+      String holderKey = holder.get().kind().tag() + "/" + held.externalId();
+      // A holder the index does not name for its identity is an orphan, not that identity's
+      // relation: it gives way like a stale one, so no stored state can block the path for good.
+      if (desiredKeys.contains(holderKey) && MANAGED.find(tx, accountId, overlayId,
+          holder.get().kind(), held.externalId()).equals(Optional.of(holder.get().id()))) {
+        return new Handover(holder.get(), holderKey);
       }
       stale = holder.get();
     }
@@ -123,12 +136,37 @@ final class Destination {
   }
 
   /**
+   * This Overlay's relation at {@code namespace}.{@code name}, if this Overlay's relation holds
+   * that path (the earlier materialization of a held object).
+   */
+  Optional<Resource<?>> ownHolderAt(ReadTransaction tx, List<String> namespace, String name) {
+    return holderOf(tx, namespace, name).filter(holder -> {
+      Provenance p = ManagedRelations.provenanceOf(holder);
+      return p != null && p.overlayId().equals(overlayId);
+    });
+  }
+
+  /** This Overlay's relation of identity {@code identityKey}, if it materialized one. */
+  Optional<Resource<?>> ownRelation(ReadTransaction tx, String identityKey) {
+    int slash = identityKey.indexOf('/');
+    ResourceKind kind = ResourceKind.ofTag(Integer.parseInt(identityKey.substring(0, slash)));
+    return MANAGED.find(tx, accountId, overlayId, kind, identityKey.substring(slash + 1))
+        .flatMap(id -> relation(tx, kind, id));
+  }
+
+  /** The identity key of a managed relation ({@link DesiredRelation#identityKey()}). */
+  static String keyOf(Resource<?> relation) {
+    return relation.kind().tag() + "/" + ManagedRelations.provenanceOf(relation).externalId();
+  }
+
+  /**
    * What {@link #apply} did.
    *
    * @param relationId the created or updated Table or View
    * @param created whether it was created (else updated)
+   * @param retired whether a stale holder of the path was deleted first (a handover)
    */
-  record Applied(String relationId, boolean created) {}
+  record Applied(String relationId, boolean created, boolean retired) {}
 
   /**
    * Carries out {@code decision} for {@code desired}.
@@ -159,7 +197,7 @@ final class Destination {
       if (!digestBefore.equals(desired.digest())) {
         MANAGED.writeDefinition(tx, accountId, desired.kind(), existing.id(), desired.definition());
       }
-      return new Applied(existing.id(), false);
+      return new Applied(existing.id(), false, stale != null);
     }
     String id = ResourceRepository.newId();
     if (desired.kind() == ResourceKind.TABLE) {
@@ -170,7 +208,42 @@ final class Destination {
     }
     MANAGED.writeDefinition(tx, accountId, desired.kind(), id, desired.definition());
     MANAGED.index(tx, accountId, overlayId, desired.kind(), desired.externalId(), id);
-    return new Applied(id, true);
+    return new Applied(id, true, stale != null);
+  }
+
+  /**
+   * Renames {@code holder} to a name of its own namespace that no relation has, inside {@code
+   * tx}: a cycle of path handovers is broken this way and the holder placed at its final path
+   * later in the same transaction, so no reader ever sees the temporary name. The name is
+   * {@value #ASIDE_PREFIX} plus the resource id (within the 255-character name limit, no control
+   * characters), with a counter appended in the unlikely case that it is taken.
+   */
+  void moveAside(Transaction tx, Resource<?> holder) {
+    NameScope scope = holder.spec().nameScope();
+    String name = ASIDE_PREFIX + holder.id();
+    for (int n = 1; holderOf(tx, ((NameScope.InCatalog) scope).path(), name).isPresent(); n++) {
+      name = ASIDE_PREFIX + holder.id() + "-" + n;
+    }
+    repository(holder.kind()).rename(tx, holder.id(), ExpectedGeneration.any(), scope, name);
+  }
+
+  /**
+   * Every index entry of this Overlay ({@link ManagedRelations#managedBy}), in pages of {@code
+   * batch} read each in its own short transaction, handed to {@code page} in key order.
+   */
+  void forEachManagedPage(KvStore store, int batch,
+      java.util.function.Consumer<List<ManagedRelations.Entry>> page) {
+    ManagedRelations.Entry after = null;
+    while (true) {
+      ManagedRelations.Entry from = after;
+      List<ManagedRelations.Entry> entries =
+          store.read(tx -> MANAGED.managedBy(tx, accountId, overlayId, from, batch));
+      if (entries.isEmpty()) {
+        return;
+      }
+      after = entries.get(entries.size() - 1);
+      page.accept(entries);
+    }
   }
 
   /** What {@link #claimPath} would do: whether any prefix of {@code path} lacks our claim. */

@@ -157,7 +157,14 @@ public final class ReconcileOperations implements AutoCloseable {
    * has ended, as {@link #submit} does.
    */
   public ReconcileReport reconcile(String accountId, String overlayId) {
-    return reconciler.reconcile(accountId, overlayId, holder -> ended(accountId, holder));
+    return reconcile(accountId, overlayId, MassRetirement.REFUSED);
+  }
+
+  /** A synchronous run that may retire everything when {@code retirement} confirms it. */
+  public ReconcileReport reconcile(String accountId, String overlayId,
+      MassRetirement retirement) {
+    return reconciler.reconcile(accountId, overlayId, retirement,
+        holder -> ended(accountId, holder));
   }
 
   /**
@@ -169,6 +176,15 @@ public final class ReconcileOperations implements AutoCloseable {
    * @throws IcegateException NOT_FOUND, RECONCILE_IN_PROGRESS (a synchronous run holds it)
    */
   public ReconcileOperation submit(String accountId, String overlayId) {
+    return submit(accountId, overlayId, MassRetirement.REFUSED);
+  }
+
+  /**
+   * As {@link #submit(String, String)}, the run allowed to retire everything when {@code
+   * retirement} confirms it (a joined run keeps the choice it was started with).
+   */
+  public ReconcileOperation submit(String accountId, String overlayId,
+      MassRetirement retirement) {
     String id = UUID.randomUUID().toString();
     ReconcileRuns.Start start =
         reconciler.begin(accountId, overlayId, id, holder -> ended(accountId, holder));
@@ -180,7 +196,7 @@ public final class ReconcileOperations implements AutoCloseable {
     Live entry = new Live(accountId, overlayId, clock.millis(), live -> store(id, live));
     live.put(id, entry);
     try {
-      Reconciler.Handle handle = reconciler.handle(accountId, overlayId, ticket);
+      Reconciler.Handle handle = reconciler.handle(accountId, overlayId, ticket).with(retirement);
       records.put(accountId, id, snapshot(id, entry, entry.storedAtMillis));
       executor.execute(() -> runAsync(id, entry, handle));
     } catch (RuntimeException e) {

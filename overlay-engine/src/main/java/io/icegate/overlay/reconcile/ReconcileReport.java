@@ -22,6 +22,8 @@ import java.util.List;
  * @param validated managed Iceberg Tables whose new capture validated with no error
  * @param validationFailed managed Iceberg Tables whose validation found errors or could not run
  *     (each with a warning)
+ * @param held listed upstream objects that published nothing this run and kept what was
+ *     materialized of them (issue 21 "Held objects"), each naming who is to blame
  * @param warnings e.g. a stable identity shared by two upstream paths, a failed capture
  * @param durationMillis wall time of the run
  */
@@ -40,19 +42,39 @@ public record ReconcileReport(
     long captureFailed,
     long validated,
     long validationFailed,
+    List<Held> held,
     List<String> warnings,
     long durationMillis) {
 
+  /**
+   * One held object of the report.
+   *
+   * @param kind {@code table}, {@code view} or {@code namespace}
+   * @param path its namespace segments and name (a namespace: its segments)
+   * @param code an error catalogue code: {@code NOT_REPRESENTABLE} (a limit of icegate's), {@code
+   *     UPSTREAM_OBJECT_INVALID}, {@code STORAGE_CREDENTIALS_FAILED}, {@code
+   *     PATH_HELD_BY_HELD_OBJECT}, or an upstream failure ({@code UPSTREAM_FAILED}, {@code
+   *     UPSTREAM_UNAVAILABLE}, {@code NOT_FOUND}, {@code INTEGRATION_NOT_USABLE})
+   * @param message what happened, naming the object (no secrets)
+   */
+  public record Held(String kind, List<String> path, String code, String message) {
+    public Held {
+      path = List.copyOf(path);
+    }
+  }
+
   public ReconcileReport {
+    // a report stored before issue 21 has no held member
+    held = held == null ? List.of() : List.copyOf(held);
     warnings = List.copyOf(warnings);
   }
 
   static ReconcileReport of(String overlayId, long generation, ReconcileProgress p,
-      List<String> warnings, long durationMillis) {
+      List<HeldObject> held, List<String> warnings, long durationMillis) {
     return new ReconcileReport(overlayId, generation, p.created.get(), p.updated.get(),
         p.unchanged.get(), p.retired.get(), p.namespacesClaimed.get(), p.namespacesCreated.get(),
         p.namespacesPruned.get(), p.captured.get(), p.captureUnchanged.get(),
-        p.captureFailed.get(), p.validated.get(), p.validationFailed.get(), warnings,
-        durationMillis);
+        p.captureFailed.get(), p.validated.get(), p.validationFailed.get(),
+        held.stream().map(HeldObject::toReport).toList(), warnings, durationMillis);
   }
 }

@@ -2,7 +2,7 @@ package io.icegate.overlay.reconcile;
 
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogClient;
-import io.icegate.admin.model.IntegrationType;
+import io.icegate.access.model.NamespacePath;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.CatalogOverlay;
@@ -11,8 +11,10 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.overlay.ReconcileRuns;
 import io.icegate.core.repo.Repositories;
+import io.icegate.core.store.Idempotence;
 import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
+import io.icegate.overlay.adapter.IntegrationConnection;
 import io.icegate.overlay.adapter.UpstreamFailures;
 import io.icegate.overlay.selection.NamespaceSelection;
 import io.icegate.overlay.tablevalidation.TableValidator;
@@ -36,7 +38,10 @@ import org.slf4j.LoggerFactory;
  *       scope ({@link UpstreamScan}); no store writes (one read beforehand tells which Tables
  *       capture will need, whose full metadata discovery then keeps: {@link MetadataStash});
  *   <li>preflight the complete inventory against the Catalog ({@link Preflight}); conflicts fail
- *       with RECONCILE_CONFLICT listing each one; nothing is published before this passes;
+ *       with RECONCILE_CONFLICT listing each one, and a run that would retire everything the
+ *       Overlay holds (or everything under an include path) fails with
+ *       MASS_RETIREMENT_UNCONFIRMED unless confirmed ({@link MassRetirementGuard}); nothing is
+ *       published before this passes;
  *   <li>publish claims, Tables and Views ({@link Publisher}), every transaction fenced ({@link
  *       RunFence});
  *   <li>only after phase 3 fully succeeded, retire what the inventory no longer holds ({@link
@@ -62,9 +67,19 @@ import org.slf4j.LoggerFactory;
 public final class Reconciler {
   private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
 
-  /** A run that holds its Overlay, between {@link #begin} and {@link #execute}. */
+  /**
+   * A run that holds its Overlay, between {@link #begin} and {@link #execute}.
+   *
+   * @param retirement whether the run may retire everything it holds ({@link MassRetirement})
+   */
   public record Handle(Resource<CatalogOverlay> overlay, Resource<Integration> integration,
-      ReconcileRuns.Ticket ticket) {}
+      ReconcileRuns.Ticket ticket, MassRetirement retirement) {
+
+    /** This run, allowed to retire everything or not. */
+    public Handle with(MassRetirement retirement) {
+      return new Handle(overlay, integration, ticket, retirement);
+    }
+  }
 
   /** An Overlay in the registry of running ones. */
   private record Running(String accountId, String overlayId) {}
@@ -108,6 +123,15 @@ public final class Reconciler {
    */
   public ReconcileReport reconcile(String accountId, String overlayId,
       Predicate<String> holderEnded) {
+    return reconcile(accountId, overlayId, MassRetirement.REFUSED, holderEnded);
+  }
+
+  /**
+   * A synchronous run that may retire everything the Overlay holds when {@code retirement} is
+   * {@link MassRetirement#CONFIRMED}; see {@link #begin(String, String, String, Predicate)}.
+   */
+  public ReconcileReport reconcile(String accountId, String overlayId, MassRetirement retirement,
+      Predicate<String> holderEnded) {
     ReconcileRuns.Start start =
         begin(accountId, overlayId, UUID.randomUUID().toString(), holderEnded);
     if (start instanceof ReconcileRuns.Busy) {
@@ -116,7 +140,7 @@ public final class Reconciler {
     ReconcileRuns.Ticket ticket = ((ReconcileRuns.Started) start).ticket();
     Handle handle;
     try {
-      handle = handle(accountId, overlayId, ticket);
+      handle = handle(accountId, overlayId, ticket).with(retirement);
     } catch (RuntimeException e) {
       release(ticket);
       throw e;
@@ -220,14 +244,15 @@ public final class Reconciler {
   /**
    * The Overlay and Integration records a started run observes: everything it publishes is fenced
    * on their generations as read here (after the run started, so a change after this point fences
-   * the run and one before it is what the run reconciles).
+   * the run and one before it is what the run reconciles). The handle refuses mass retirement
+   * ({@link Handle#with} to confirm it).
    */
   public Handle handle(String accountId, String overlayId, ReconcileRuns.Ticket ticket) {
     return repositories.store().read(tx -> {
       Resource<CatalogOverlay> overlay = repositories.overlays(accountId).require(tx, overlayId);
       Resource<Integration> integration =
           repositories.integrations(accountId).require(tx, overlay.spec().integrationId());
-      return new Handle(overlay, integration, ticket);
+      return new Handle(overlay, integration, ticket, MassRetirement.REFUSED);
     });
   }
 
@@ -275,6 +300,23 @@ public final class Reconciler {
     }
   }
 
+  /**
+   * Makes {@code held} the Overlay's held marks (issue 21: the admin table view says why a table
+   * keeps an older state), in one fenced transaction, only when they differ from what is stored.
+   */
+  private void markHeld(RunFence fence, String account, String overlayId,
+      Map<String, HeldObject> held) {
+    HeldMarks marks = new HeldMarks();
+    if (repositories.store().read(tx -> marks.needsWork(tx, account, overlayId, held))) {
+      repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+        fence.assertAndRenew(tx);
+        marks.publish(tx, account, overlayId, held,
+            repositories.clock().instant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+        return null;
+      });
+    }
+  }
+
   private ReconcileReport phases(Handle handle, ReconcileProgress progress, long started) {
     Resource<CatalogOverlay> overlay = handle.overlay();
     Resource<Integration> integration = handle.integration();
@@ -288,14 +330,20 @@ public final class Reconciler {
     MetadataStash stash = MetadataStash.forRun(repositories, account, overlay.id(),
         MetadataStash.DEFAULT_BUDGET_BYTES);
     Inventory inventory;
-    try (CatalogClient client = clients.open(adapter.resolve(integration))) {
+    IntegrationConnection connection;
+    try {
+      connection = adapter.resolve(integration);
+    } catch (CatalogAccessException e) {
+      throw UpstreamFailures.toIcegate(e, "integration " + integration.id());
+    }
+    try (CatalogClient client = clients.open(connection)) {
       client.validate();
       // The upstream's name for its own catalog, which a view's default catalog then names
       // needlessly (seed 000): the provider knows which connection property holds it.
       inventory = new UpstreamScan(client, selection, settings.concurrency(),
           client.upstreamCatalogName().orElse(null), progress, stash).scan();
     } catch (CatalogAccessException e) {
-      throw UpstreamFailures.toIcegate(e, "integration " + integration.id());
+      throw UpstreamFailures.toIcegate(e, UpstreamFailures.catalogSubject(connection.config()));
     }
     hook.afterDiscovery(inventory);
 
@@ -310,6 +358,12 @@ public final class Reconciler {
     });
     Preflight.Plan plan = new Preflight(repositories.store(), destination, settings.batch())
         .check(inventory);
+    inventory = inventory.holding(plan.blocked());
+    if (handle.retirement() == MassRetirement.REFUSED) {
+      new MassRetirementGuard(repositories.store(), destination, settings.batch())
+          .check(plan.keep(), selection.includeNamespaces().stream()
+              .map(NamespacePath::segments).toList());
+    }
     hook.afterPreflight(inventory);
 
     progress.enter(ReconcileProgress.Phase.PUBLISH);
@@ -320,7 +374,8 @@ public final class Reconciler {
     progress.enter(ReconcileProgress.Phase.RETIRE);
     new Retirer(repositories.store(), repositories, destination, fence::assertAndRenew, progress,
         settings.batch())
-        .retire(inventory.identityKeys(), Destination.withAncestors(inventory.namespaces()));
+        .retire(plan.keep(), Destination.withAncestors(inventory.namespaces()));
+    markHeld(fence, account, overlay.id(), plan.heldRelations());
 
     hook.afterRetirement(inventory);
 
@@ -346,7 +401,7 @@ public final class Reconciler {
     progress.validationFailed.addAndGet(validated.failed());
     warnings.addAll(validated.warnings());
 
-    return ReconcileReport.of(overlay.id(), handle.ticket().generation(), progress, warnings,
-        (System.nanoTime() - started) / 1_000_000);
+    return ReconcileReport.of(overlay.id(), handle.ticket().generation(), progress,
+        inventory.held(), warnings, (System.nanoTime() - started) / 1_000_000);
   }
 }

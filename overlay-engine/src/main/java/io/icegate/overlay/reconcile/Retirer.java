@@ -60,19 +60,11 @@ final class Retirer {
   private void retireRelations(Set<String> keep) {
     String account = destination.accountId();
     String overlay = destination.overlayId();
-    ManagedRelations.Entry after = null;
-    while (true) {
-      ManagedRelations.Entry from = after;
-      List<ManagedRelations.Entry> page =
-          store.read(tx -> MANAGED.managedBy(tx, account, overlay, from, batch));
-      if (page.isEmpty()) {
-        return;
-      }
-      after = page.get(page.size() - 1);
+    destination.forEachManagedPage(store, batch, page -> {
       List<ManagedRelations.Entry> stale = page.stream()
           .filter(e -> !keep.contains(e.kind().tag() + "/" + e.externalId())).toList();
       if (stale.isEmpty()) {
-        continue;
+        return;
       }
       long retired = store.run(Idempotence.IDEMPOTENT, tx -> {
         guard.accept(tx);
@@ -92,7 +84,7 @@ final class Retirer {
         return n;
       });
       progress.retired.addAndGet(retired);
-    }
+    });
   }
 
   /** A claim to release: the namespace's id and path ({@code null} when its record is gone). */

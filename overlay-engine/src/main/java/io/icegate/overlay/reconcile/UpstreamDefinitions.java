@@ -32,22 +32,24 @@ final class UpstreamDefinitions {
   /**
    * A table without an Iceberg schema or without a location (a Delta table with a type Iceberg
    * cannot represent, say) is not skipped: skipping would retire an earlier materialization of it
-   * as if it were gone upstream. The run fails naming the table, its format and the provider's
-   * reason, and publishes nothing (seed 000: a discovery failure publishes nothing).
+   * as if it were gone upstream. It is held ({@link HeldObject}): the run publishes nothing for it
+   * and keeps what was materialized of it, and the report names the table, its format and the
+   * provider's reason.
    *
-   * @throws IcegateException UPSTREAM_FAILED when the upstream table lacks a schema or location or
-   *     its metadata is not valid Iceberg metadata
+   * @throws IcegateException NOT_REPRESENTABLE when the upstream table lacks a schema (a type with
+   *     no Iceberg counterpart) or a location; UPSTREAM_OBJECT_INVALID when its metadata is not
+   *     valid Iceberg metadata
    */
   static DesiredRelation table(UpstreamTable table) {
     String path = table.format() + " table "
         + String.join(".", table.namespace().segments()) + "." + table.name();
     if (table.schemaJson() == null) {
       String reason = table.properties().get(SCHEMA_FALLBACK_REASON);
-      throw unusable(path, "the provider gives no Iceberg schema for it"
+      throw unrepresentable(path, "the provider gives no Iceberg schema for it"
           + (reason == null ? "" : " (" + reason + ")"));
     }
     if (table.storageLocation() == null) {
-      throw unusable(path, "the provider gives no storage location for it");
+      throw unrepresentable(path, "the provider gives no storage location for it");
     }
     String uuid = table.icebergTableUuid().map(UUID::toString)
         .orElseGet(() -> derivedUuid(table.identity().value()));
@@ -67,7 +69,7 @@ final class UpstreamDefinitions {
   }
 
   /**
-   * @throws IcegateException UPSTREAM_FAILED when the view is not a valid Iceberg view
+   * @throws IcegateException UPSTREAM_OBJECT_INVALID when the view is not a valid Iceberg view
    */
   static DesiredRelation view(UpstreamView view, String upstreamCatalogName) {
     String path = "view " + String.join(".", view.namespace().segments()) + "." + view.name();
@@ -112,7 +114,10 @@ final class UpstreamDefinitions {
   }
 
   private static IcegateException unusable(String path, String why) {
-    return new IcegateException(ErrorCode.UPSTREAM_FAILED, null,
-        "upstream " + path + " cannot be materialized: " + why);
+    return new IcegateException(ErrorCode.UPSTREAM_OBJECT_INVALID, null, path, why);
+  }
+
+  private static IcegateException unrepresentable(String path, String why) {
+    return new IcegateException(ErrorCode.NOT_REPRESENTABLE, null, path, why);
   }
 }

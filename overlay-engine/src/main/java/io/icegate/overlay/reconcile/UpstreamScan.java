@@ -6,8 +6,10 @@ import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
 import io.icegate.access.model.LoadedTable;
 import io.icegate.access.model.NamespacePath;
+import io.icegate.access.model.UpstreamView;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.ResourceKind;
 import io.icegate.overlay.adapter.UpstreamFailures;
 import io.icegate.overlay.discovery.NamespaceOrder;
 import io.icegate.overlay.selection.NamespaceSelection;
@@ -33,8 +35,9 @@ import java.util.function.Function;
  * {@link DesiredRelation}, so the Iceberg metadata of the scope is never held at once; the full
  * metadata of a table the run will capture goes to a bounded {@link MetadataStash}.
  *
- * <p>Any failure (a listing, a load, invalid metadata) fails the whole scan: there is no partial
- * inventory.
+ * <p>A listing failure fails the whole scan: there is no partial inventory. A listed object that
+ * cannot be represented or loaded is held ({@link HeldObject}): it stays in the complete
+ * inventory, publishes nothing and keeps whatever was materialized of it.
  */
 final class UpstreamScan {
   private final CatalogClient client;
@@ -75,17 +78,51 @@ final class UpstreamScan {
       boolean views = client.capabilities().supportsViews();
       Set<CatalogObjectKind> kinds = views ? EnumSet.allOf(CatalogObjectKind.class)
           : EnumSet.of(CatalogObjectKind.TABLE);
+      List<HeldObject> held = new ArrayList<>();
+      List<NamespacePath> representable = new ArrayList<>();
+      Map<NamespacePath, String> unrepresentable = new HashMap<>();
+      for (NamespacePath ns : selected) {
+        String problem = RepresentationLimits.namespaceProblem(ns.segments());
+        if (problem == null) {
+          representable.add(ns);
+        } else {
+          unrepresentable.put(ns, problem);
+          held.add(HeldObject.of("namespace", ns.segments(), null, ErrorCode.NOT_REPRESENTABLE,
+              problem, null));
+        }
+      }
+      // Every selected namespace is listed, representable or not: discovery is complete only
+      // when all were, and a listing failure stays a discovery failure that publishes nothing.
       List<CatalogObjectRef> objects = new ArrayList<>();
       for (List<CatalogObjectRef> listed : all(pool, selected,
           ns -> client.listObjects(ns, kinds))) {
         objects.addAll(listed);
       }
-      List<DesiredRelation> loaded = all(pool, objects, this::load);
+      List<CatalogObjectRef> loadable = new ArrayList<>();
+      for (CatalogObjectRef ref : objects) {
+        String problem = unrepresentable.containsKey(ref.namespace())
+            ? "its namespace cannot be: " + unrepresentable.get(ref.namespace())
+            : RepresentationLimits.nameProblem(ref.kind(), ref.name());
+        if (problem == null) {
+          loadable.add(ref);
+        } else {
+          held.add(HeldObject.of(kindLabel(ref), ref.namespace().segments(), ref.name(),
+              ErrorCode.NOT_REPRESENTABLE, problem, null));
+        }
+      }
+      List<DesiredRelation> loaded = new ArrayList<>();
+      for (Object result : all(pool, loadable, this::loadOrHold)) {
+        if (result instanceof HeldObject h) {
+          held.add(h);
+        } else {
+          loaded.add((DesiredRelation) result);
+        }
+      }
       List<String> warnings = new ArrayList<>();
       warnUnmatchedIncludes(selected, warnings);
-      List<DesiredRelation> relations = disambiguate(loaded, warnings);
-      return new Inventory(selected.stream().map(NamespacePath::segments).toList(), relations,
-          warnings);
+      List<DesiredRelation> relations = holdSharedPaths(disambiguate(loaded, warnings), held);
+      return new Inventory(representable.stream().map(NamespacePath::segments).toList(),
+          relations, held, warnings);
     } finally {
       pool.shutdownNow();
     }
@@ -129,18 +166,74 @@ final class UpstreamScan {
     }
   }
 
-  private DesiredRelation load(CatalogObjectRef ref) {
-    DesiredRelation relation;
-    if (ref.kind() == CatalogObjectKind.TABLE) {
-      LoadedTable loaded = client.loadTableWithMetadata(ref.namespace(), ref.name());
-      relation = UpstreamDefinitions.table(loaded.table());
-      stash.offer(relation, loaded);
-    } else {
-      relation = UpstreamDefinitions.view(client.loadView(ref.namespace(), ref.name()),
-          upstreamCatalogName);
+  /**
+   * The desired relation of {@code ref}, or the {@link HeldObject} it is when it cannot be loaded
+   * this run (its metadata or its storage credentials failed) or cannot be represented (a type
+   * with no Iceberg counterpart, no location, invalid metadata).
+   */
+  private Object loadOrHold(CatalogObjectRef ref) {
+    List<String> ns = ref.namespace().segments();
+    Object result;
+    try {
+      if (ref.kind() == CatalogObjectKind.TABLE) {
+        LoadedTable loaded = client.loadTableWithMetadata(ref.namespace(), ref.name());
+        try {
+          DesiredRelation relation = UpstreamDefinitions.table(loaded.table());
+          stash.offer(relation, loaded);
+          result = relation;
+        } catch (IcegateException e) {
+          result = HeldObject.of("table", ns, ref.name(), e, ResourceKind.TABLE.tag() + "/"
+              + loaded.table().identity().value());
+        }
+      } else {
+        UpstreamView view = client.loadView(ref.namespace(), ref.name());
+        try {
+          result = UpstreamDefinitions.view(view, upstreamCatalogName);
+        } catch (IcegateException e) {
+          result = HeldObject.of("view", ns, ref.name(), e, ResourceKind.VIEW.tag() + "/"
+              + view.identity().value());
+        }
+      }
+    } catch (CatalogAccessException e) {
+      result = HeldObject.classify(kindLabel(ref), ns, ref.name(), e);
+    }
+    if (result instanceof DesiredRelation relation) {
+      String problem = RepresentationLimits.relationProblem(relation);
+      if (problem != null) {
+        result = HeldObject.of(kindLabel(ref), ns, ref.name(), ErrorCode.NOT_REPRESENTABLE,
+            problem, relation.identityKey());
+      }
     }
     progress.loaded();
-    return relation;
+    return result;
+  }
+
+  private static String kindLabel(CatalogObjectRef ref) {
+    return ref.kind() == CatalogObjectKind.TABLE ? "table" : "view";
+  }
+
+  /**
+   * Two upstream objects at one path (a table and a view of one name: Iceberg forbids it, a
+   * provider may still list it) cannot both take it: both are held, so neither replaces the other
+   * back and forth between runs.
+   */
+  private static List<DesiredRelation> holdSharedPaths(List<DesiredRelation> relations,
+      List<HeldObject> held) {
+    Map<List<Object>, List<DesiredRelation>> byPath = new HashMap<>();
+    for (DesiredRelation r : relations) {
+      byPath.computeIfAbsent(List.of(r.namespace(), r.name()), k -> new ArrayList<>()).add(r);
+    }
+    List<DesiredRelation> out = new ArrayList<>(relations.size());
+    for (DesiredRelation r : relations) {
+      if (byPath.get(List.of(r.namespace(), r.name())).size() == 1) {
+        out.add(r);
+      } else {
+        String kind = r.kind() == ResourceKind.TABLE ? "table" : "view";
+        held.add(HeldObject.of(kind, r.namespace(), r.name(), ErrorCode.UPSTREAM_OBJECT_INVALID,
+            "the upstream lists a table and a view at this path", r.identityKey()));
+      }
+    }
+    return out;
   }
 
   /**

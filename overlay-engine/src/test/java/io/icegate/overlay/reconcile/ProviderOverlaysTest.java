@@ -1,20 +1,20 @@
 package io.icegate.overlay.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.icegate.access.delta.fixture.DeltaLogWriter;
 import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.unity.UnitySettings;
+import io.icegate.access.delta.fixture.DeltaLogWriter;
 import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.credential.SecretValues;
 import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.error.ErrorCode;
-import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
@@ -52,7 +52,6 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 class ProviderOverlaysTest {
   private static final String LAKE = "lake";
-  private static final String CLIENT_SECRET_MEMBER = "clientSecret";
   private static final String DS_SCHEMA =
       "{\"type\":\"struct\",\"fields\":["
           + "{\"name\":\"symbol\",\"type\":\"string\",\"nullable\":true,\"metadata\":{}},"
@@ -267,38 +266,70 @@ class ProviderOverlaysTest {
         "sales", "sales.emea");
   }
 
+  /**
+   * Issue 21, held objects (this replaces issue 8's rule that such a table fails the run): a Delta
+   * table whose log gains a type Iceberg has no counterpart for, and one whose storage credentials
+   * Unity stops vending, are held. The run succeeds, the report names each with a code that blames
+   * the right party (icegate's representation limit, the credentials), and what was materialized
+   * of them stays exactly as it was: the credential failure no longer falls back to Unity's older
+   * column list and publishes it as an update. Once the credentials work again the table updates.
+   */
   @Test
-  void aDeltaTableWithNoIcebergSchemaFailsTheRunNamingItAndPublishesNothing() {
-    // Unity's columns and the log agree on a Delta type Iceberg has no counterpart for.
+  void aTableWithNoIcebergSchemaAndOneWhoseCredentialsFailAreHeldAndKeepTheirMaterialization() {
+    Map<String, String> plain = columns("id", "long");
     Map<String, String> withInterval = columns("id", "long", "span", "interval");
+    // Unity's columns already name the type Iceberg has no counterpart for; the log does later
     unity.addTable("main", "odd", "intervals", "EXTERNAL", "DELTA", location("odd/intervals"),
         withInterval);
-    log.commitSchema("odd/intervals", 0, withInterval);
-    unity.addTable("main", "odd", "fine", "EXTERNAL", "DELTA", location("odd/fine"),
-        columns("id", "long"));
-    log.commitSchema("odd/fine", 0, columns("id", "long"));
+    log.commitSchema("odd/intervals", 0, plain);
+    String locked = unity.addTable("main", "odd", "locked", "EXTERNAL", "DELTA",
+        location("odd/locked"), plain);
+    log.commitSchema("odd/locked", 0, plain);
+    unity.addTable("main", "odd", "fine", "EXTERNAL", "DELTA", location("odd/fine"), plain);
+    log.commitSchema("odd/fine", 0, plain);
     String catalog = h.catalog("analytics");
     String overlay = h.overlay("odd", unityIntegration(), catalog, List.of(List.of("odd")));
+    ReconcileReport first = h.reconcile(overlay);
+    assertThat(first.created()).isEqualTo(3);
+    assertThat(first.held()).isEmpty();
+    Map<String, Resource<?>> before = h.relations(catalog);
 
-    assertThatThrownBy(() -> h.reconcile(overlay))
-        .isInstanceOfSatisfying(IcegateException.class, e -> {
-          assertThat(e.code()).isEqualTo(ErrorCode.UPSTREAM_FAILED);
-          assertThat(e.getMessage()).contains("odd.intervals", "DELTA", "interval");
-        });
-    assertThat(h.relations(catalog)).isEmpty();
-    assertThat(h.namespaces(catalog)).isEmpty();
+    // Unity's columns and the log now agree on a Delta type Iceberg has no counterpart for.
+    log.commitSchema("odd/intervals", 1, withInterval);
+    unity.vending(locked, UnityCatalogFixture.Vending.REFUSED);
+    log.commitSchema("odd/locked", 1, columns("id", "long", "added", "string"));
+    log.commitSchema("odd/fine", 1, columns("id", "long", "added", "string"));
+    ReconcileReport second = h.reconcile(overlay);
+
+    assertThat(second.held()).extracting(ReconcileReport.Held::path, ReconcileReport.Held::code)
+        .containsExactlyInAnyOrder(
+            tuple(List.of("odd", "intervals"), ErrorCode.NOT_REPRESENTABLE.name()),
+            tuple(List.of("odd", "locked"), ErrorCode.STORAGE_CREDENTIALS_FAILED.name()));
+    assertThat(second.held()).filteredOn(held -> held.path().contains("intervals"))
+        .singleElement().satisfies(held -> assertThat(held.message())
+            .contains("odd.intervals", "DELTA", "interval"));
+    assertThat(second.held()).filteredOn(held -> held.path().contains("locked"))
+        .singleElement().satisfies(held -> assertThat(held.message())
+            .contains("PERMISSION_DENIED"));
+    assertThat(second.updated()).isEqualTo(1); // odd.fine
+    assertThat(second.retired()).isZero();
+    Map<String, Resource<?>> after = h.relations(catalog);
+    for (String held : List.of("odd.intervals", "odd.locked")) {
+      assertThat(after.get(held)).isEqualTo(before.get(held));
+      assertThat(definition(after.get(held))).isEqualTo(definition(before.get(held)));
+    }
+
+    unity.vending(locked, UnityCatalogFixture.Vending.VALID);
+    ReconcileReport third = h.reconcile(overlay);
+    assertThat(third.held()).extracting(ReconcileReport.Held::path)
+        .containsExactly(List.of("odd", "intervals"));
+    assertThat(third.updated()).isEqualTo(1); // odd.locked, from its log
+    assertThat(tableDefinition(h.relations(catalog).get("odd.locked")).properties())
+        .containsEntry("icegate.schema-source", "delta-log");
   }
 
   private String unityIntegration() {
-    Map<String, String> properties = new LinkedHashMap<>();
-    properties.put(UnitySettings.CATALOG, "main");
-    properties.put(UnitySettings.S3_ENDPOINT, objects.endpoint().toString());
-    properties.put(UnitySettings.S3_REGION, ObjectStoreFixture.REGION);
-    properties.put(UnitySettings.S3_PATH_STYLE_ACCESS, "true");
-    Integration spec = new Integration("unity", IntegrationType.UNITY, unity.uri().toString(),
-        properties, new IntegrationAuthentication.OAuth2ClientCredentials(null,
-            UnityCatalogFixture.CLIENT_ID, null), 0);
-    return create(spec, Map.of(CLIENT_SECRET_MEMBER, UnityCatalogFixture.CLIENT_SECRET));
+    return h.unityIntegration("unity", unity, objects, "main");
   }
 
   private String sharingIntegration(String token) {

@@ -2,6 +2,9 @@ package io.icegate.overlay.reconcile;
 
 import io.icegate.access.client.CatalogClientFactory;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
+import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.access.unity.UnitySettings;
+import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.admin.model.IntegrationType;
@@ -35,6 +38,7 @@ import io.icegate.overlay.store.relation.ManagedRelations;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,6 +61,12 @@ public final class ReconcileHarness {
   public final String account;
 
   public ReconcileHarness(KvStore store, Clock clock) {
+    this(store, clock,
+        new IntegrationClients(CatalogClientFactory.load(), OutboundAddressPolicy.defaults()));
+  }
+
+  /** A harness whose reconcilers open upstream clients through {@code clients}. */
+  public ReconcileHarness(KvStore store, Clock clock, IntegrationClients clients) {
     this.store = store;
     this.repos = OverlayStore.repositories(store, clock);
     CredentialStore credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
@@ -70,8 +80,42 @@ public final class ReconcileHarness {
     accountDeletion = new AccountDeletion(repos, clock, AccountDeletion.DEFAULT_BATCH_KEYS,
         List.of(overlays.accountCleanup(), credentials.accountCleanup()));
     adapter = new IntegrationAdapter(repos, credentials);
-    clients = new IntegrationClients(CatalogClientFactory.load(), OutboundAddressPolicy.defaults());
+    this.clients = clients;
     account = repos.accounts().create(new Account("acme"), OnConflict.ERROR).resource().id();
+  }
+
+  /**
+   * A fresh store of {@code kind}: {@code memory} (the in-memory engine with real FDB-style
+   * conflicts) or {@code sqlite} (a file in {@code dir}).
+   */
+  static KvStore openStore(String kind, java.nio.file.Path dir) {
+    return switch (kind) {
+      case "memory" -> new io.icegate.core.store.engine.EngineKvStore(
+          io.icegate.core.store.memory.InMemoryEngine.create());
+      case "sqlite" -> io.icegate.storage.sqlite.SqliteKvStore.open(dir.resolve("icegate.db"));
+      default -> throw new IllegalArgumentException("no store kind " + kind);
+    };
+  }
+
+  /**
+   * Creates table {@code name} (ORDERS schema) in {@code upstream}'s backing catalog, with each
+   * missing level of {@code namespace} (dot-separated); {@code name} null creates only those.
+   */
+  static void upstreamTable(IcebergRestFixture upstream, String namespace, String name) {
+    org.apache.iceberg.jdbc.JdbcCatalog c = upstream.backingCatalog();
+    org.apache.iceberg.catalog.Namespace ns =
+        org.apache.iceberg.catalog.Namespace.of(namespace.split("\\."));
+    for (int i = 1; i <= ns.length(); i++) {
+      org.apache.iceberg.catalog.Namespace level =
+          org.apache.iceberg.catalog.Namespace.of(java.util.Arrays.copyOf(ns.levels(), i));
+      if (!c.namespaceExists(level)) {
+        c.createNamespace(level);
+      }
+    }
+    if (name != null) {
+      c.createTable(org.apache.iceberg.catalog.TableIdentifier.of(ns, name),
+          IcebergRestFixture.ORDERS_SCHEMA);
+    }
   }
 
   Reconciler reconciler(ReconcileHook hook) {
@@ -87,9 +131,33 @@ public final class ReconcileHarness {
   }
 
   String integration(String name, IcebergRestFixture upstream) {
-    Integration spec = new Integration(name, IntegrationType.ICEBERG_REST,
-        upstream.uri().toString(), Map.of(), new IntegrationAuthentication.Bearer(), 0);
+    return integration(name, upstream.uri().toString());
+  }
+
+  /** An Iceberg REST Integration with a bearer token, at {@code uri}. */
+  String integration(String name, String uri) {
+    Integration spec = new Integration(name, IntegrationType.ICEBERG_REST, uri, Map.of(),
+        new IntegrationAuthentication.Bearer(), 0);
     return integrations.create(account, spec, new SecretValues(Map.of("token", "t-" + name)),
+        new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
+  }
+
+  /**
+   * A Unity Integration with OAuth client credentials against {@code unity}, its Delta logs read
+   * from {@code objects}, selecting Unity catalog {@code unityCatalog}.
+   */
+  String unityIntegration(String name, UnityCatalogFixture unity, ObjectStoreFixture objects,
+      String unityCatalog) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put(UnitySettings.CATALOG, unityCatalog);
+    properties.put(UnitySettings.S3_ENDPOINT, objects.endpoint().toString());
+    properties.put(UnitySettings.S3_REGION, ObjectStoreFixture.REGION);
+    properties.put(UnitySettings.S3_PATH_STYLE_ACCESS, "true");
+    Integration spec = new Integration(name, IntegrationType.UNITY, unity.uri().toString(),
+        properties, new IntegrationAuthentication.OAuth2ClientCredentials(null,
+            UnityCatalogFixture.CLIENT_ID, null), 0);
+    return integrations.create(account, spec,
+        new SecretValues(Map.of("clientSecret", UnityCatalogFixture.CLIENT_SECRET)),
         new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
   }
 
@@ -124,8 +192,13 @@ public final class ReconcileHarness {
 
   /** Every Table and View of {@code catalogId}: "ns.name" to its resource. */
   Map<String, Resource<?>> relations(String catalogId) {
+    return relations(repos, account, catalogId);
+  }
+
+  /** Every Table and View of {@code catalogId} in {@code account}: "ns.name" to its resource. */
+  static Map<String, Resource<?>> relations(Repositories repos, String account, String catalogId) {
     Map<String, Resource<?>> out = new TreeMap<>();
-    store.read(tx -> {
+    repos.store().read(tx -> {
       for (var kind : List.of(io.icegate.core.model.ResourceKind.TABLE,
           io.icegate.core.model.ResourceKind.VIEW)) {
         var range = io.icegate.core.store.KeyLayout.resources(account, kind).range();

@@ -73,17 +73,7 @@ class ReconcileTest {
   }
 
   private static void upstreamTable(IcebergRestFixture upstream, String namespace, String name) {
-    JdbcCatalog c = upstream.backingCatalog();
-    Namespace ns = Namespace.of(namespace.split("\\."));
-    for (int i = 1; i <= ns.length(); i++) {
-      Namespace level = Namespace.of(java.util.Arrays.copyOf(ns.levels(), i));
-      if (!c.namespaceExists(level)) {
-        c.createNamespace(level);
-      }
-    }
-    if (name != null) {
-      c.createTable(TableIdentifier.of(ns, name), IcebergRestFixture.ORDERS_SCHEMA);
-    }
+    ReconcileHarness.upstreamTable(upstream, namespace, name);
   }
 
   @Test

@@ -40,6 +40,11 @@ public final class CatalogAccessException extends RuntimeException {
      * transient refresh failure with nothing still valid); a retry may clear it.
      */
     CREDENTIAL_UNAVAILABLE(true),
+    /**
+     * Storage credentials for one object could not be vended or are unusable (vending refused,
+     * none vended, no expiry), so its storage could not be read this time; a retry may clear it.
+     */
+    CREDENTIAL_VENDING_FAILED(true),
     /** The object store refused or failed a read made with the vended credentials. */
     STORAGE_ACCESS_FAILED(false),
     /** The client or registration was closed. */

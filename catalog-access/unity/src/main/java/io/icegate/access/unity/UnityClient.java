@@ -42,6 +42,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.SortOrderParser;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -56,13 +57,15 @@ import software.amazon.awssdk.services.s3.S3Client;
  *
  * <p>A table's schema comes from its Delta log, read by the Delta toolkit's {@link DeltaLog}
  * (Delta Kernel: the latest snapshot, from JSON commits and Parquet checkpoints alike) with
- * credentials vended for that table, and falls back to Unity's column list only when the log
- * cannot be read; either way the toolkit's one mapping ({@link DeltaSchemas}) makes it Iceberg's,
- * and under Delta column mapping the Delta field ids become the Iceberg field ids. The table's
- * {@link #SCHEMA_SOURCE} property records which (and {@link #SCHEMA_FALLBACK_REASON} why), because
- * for an externally written table Unity's columns can lag the log. The partition columns come
- * from the same source (the log's {@code partitionColumns}, else Unity's {@code partition_index})
- * and become identity partition fields; Delta tables are unsorted and get format version {@value
+ * credentials vended for that table, and falls back to Unity's column list only when the log is
+ * not there or Kernel cannot read it; credentials that cannot be vended or that the store refuses
+ * fail the load instead (the table is held, its schema unchanged). Either way the toolkit's one
+ * mapping ({@link DeltaSchemas}) makes it Iceberg's, and under Delta column mapping the Delta field
+ * ids become the Iceberg field ids. The table's {@link #SCHEMA_SOURCE} property records which (and
+ * {@link #SCHEMA_FALLBACK_REASON} why), because for an externally written table Unity's columns
+ * can lag the log. The partition columns come from the same source (the log's {@code
+ * partitionColumns}, else Unity's {@code partition_index}) and become identity partition fields;
+ * Delta tables are unsorted and get format version {@value
  * UpstreamTable#DEFAULT_FORMAT_VERSION}.
  */
 final class UnityClient implements CatalogClient {
@@ -203,8 +206,13 @@ final class UnityClient implements CatalogClient {
           properties.put(SCHEMA_SOURCE, "delta-log");
           properties.put(DELTA_LOG_VERSION, Long.toString(head.version()));
         } catch (CatalogAccessException e) {
-          fallbackReason = e.code() + " " + e.getMessage();
-        } catch (DeltaLog.UnreadableLogException | IllegalArgumentException e) {
+          throw credentialFailure(e);
+        } catch (DeltaLog.UnreadableLogException e) {
+          if (refusedByStore(e)) {
+            throw new CatalogAccessException(Code.STORAGE_ACCESS_FAILED, e.getMessage(), e);
+          }
+          fallbackReason = e.getMessage();
+        } catch (IllegalArgumentException e) {
           fallbackReason = e.getMessage();
         }
       }
@@ -305,6 +313,32 @@ final class UnityClient implements CatalogClient {
     try (S3Client s3 = VendedS3Client.open(credentials, settings.s3Settings(), policy)) {
       return new DeltaLog(s3, info.storageLocation()).head();
     }
+  }
+
+  /**
+   * Issue 21: a log that could not be read this time says nothing about the table's schema, so
+   * there is no falling back to Unity's columns (which can lag the log, and would publish an older
+   * schema as an update): the load fails and the reconciler holds the table. Failures of vending
+   * itself (refused, none vended, no expiry, wrong scope) become {@code
+   * CREDENTIAL_VENDING_FAILED}; an unreachable catalog, a vanished table, refused authentication
+   * and a denied address keep their own codes.
+   */
+  private static CatalogAccessException credentialFailure(CatalogAccessException e) {
+    return switch (e.code()) {
+      case CONNECTION_FAILED, NOT_FOUND, AUTHENTICATION_FAILED, ADDRESS_DENIED, CLOSED -> e;
+      default -> new CatalogAccessException(Code.CREDENTIAL_VENDING_FAILED,
+          "storage credentials to read the Delta log could not be vended: " + e.getMessage(), e);
+    };
+  }
+
+  /** Whether the store refused or failed a read (as opposed to a log that is not there). */
+  private static boolean refusedByStore(DeltaLog.UnreadableLogException e) {
+    for (Throwable t = e.getCause(); t != null; t = t.getCause()) {
+      if (t instanceof SdkException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Optional<VendedStorageCredentials> vend(TableInfo info) {

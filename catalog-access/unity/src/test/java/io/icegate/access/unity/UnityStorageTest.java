@@ -108,10 +108,27 @@ class UnityStorageTest {
       assertThat(SchemaParser.fromJson(table.schemaJson()).columns())
           .extracting(Types.NestedField::name)
           .containsExactly("id"); // Iceberg schema JSON, like the log's conversion
-      // wrong vended keys: the log is unreadable, never read with ambient keys instead
-      UpstreamTable wrong = client.loadTable(SALES, "wrong_keys");
-      assertThat(wrong.properties()).containsEntry(UnityClient.SCHEMA_SOURCE, "unity-columns");
-      assertThat(wrong.properties().get(UnityClient.SCHEMA_FALLBACK_REASON)).contains("403");
+    }
+  }
+
+  /**
+   * Issue 21: credentials that cannot be vended or that the store refuses say nothing about the
+   * schema. The load fails (the reconciler holds the table) rather than falling back to Unity's
+   * columns, which can lag the log and would be published as a schema change; wrong vended keys
+   * are never replaced by ambient ones either.
+   */
+  @Test
+  void aLogTheVendedCredentialsCannotReadFailsTheLoadInsteadOfFallingBack() {
+    try (CatalogClient client = client()) {
+      assertThatThrownBy(() -> client.loadTable(SALES, "wrong_keys"))
+          .satisfies(e -> assertThat(code(e)).isEqualTo(Code.STORAGE_ACCESS_FAILED))
+          .hasMessageContaining("403");
+      assertThatThrownBy(() -> client.loadTable(SALES, "refused"))
+          .satisfies(e -> assertThat(code(e)).isEqualTo(Code.CREDENTIAL_VENDING_FAILED))
+          .hasMessageContaining("PERMISSION_DENIED");
+      assertThatThrownBy(() -> client.loadTable(SALES, "no_expiry"))
+          .satisfies(e -> assertThat(code(e)).isEqualTo(Code.CREDENTIAL_VENDING_FAILED))
+          .hasMessageContaining("expiration_time");
     }
   }
 
@@ -188,7 +205,11 @@ class UnityStorageTest {
     try (CatalogClient client = client()) {
       // storage: wrong vended keys beside right ambient ones (s3proxy has one identity)
       VendedStorageCredentials wrong = client.vendStorageCredentials(SALES, "wrong_keys").orElseThrow();
-      UpstreamTable wrongTable = client.loadTable(SALES, "wrong_keys");
+      // its load fails now (issue 21: the log is not read with the wrong keys), so the table as
+      // Unity places it, for the storage check
+      UpstreamTable like = client.loadTable(SALES, "valid");
+      UpstreamTable wrongTable = new UpstreamTable(SALES, "wrong_keys", like.format(),
+          like.identity(), null, env.location("t/wrong_keys"), like.schemaJson(), Map.of());
       assertThatThrownBy(() -> client.validateStorageAccess(wrongTable, wrong))
           .extracting(UnityStorageTest::code)
           .isEqualTo(Code.STORAGE_ACCESS_FAILED);

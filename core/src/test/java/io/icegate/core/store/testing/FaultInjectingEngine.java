@@ -54,6 +54,9 @@ public final class FaultInjectingEngine implements KvEngine {
   private final Map<Integer, Fault> planned = new ConcurrentHashMap<>();
   private final List<Injection> injected = new ArrayList<>();
   private int commits;
+  private int crashAt;
+  private boolean crashApplied;
+  private boolean down;
   private Random random;
   private double probability;
   private List<Fault> mix = List.of();
@@ -93,6 +96,31 @@ public final class FaultInjectingEngine implements KvEngine {
     return this;
   }
 
+  /**
+   * Plans a crash of the process at the {@code commit}-th read-write commit (1-based): that commit
+   * is applied or not as {@code applied} says, then it and every later commit fail (nothing more
+   * is written, as if the process had died there) until {@link #restart()}. Returns this.
+   */
+  public synchronized FaultInjectingEngine crashAt(int commit, boolean applied) {
+    if (commit < 1) {
+      throw new IllegalArgumentException("commit numbers start at 1, was " + commit);
+    }
+    crashAt = commit;
+    crashApplied = applied;
+    return this;
+  }
+
+  /** Whether a planned crash happened and no {@link #restart()} followed. */
+  public synchronized boolean crashed() {
+    return down;
+  }
+
+  /** A new process after a crash: commits succeed again (unless other faults are planned). */
+  public synchronized void restart() {
+    down = false;
+    crashAt = 0;
+  }
+
   /** Read-write commits that reached this engine so far, faulted or not. */
   public synchronized int commitsSeen() {
     return commits;
@@ -117,6 +145,22 @@ public final class FaultInjectingEngine implements KvEngine {
   @Override
   public void close() {
     delegate.close();
+  }
+
+  /**
+   * For a commit while crashed or at the planned crash: whether it is applied (only the crash
+   * commit may be); {@code null} when no crash is involved (then {@link #nextCommit} numbers it).
+   */
+  private synchronized Boolean crashing() {
+    if (down) {
+      return false;
+    }
+    if (crashAt > 0 && commits + 1 == crashAt) {
+      commits++;
+      down = true;
+      return crashApplied;
+    }
+    return null;
   }
 
   /** Numbers this commit and decides its fault, or {@code null} for none. */
@@ -170,6 +214,13 @@ public final class FaultInjectingEngine implements KvEngine {
 
     @Override
     public void commit() {
+      Boolean crash = crashing();
+      if (crash != null) {
+        if (crash) {
+          tx.commit();
+        }
+        throw new KvStoreFailureException("the process crashed (injected)");
+      }
       Injection injection = nextCommit();
       if (injection == null) {
         tx.commit();

@@ -45,6 +45,7 @@ import java.util.Set;
  *   <li>every capture pointer belongs to an existing managed Table, names a complete blob whose
  *       bytes digest to the pointer's digest with the pointer's size, has its blob reference hint,
  *       and agrees with the Table's captured-at property (one publication, never mixed);
+ *   <li>every held mark (issue 21) names an existing managed relation of its Overlay;
  *   <li>every validation key (pointer, allocation, error record, override) belongs to an existing
  *       managed Table; a pointer validated a capture the Table has (not a future one), its state
  *       and error count agree with its records, and the only records are those of its generation
@@ -99,6 +100,14 @@ public final class ContributionInvariants implements StoredInvariants {
     for (KeyValue kv : all(tx, KeyLayout.CAPTURES.range())) {
       Tuple key = KeyLayout.CAPTURES.unpack(kv.key());
       checkCapture(tx, byId, key.getString(0), key.getString(1), violations);
+    }
+    for (KeyValue kv : all(tx, KeyLayout.HELD.range())) {
+      Tuple key = KeyLayout.HELD.unpack(kv.key());
+      Provenance provenance = Optional.ofNullable(byId.get(key.getString(2)))
+          .map(ManagedRelations::provenanceOf).orElse(null);
+      if (provenance == null || !provenance.overlayId().equals(key.getString(1))) {
+        violations.add("held mark " + key + " names no managed relation of that overlay");
+      }
     }
     Set<Tuple> validated = new HashSet<>();
     for (KeyValue kv : all(tx, KeyLayout.VALIDATIONS.range())) {
