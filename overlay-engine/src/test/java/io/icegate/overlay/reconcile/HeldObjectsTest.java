@@ -3,12 +3,12 @@ package io.icegate.overlay.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.model.Resource;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.testing.InvariantChecker;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -59,7 +59,7 @@ class HeldObjectsTest {
   @AfterEach
   void clean() {
     if (store != null) {
-      InvariantChecker.of(store).assertClean();
+      ContributionInvariants.checker(store).assertClean();
       store.close();
     }
   }

@@ -2,6 +2,8 @@ package io.icegate.overlay.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.icegate.overlay.store.testing.ContributionInvariants;
+import io.icegate.overlay.store.OverlayStore;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.core.credential.CredentialStore;
 import io.icegate.core.credential.MasterKey;
@@ -80,7 +82,8 @@ class IdentityChurnSweepTest {
     World fork(IntegrationClients clients) {
       List<KeyValue> all = faults.store.read(tx -> tx.getRange(new byte[] {0x00},
           new byte[] {(byte) 0xff}));
-      FaultWorld copy = FaultWorld.open(InMemoryEngine.create());
+      FaultWorld copy = FaultWorld.open(InMemoryEngine.create(), new OverlayStore(),
+          new ContributionInvariants());
       copy.clock.advance(Duration.between(copy.clock.instant(), faults.clock.instant()));
       copy.store.run(tx -> {
         all.forEach(kv -> tx.set(kv.key(), kv.value()));
@@ -134,7 +137,8 @@ class IdentityChurnSweepTest {
     List<List<String>> include = selection.includeNamespaces().stream()
         .map(NamespacePath::segments).toList();
 
-    FaultWorld first = FaultWorld.open(InMemoryEngine.create());
+    FaultWorld first = FaultWorld.open(InMemoryEngine.create(), new OverlayStore(),
+        new ContributionInvariants());
     ReconcileHarness h = new ReconcileHarness(first.store, first.clock, clients);
     String catalog = h.catalog("analytics");
     h.localTable(catalog, List.of("local"), "mine");

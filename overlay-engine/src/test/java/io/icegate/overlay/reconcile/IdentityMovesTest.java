@@ -3,6 +3,7 @@ package io.icegate.overlay.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.overlay.store.capture.CapturePointer;
@@ -13,7 +14,6 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.testing.InvariantChecker;
 import io.icegate.overlay.store.validation.TableValidations;
 import io.icegate.overlay.store.validation.VisibilityOverride;
 import java.nio.file.Path;
@@ -67,7 +67,7 @@ class IdentityMovesTest {
   @AfterEach
   void clean() {
     if (store != null) {
-      InvariantChecker.of(store).assertClean();
+      ContributionInvariants.checker(store).assertClean();
       store.close();
     }
   }
@@ -167,7 +167,7 @@ class IdentityMovesTest {
     assertThat(after.get(ns + ".t3").id()).isEqualTo(before.get(ns + ".v1"));
     assertThat(after.get(ns + ".t3").kind()).isEqualTo(ResourceKind.VIEW);
     assertThat(after.keySet()).noneMatch(p -> p.contains(Destination.ASIDE_PREFIX));
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
     assertThat(h.reconcile(overlay).unchanged()).isEqualTo(4);
   }
 
@@ -215,7 +215,7 @@ class IdentityMovesTest {
     assertThat(after.get(b + ".b2")).isNotNull().isNotEqualTo(before.get(b + ".b2"));
     assertThat(after).hasSize(7);
     assertThat(h.namespaces(catalog)).doesNotContain(old).contains(root + ".moved");
-    InvariantChecker.of(store).assertClean();
+    ContributionInvariants.checker(store).assertClean();
     assertThat(h.reconcile(overlay).unchanged()).isEqualTo(7);
   }
 

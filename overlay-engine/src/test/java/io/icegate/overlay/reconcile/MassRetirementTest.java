@@ -3,6 +3,7 @@ package io.icegate.overlay.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.icegate.overlay.store.testing.ContributionInvariants;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.delta.fixture.DeltaLogWriter;
@@ -11,7 +12,6 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.testing.InvariantChecker;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -79,7 +79,7 @@ class MassRetirementTest {
   @AfterEach
   void clean() {
     if (store != null) {
-      InvariantChecker.of(store).assertClean();
+      ContributionInvariants.checker(store).assertClean();
       store.close();
     }
   }
