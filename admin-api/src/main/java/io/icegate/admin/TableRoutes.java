@@ -9,10 +9,13 @@ import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.model.Table;
 import io.icegate.core.paging.Page;
+import io.icegate.core.paging.PageRequest;
 import io.icegate.core.repo.ChangeKind;
 import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.Listing;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.Idempotence;
+import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.overlay.store.capture.CapturePointer;
 import io.icegate.overlay.store.capture.CapturePointers;
@@ -24,6 +27,7 @@ import io.icegate.overlay.store.validation.VisibilityOverride;
 import io.icegate.overlay.reconcile.HeldMarks;
 import io.icegate.overlay.tablevalidation.TableRevalidation;
 import io.icegate.overlay.tablevalidation.TableValidator;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,21 +111,34 @@ public final class TableRoutes {
   }
 
   /**
-   * The Tables at {@code namespace} (segments separated by {@code %1F}) and {@code name}, both
-   * required: {@code {"items": [view], "nextPageToken": null}} with zero or one item, each the
-   * view of {@code GET .../tables/{table}}. A filter rather than a lookup route so that listing a
-   * namespace can later use the same path.
+   * The Tables at {@code namespace} (segments separated by {@code %1F}, required): with {@code
+   * name}, {@code {"items": [view], "nextPageToken": null}} with zero or one item; without it,
+   * every Table of the namespace in name order, paginated ({@code pageSize}, {@code pageToken}),
+   * hidden ones included (an admin finds them here to override them). Each item is the view of
+   * {@code GET .../tables/{table}}, with its visibility, capture and validation state.
    *
-   * @throws IcegateException INVALID_ARGUMENT for a missing parameter or an empty segment,
-   *     NOT_FOUND for an unknown Catalog
+   * @throws IcegateException INVALID_ARGUMENT for a missing namespace, an empty segment or a bad
+   *     page parameter, NOT_FOUND for an unknown Catalog
    */
   private AdminReply find(AdminCall call, String account, String catalog) {
     List<String> namespace = UpstreamOperations.namespace(call.query().get("namespace"),
         "namespace", false).segments();
     String name = call.query().get("name");
     if (name == null || name.isEmpty()) {
-      throw IcegateException.invalidArgument("query parameter name is required (listing the "
-          + "tables of a namespace is not supported yet)");
+      PageRequest page = AdminOperations.pageRequest(call);
+      return repositories.store().read(tx -> {
+        requireCatalog(tx, account, catalog);
+        Page<Resource<Table>> found = repositories.tables(account).list(tx,
+            Listing.of(NameScope.inCatalog(catalog, namespace)), page, ReadConsistency.STRONG);
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (Resource<Table> table : found.items()) {
+          items.add(describe(tx, account, table));
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("items", items);
+        out.put("nextPageToken", found.nextPageToken());
+        return AdminReply.json(200, out);
+      });
     }
     List<Map<String, Object>> items = repositories.store().read(tx -> {
       requireCatalog(tx, account, catalog);

@@ -195,7 +195,10 @@ public final class Gateway implements AutoCloseable {
         new io.icegate.core.account.AccountService(repositories, creates, tokens, deletion),
         new io.icegate.core.catalog.CatalogService(repositories, writes, credentials),
         new io.icegate.core.integration.IntegrationService(
-            repositories, writes, credentials, new OutboundAddressCheck(addressPolicy)),
+            repositories, writes, credentials, new OutboundAddressCheck(addressPolicy),
+            new io.icegate.gateway.integration.ProviderSettingsCheck(
+                io.icegate.access.client.CatalogClientFactory.load(
+                    Gateway.class.getClassLoader()))),
         upstreamOperations(repositories.store(), repositories, credentials, clock,
             addressPolicy),
         overlays,

@@ -39,13 +39,22 @@ public final class IntegrationService {
   private final CredentialedWrites writes;
   private final CredentialStore credentials;
   private final UpstreamAddressCheck addresses;
+  private final ConnectionSettingsCheck settings;
 
+  /** A service checking no provider-specific property values. */
   public IntegrationService(Repositories repositories, CredentialedWrites writes,
       CredentialStore credentials, UpstreamAddressCheck addresses) {
+    this(repositories, writes, credentials, addresses, ConnectionSettingsCheck.NONE);
+  }
+
+  public IntegrationService(Repositories repositories, CredentialedWrites writes,
+      CredentialStore credentials, UpstreamAddressCheck addresses,
+      ConnectionSettingsCheck settings) {
     this.repositories = Objects.requireNonNull(repositories, "repositories");
     this.writes = Objects.requireNonNull(writes, "writes");
     this.credentials = Objects.requireNonNull(credentials, "credentials");
     this.addresses = Objects.requireNonNull(addresses, "addresses");
+    this.settings = Objects.requireNonNull(settings, "settings");
   }
 
   /**
@@ -61,7 +70,7 @@ public final class IntegrationService {
   public IdempotentResult<Integration> create(String accountId, Integration spec,
       SecretValues secrets, CreateRequest request) {
     Integration base = spec.withAuthentication(spec.authentication(), 0);
-    checkConnection(base.uri(), base.properties());
+    checkConnection(base.type(), base.uri(), base.properties());
     checkAuthentication(base.type(), base.authentication(), secrets);
     return writes.create(repositories.integrations(accountId), base, secrets, request, base,
         (s, generation) -> s.withAuthentication(s.authentication(), generation));
@@ -102,7 +111,7 @@ public final class IntegrationService {
     boolean configuration = !next.uri().equals(now.uri())
         || !next.properties().equals(now.properties());
     if (configuration) {
-      checkConnection(next.uri(), next.properties());
+      checkConnection(next.type(), next.uri(), next.properties());
     }
     return repositories.integrations(accountId).update(id, expected, next,
         configuration ? ChangeKind.CONFIGURATION : ChangeKind.METADATA);
@@ -153,8 +162,9 @@ public final class IntegrationService {
     });
   }
 
-  private void checkConnection(String uri, Map<String, String> properties) {
+  private void checkConnection(IntegrationType type, String uri, Map<String, String> properties) {
     URI parsed = ConnectionBoundary.check(uri, properties);
+    settings.check(type, properties);
     addresses.check(parsed.getHost());
   }
 

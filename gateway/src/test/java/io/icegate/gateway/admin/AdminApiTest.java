@@ -167,6 +167,28 @@ class AdminApiTest {
   }
 
   @Test
+  void providerPropertyValuesAreCheckedAtCreateAndUpdateNamingTheProperty() {
+    String strict = "delta.sharing.strict-access-modes";
+    String sharing = "{\"displayName\":\"share\",\"type\":\"DELTA_SHARING\","
+        + "\"uri\":\"https://sharing.example.com/delta-sharing\",\"properties\":{\"" + strict
+        + "\":\"VALUE\"},\"authentication\":{\"type\":\"bearer\",\"token\":\"" + SECRET
+        + "\"}}";
+    HttpResponse<String> refused = gw.send("POST", base() + "/integrations",
+        sharing.replace("VALUE", "yes"));
+    assertProblem(refused, 400, "CONNECTION_SETTING_REJECTED");
+    assertThat(refused.body()).contains(strict).doesNotContain(SECRET);
+    HttpResponse<String> created = gw.send("POST", base() + "/integrations",
+        sharing.replace("VALUE", "true"));
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    String path = base() + "/integrations/" + json(created).get("id").asText();
+    HttpResponse<String> patched = gw.send("PATCH", path,
+        "{\"properties\":{\"" + strict + "\":\"maybe\"}}", "If-Match",
+        created.headers().firstValue("ETag").orElseThrow());
+    assertProblem(patched, 400, "CONNECTION_SETTING_REJECTED");
+    assertThat(patched.body()).contains(strict);
+  }
+
+  @Test
   void outboundAddressPolicyOnCreateAndOnUriChange() {
     HttpResponse<String> mapped = gw.send("POST", base() + "/integrations",
         integration("mapped").replace("catalog.example.com", "[::ffff:169.254.169.254]"));

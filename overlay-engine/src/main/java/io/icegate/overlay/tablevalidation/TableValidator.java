@@ -230,26 +230,33 @@ public final class TableValidator {
   /** Reads and checks one Table; publishes nothing. */
   private Assessed assess(String accountId, String tableId, Resource<Integration> integration,
       Supplier<CatalogClient> client) {
-    Optional<Subject> read = repositories.store().read(tx -> {
-      Optional<Resource<Table>> table = repositories.tables(accountId).get(tx, tableId);
-      Optional<Captures.Capture> capture = captures.read(tx, accountId, tableId);
-      if (table.isEmpty() || !table.get().spec().managed() || capture.isEmpty()) {
-        return Optional.<Subject>empty();
-      }
-      return Optional.of(new Subject(table.get(), capture.get(),
-          RECORDS.pointer(tx, accountId, tableId)));
-    });
-    if (read.isEmpty()) {
-      return new Assessed.Done(new Outcome.NotPublished("table " + tableId + " is gone, not "
-          + "managed or not captured yet: nothing to validate"));
+    // Each reason on its own (issue 24): one message for gone, unmanaged and uncaptured tables
+    // left an admin revalidating a hidden table unable to tell which held; a non-Iceberg table
+    // says so before its (absent) capture is looked for.
+    record Read(Optional<Resource<Table>> table, Optional<Captures.Capture> capture,
+        Optional<ValidationStatus> expected) {}
+    Read read = repositories.store().read(tx -> new Read(
+        repositories.tables(accountId).get(tx, tableId),
+        captures.read(tx, accountId, tableId), RECORDS.pointer(tx, accountId, tableId)));
+    if (read.table().isEmpty()) {
+      return notPublished("table " + tableId + " is gone: nothing to validate");
     }
-    Subject subject = read.get();
-    Provenance provenance = subject.table().spec().provenance();
+    Table spec = read.table().get().spec();
+    String display = String.join(".", spec.namespace()) + "." + spec.name();
+    if (!spec.managed()) {
+      return notPublished("table " + display + " is not managed by an overlay: nothing to "
+          + "validate");
+    }
+    Provenance provenance = spec.provenance();
     if (provenance.tableFormat() != null
         && !ICEBERG.equals(provenance.tableFormat().toUpperCase(Locale.ROOT))) {
-      return new Assessed.Done(new Outcome.NotPublished("table " + subject.displayPath()
-          + " has format " + provenance.tableFormat() + ", which is not validated"));
+      return notPublished("table " + display + " has format " + provenance.tableFormat()
+          + ", which is not validated");
     }
+    if (read.capture().isEmpty()) {
+      return notPublished("table " + display + " is not captured yet: nothing to validate");
+    }
+    Subject subject = new Subject(read.table().get(), read.capture().get(), read.expected());
     List<ValidationError> errors;
     try {
       errors = check(subject, integration, client);
@@ -393,6 +400,10 @@ public final class TableValidator {
   }
 
   /** A Table read for validation: its record, its current capture, its stored validation. */
+  private static Assessed notPublished(String reason) {
+    return new Assessed.Done(new Outcome.NotPublished(reason));
+  }
+
   private record Subject(Resource<Table> table, Captures.Capture capture,
       Optional<ValidationStatus> expected) {
 

@@ -267,6 +267,38 @@ class ProviderOverlaysTest {
   }
 
   /**
+   * Issue 24: against a server shaped like the reference server (no location but in the
+   * temporary credentials, capability negotiation) the share materializes, and revalidating one
+   * of its (hidden, never captured) Delta tables says why nothing is validated.
+   */
+  @Test
+  void aReferenceShapedSharingServerMaterializesAndRevalidationNamesTheFormat() {
+    sharing.mode(DeltaSharingFixture.Mode.REFERENCE_SERVER);
+    try {
+      String token = sharing.issueToken();
+      sharing.put("refshare", "feeds", "ticks", new DeltaSharingFixture.Table("t-ticks",
+          "s3a://" + LAKE + "/shared/ticks", null, 2, DS_SCHEMA, true));
+      sharing.put("refshare", "feeds", "mapped", new DeltaSharingFixture.Table("t-mapped",
+          location("shared/mapped"), null, 1, DS_SCHEMA, true, List.of(),
+          Map.of("delta.columnMapping.mode", "name")));
+      String catalog = h.catalog("ref");
+      String overlay = h.overlay("ref", sharingIntegration(token), catalog,
+          List.of(List.of("refshare", "feeds")));
+      assertThat(h.reconcile(overlay).created()).isEqualTo(2);
+      Resource<?> ticks = h.relations(catalog).get("refshare.feeds.ticks");
+      assertThat(tableDefinition(ticks).location()).isEqualTo("s3a://" + LAKE + "/shared/ticks");
+      assertThatThrownBy(() -> new io.icegate.overlay.tablevalidation.TableRevalidation(h.repos,
+          h.adapter, h.clients, h.overlays, new io.icegate.overlay.tablevalidation.TableValidator(
+              h.repos, io.icegate.access.network.OutboundAddressPolicy.defaults(), false, 2))
+          .revalidateTable(h.account, catalog, ticks.id()))
+          .isInstanceOf(IcegateException.class)
+          .hasMessageContaining("refshare.feeds.ticks has format DELTA, which is not validated");
+    } finally {
+      sharing.mode(DeltaSharingFixture.Mode.STATES_LOCATIONS);
+    }
+  }
+
+  /**
    * Issue 21, held objects (this replaces issue 8's rule that such a table fails the run): a Delta
    * table whose log gains a type Iceberg has no counterpart for, and one whose storage credentials
    * Unity stops vending, are held. The run succeeds, the report names each with a code that blames

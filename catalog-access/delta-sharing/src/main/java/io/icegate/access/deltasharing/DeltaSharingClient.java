@@ -9,6 +9,7 @@ import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.delta.schema.DeltaPartitions;
 import io.icegate.access.delta.schema.DeltaSchemas;
 import io.icegate.access.deltasharing.http.SharingTransport;
+import io.icegate.access.deltasharing.protocol.MetadataResponse;
 import io.icegate.access.deltasharing.protocol.SharedTable;
 import io.icegate.access.deltasharing.protocol.TableMetadata;
 import io.icegate.access.deltasharing.protocol.TemporaryCredentials;
@@ -20,11 +21,9 @@ import io.icegate.access.model.TableFormat;
 import io.icegate.access.model.UpstreamTable;
 import io.icegate.access.model.UpstreamView;
 import io.icegate.access.network.OutboundAddressPolicy;
-import io.icegate.access.storage.StorageLocations;
 import io.icegate.access.storage.VendedStorageCredentials;
 import io.icegate.access.storage.s3.StorageAccessProbe;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,10 +43,14 @@ import org.apache.iceberg.SortOrderParser;
  * io.icegate.access.paging.PageTokenGuard}.
  *
  * <p>{@link #loadTable} reads {@code /metadata} (its {@code Delta-Table-Version} header, the {@code
- * metaData} line's schema, location and access modes) and the table's listing entry (its {@code
+ * metaData} line's schema, location and access modes, in either response format: {@link
+ * MetadataResponse}) and the table's listing entry (its {@code
  * id}, the protocol's stable table id, unique within a share: the identity is {@code
  * shareId-or-share U+001F id}, path-derived and unstable only when the server sends no {@code id}).
- * The table's {@code metadataLocation} is its current commit file, {@code
+ * A server that states no location there (the reference server) is asked for the table's
+ * temporary credentials, whose {@code location} is the table's; {@code s3}, {@code s3a} and {@code
+ * s3n} locations are all S3 (the SPI's {@code S3Location}). The table's {@code metadataLocation}
+ * is its current commit file, {@code
  * <location>/_delta_log/<version, 20 digits>.json}, which is what {@link #validateStorageAccess}
  * reads with exactly the vended keys. The partition spec has one identity field per Delta
  * partition column; Delta has no sort order and no format version, so the table is unsorted and
@@ -102,28 +105,57 @@ final class DeltaSharingClient implements CatalogClient {
   @Override
   public void validate() {
     checkOpen();
-    transport.get("share listing", "/shares", Map.of("maxResults", "1"));
+    try {
+      transport.get("share listing", "/shares", Map.of("maxResults", "1"));
+    } catch (CatalogAccessException e) {
+      throw wrongPrefix(e);
+    }
   }
 
   @Override
   public List<NamespacePath> listNamespaces(NamespacePath parent) {
     checkOpen();
     return switch (parent.depth()) {
-      case 0 ->
-          transport.listAll(
-              "share listing",
-              "/shares",
-              settings.maxResults(),
-              item -> NamespacePath.of(requiredText(item, "name", "share listing")));
+      case 0 -> shares();
       case 1 ->
           transport.listAll(
-              "schema listing",
+              "schema listing of share " + parent.segments().get(0),
               SharingTransport.path("shares", parent.segments().get(0), "schemas"),
               settings.maxResults(),
               item -> parent.child(requiredText(item, "name", "schema listing")));
       case 2 -> List.of(); // schemas hold tables, never namespaces
       default -> throw tooDeep(parent);
     };
+  }
+
+  private List<NamespacePath> shares() {
+    try {
+      return transport.listAll(
+          "share listing",
+          "/shares",
+          settings.maxResults(),
+          item -> NamespacePath.of(requiredText(item, "name", "share listing")));
+    } catch (CatalogAccessException e) {
+      throw wrongPrefix(e);
+    }
+  }
+
+  /**
+   * {@code GET {prefix}/shares} exists on every sharing server, so its 404 says the endpoint's
+   * prefix is wrong, not that some namespace is missing: reported as that request's answer, a
+   * configuration to fix.
+   */
+  private CatalogAccessException wrongPrefix(CatalogAccessException e) {
+    if (e.code() != Code.NOT_FOUND) {
+      return e;
+    }
+    return new CatalogAccessException(
+        Code.INVALID_CONFIGURATION,
+        e.getMessage()
+            + " at "
+            + config.endpoint()
+            + "/shares; the endpoint is not a Delta Sharing prefix (check the profile's endpoint)",
+        e);
   }
 
   @Override
@@ -148,7 +180,10 @@ final class DeltaSharingClient implements CatalogClient {
     Loaded loaded = load(namespace, name);
     TableMetadata metadata = loaded.metadata();
     SharedTable entry = loaded.entry();
-    String location = metadata.location() != null ? metadata.location() : entry.location();
+    String location = loaded.statedLocation();
+    if (location == null) {
+      location = credentialLocation(namespace, name, loaded);
+    }
     Map<String, String> properties = new LinkedHashMap<>();
     if (metadata.configuration() != null) {
       properties.putAll(metadata.configuration());
@@ -207,21 +242,61 @@ final class DeltaSharingClient implements CatalogClient {
       NamespacePath namespace, String name) {
     checkOpen();
     Loaded loaded = load(namespace, name);
+    return Optional.of(
+        VendedKeys.of(
+            display(namespace, name),
+            loaded.statedLocation(),
+            temporaryCredentials(namespace, name, loaded),
+            clock.instant()));
+  }
+
+  /**
+   * The table's location from its temporary credentials, for a server that states none in
+   * metadata or listings (the reference server does not).
+   *
+   * @throws CatalogAccessException {@code UPSTREAM_PROTOCOL_ERROR} naming the missing location when
+   *     the credentials state none or cannot be asked for (the table's access modes or the
+   *     server's refusal); the cause says why
+   */
+  private String credentialLocation(NamespacePath namespace, String name, Loaded loaded) {
+    String display = display(namespace, name);
+    TemporaryCredentials credentials;
+    try {
+      credentials = temporaryCredentials(namespace, name, loaded);
+    } catch (CatalogAccessException e) {
+      throw noLocation(display, "its temporary credentials could not be had: " + e.getMessage(), e);
+    }
+    if (blank(credentials.location())) {
+      throw noLocation(display, "its temporary credentials state none either", null);
+    }
+    return credentials.location();
+  }
+
+  private static CatalogAccessException noLocation(String display, String why, Throwable cause) {
+    return new CatalogAccessException(
+        Code.UPSTREAM_PROTOCOL_ERROR,
+        "Delta Sharing table "
+            + display
+            + " has no location (TABLE_LOCATION_MISSING): its metadata and listing state none and "
+            + why,
+        cause);
+  }
+
+  /** {@code temporary-table-credentials} of the table, after the access-mode rule. */
+  private TemporaryCredentials temporaryCredentials(
+      NamespacePath namespace, String name, Loaded loaded) {
     String display = display(namespace, name);
     AccessModes access =
         AccessModes.decide(display, loaded.accessModes(), settings.strictAccessModes());
-    String location =
-        loaded.metadata().location() != null
-            ? loaded.metadata().location()
-            : loaded.entry().location();
+    String operation = "temporary-table-credentials of " + display;
     JsonNode response;
     try {
       response =
           SharingTransport.json(
-              "temporary-table-credentials",
+              operation,
               transport
                   .post(
-                      "temporary-table-credentials",
+                      operation,
                       tablePath(namespace, name) + "/temporary-table-credentials",
                       Map.of())
                   .body());
@@ -237,12 +312,7 @@ final class DeltaSharingClient implements CatalogClient {
       }
       throw e;
     }
-    TemporaryCredentials credentials =
-        SharingTransport.bind(
-            "temporary-table-credentials",
-            response.path("credentials"),
-            TemporaryCredentials.class);
-    return Optional.of(toVended(display, location, credentials));
+    return SharingTransport.bind(operation, response.path("credentials"), TemporaryCredentials.class);
   }
 
   @Override
@@ -257,56 +327,6 @@ final class DeltaSharingClient implements CatalogClient {
     closed = true;
   }
 
-  private VendedStorageCredentials toVended(
-      String display, String tableLocation, TemporaryCredentials credentials) {
-    Map<String, String> aws = credentials.awsTempCredentials();
-    if (aws == null) {
-      throw new CatalogAccessException(
-          Code.INVALID_CONFIGURATION,
-          "the sharing server vended non-AWS credentials for "
-              + display
-              + "; only S3 storage is supported");
-    }
-    String key = aws.get("accessKeyId");
-    String secret = aws.get("secretAccessKey");
-    String session = aws.get("sessionToken");
-    if (blank(key) || blank(secret) || blank(session) || credentials.expirationTime() == null) {
-      throw new CatalogAccessException(
-          Code.INVALID_CONFIGURATION,
-          "the temporary credentials for "
-              + display
-              + " are incomplete (access key, secret, session token and expirationTime are"
-              + " required)");
-    }
-    String prefix = credentials.location() != null ? credentials.location() : tableLocation;
-    if (prefix == null) {
-      throw new CatalogAccessException(
-          Code.CREDENTIAL_SCOPE_INVALID,
-          "neither the table nor its temporary credentials state a location for " + display);
-    }
-    if (tableLocation != null && !StorageLocations.covers(prefix, tableLocation)) {
-      throw new CatalogAccessException(
-          Code.CREDENTIAL_SCOPE_INVALID,
-          "the temporary credentials for "
-              + prefix
-              + " do not cover table location "
-              + tableLocation);
-    }
-    Instant expiresAt = Instant.ofEpochMilli(credentials.expirationTime());
-    if (!clock.instant().isBefore(expiresAt)) {
-      throw new CatalogAccessException(
-          Code.CREDENTIAL_EXPIRED, "the temporary credentials expired at " + expiresAt);
-    }
-    Map<String, String> properties = new LinkedHashMap<>();
-    properties.put(VendedStorageCredentials.S3_ACCESS_KEY_ID, key);
-    properties.put(VendedStorageCredentials.S3_SECRET_ACCESS_KEY, secret);
-    properties.put(VendedStorageCredentials.S3_SESSION_TOKEN, session);
-    properties.put(
-        VendedStorageCredentials.S3_SESSION_TOKEN_EXPIRES_AT_MS,
-        Long.toString(credentials.expirationTime()));
-    return new VendedStorageCredentials(prefix, properties, expiresAt);
-  }
-
   /** A refusal of the credential request itself, as opposed to a token or transport failure. */
   private static boolean isRefusal(Code code) {
     return code == Code.NOT_FOUND
@@ -319,6 +339,11 @@ final class DeltaSharingClient implements CatalogClient {
     List<String> accessModes() {
       return metadata.accessModes() != null ? metadata.accessModes() : entry.accessModes();
     }
+
+    /** The location metadata or listing states, or {@code null} (the reference server's way). */
+    String statedLocation() {
+      return metadata.location() != null ? metadata.location() : entry.location();
+    }
   }
 
   private Loaded load(NamespacePath namespace, String name) {
@@ -326,25 +351,15 @@ final class DeltaSharingClient implements CatalogClient {
       throw new CatalogAccessException(
           Code.NOT_FOUND, "Delta Sharing tables live at [share, schema], not " + namespace);
     }
+    String operation = "table metadata of " + display(namespace, name);
     SharingTransport.Response response =
-        transport.get("table metadata", tablePath(namespace, name) + "/metadata", Map.of());
-    long version = version(response.header("Delta-Table-Version"));
-    TableMetadata metadata = null;
-    for (String line : response.body().split("\n")) {
-      if (line.isBlank()) {
-        continue;
-      }
-      JsonNode node = SharingTransport.json("table metadata", line);
-      if (node.has("metaData")) {
-        metadata =
-            SharingTransport.bind("table metadata", node.get("metaData"), TableMetadata.class);
-      }
-    }
-    if (metadata == null || metadata.schemaString() == null) {
-      throw new CatalogAccessException(
-          Code.UPSTREAM_PROTOCOL_ERROR,
-          "table metadata of " + display(namespace, name) + " has no metaData line with a schema");
-    }
+        transport.get(
+            operation,
+            tablePath(namespace, name) + "/metadata",
+            Map.of(),
+            MetadataResponse.requestHeaders());
+    long version = version(operation, response.header("Delta-Table-Version"));
+    TableMetadata metadata = MetadataResponse.parse(operation, response.body());
     SharedTable entry =
         tables(namespace).stream()
             .filter(t -> name.equals(t.name()))
@@ -363,8 +378,9 @@ final class DeltaSharingClient implements CatalogClient {
   }
 
   private List<SharedTable> tables(NamespacePath namespace) {
+    String operation = "table listing of " + String.join(".", namespace.segments());
     return transport.listAll(
-        "table listing",
+        operation,
         SharingTransport.path(
             "shares",
             namespace.segments().get(0),
@@ -373,10 +389,10 @@ final class DeltaSharingClient implements CatalogClient {
             "tables"),
         settings.maxResults(),
         item -> {
-          SharedTable table = SharingTransport.bind("table listing", item, SharedTable.class);
+          SharedTable table = SharingTransport.bind(operation, item, SharedTable.class);
           if (blank(table.name())) {
             throw new CatalogAccessException(
-                Code.UPSTREAM_PROTOCOL_ERROR, "table listing answered an item without a name");
+                Code.UPSTREAM_PROTOCOL_ERROR, operation + " answered an item without a name");
           }
           return table;
         });
@@ -387,16 +403,16 @@ final class DeltaSharingClient implements CatalogClient {
    * (and its deprecated {@code HEAD} form) would answer the same header, so one request serves
    * both.
    */
-  private static long version(String header) {
+  private static long version(String operation, String header) {
     if (header == null) {
       throw new CatalogAccessException(
-          Code.UPSTREAM_PROTOCOL_ERROR, "table metadata answered no Delta-Table-Version header");
+          Code.UPSTREAM_PROTOCOL_ERROR, operation + " answered no Delta-Table-Version header");
     }
     try {
       return Long.parseLong(header.trim());
     } catch (NumberFormatException e) {
       throw new CatalogAccessException(
-          Code.UPSTREAM_PROTOCOL_ERROR, "Delta-Table-Version is not a number");
+          Code.UPSTREAM_PROTOCOL_ERROR, operation + ": Delta-Table-Version is not a number");
     }
   }
 

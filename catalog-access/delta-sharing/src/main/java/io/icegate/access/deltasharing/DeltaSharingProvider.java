@@ -9,6 +9,7 @@ import io.icegate.access.connection.CatalogProtocol;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
 import io.icegate.access.network.OutboundAddressPolicy;
 import java.time.Clock;
+import java.util.Map;
 
 /**
  * The Delta Sharing provider, registered for {@link CatalogProtocol#DELTA_SHARING} through {@code
@@ -27,6 +28,12 @@ public final class DeltaSharingProvider extends BaseCatalogClientProvider {
 
   public DeltaSharingProvider() {
     super(CatalogProtocol.DELTA_SHARING, CAPABILITIES);
+  }
+
+  /** The values {@link SharingSettings} parses: {@code true}/{@code false}, positive numbers. */
+  @Override
+  public void checkProperties(Map<String, String> properties) {
+    SharingSettings.Values.of(properties);
   }
 
   @Override

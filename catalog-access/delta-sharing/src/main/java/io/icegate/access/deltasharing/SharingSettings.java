@@ -103,19 +103,35 @@ record SharingSettings(
             "connection property '" + name + "' is not supported by the Delta Sharing provider");
       }
     }
-    String strict = properties.getOrDefault(STRICT_ACCESS_MODES, "false");
-    if (!strict.equals("true") && !strict.equals("false")) {
-      throw invalid(STRICT_ACCESS_MODES + " must be true or false");
-    }
-    String maxResults = properties.get(MAX_RESULTS);
+    Values values = Values.of(properties);
     return new SharingSettings(
         token,
-        Boolean.parseBoolean(strict),
-        maxResults == null ? null : positive(MAX_RESULTS, maxResults),
-        positive(MAX_PAGES, properties.getOrDefault(MAX_PAGES, "1000")),
-        Duration.ofMillis(positive(TIMEOUT_MS, properties.getOrDefault(TIMEOUT_MS, "30000"))),
+        values.strictAccessModes(),
+        values.maxResults(),
+        values.maxPages(),
+        values.timeout(),
         Map.copyOf(headers),
         Map.copyOf(storage));
+  }
+
+  /**
+   * The typed connection properties, parsed without credentials: what {@link
+   * DeltaSharingProvider#checkProperties} checks when an Integration is written.
+   */
+  record Values(boolean strictAccessModes, Integer maxResults, int maxPages, Duration timeout) {
+
+    static Values of(Map<String, String> properties) {
+      String strict = properties.getOrDefault(STRICT_ACCESS_MODES, "false");
+      if (!strict.equals("true") && !strict.equals("false")) {
+        throw invalid(STRICT_ACCESS_MODES + " must be true or false");
+      }
+      String maxResults = properties.get(MAX_RESULTS);
+      return new Values(
+          Boolean.parseBoolean(strict),
+          maxResults == null ? null : positive(MAX_RESULTS, maxResults),
+          positive(MAX_PAGES, properties.getOrDefault(MAX_PAGES, "1000")),
+          Duration.ofMillis(positive(TIMEOUT_MS, properties.getOrDefault(TIMEOUT_MS, "30000"))));
+    }
   }
 
   private static int positive(String name, String value) {

@@ -33,7 +33,8 @@ import org.apache.iceberg.SortOrderParser;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Discovery, metadata and authentication against the loopback Delta Sharing fixture. */
 class DeltaSharingDiscoveryTest {
@@ -126,8 +127,10 @@ class DeltaSharingDiscoveryTest {
                 Map.of(ResolvedCatalogCredentials.TOKEN, bearer), Map.of(), null));
   }
 
-  @Test
-  void sharesAndSchemasMapOntoTwoNamespaceLevels() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void sharesAndSchemasMapOntoTwoNamespaceLevels(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of())) {
       client.validate();
       assertThat(client.listNamespaces(NamespacePath.root()))
@@ -149,8 +152,10 @@ class DeltaSharingDiscoveryTest {
     }
   }
 
-  @Test
-  void tableListingFollowsMoreThanOnePage() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void tableListingFollowsMoreThanOnePage(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     server.clearRequests();
     try (CatalogClient client = open(token, Map.of(SharingSettings.MAX_RESULTS, "2"))) {
       List<CatalogObjectRef> tables =
@@ -168,8 +173,10 @@ class DeltaSharingDiscoveryTest {
     assertThat(pages.get(1)).contains("pageToken=");
   }
 
-  @Test
-  void loadTableReadsVersionSchemaAndStableIdentity() throws Exception {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void loadTableReadsVersionSchemaAndStableIdentity(DeltaSharingFixture.Mode mode) throws Exception {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of())) {
       UpstreamTable table = client.loadTable(NamespacePath.of("sales", "emea"), "t3");
       assertThat(table.format()).isEqualTo(TableFormat.DELTA);
@@ -199,8 +206,10 @@ class DeltaSharingDiscoveryTest {
     }
   }
 
-  @Test
-  void partitionColumnsBecomeIdentityFieldsInTheirOrderAndTheTableIsUnsortedVersionTwo() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void partitionColumnsBecomeIdentityFieldsInTheirOrderAndTheTableIsUnsortedVersionTwo(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of())) {
       UpstreamTable table = client.loadTable(NamespacePath.of("finance", "ledger"), "by_day");
       Schema schema = SchemaParser.fromJson(table.schemaJson());
@@ -226,8 +235,10 @@ class DeltaSharingDiscoveryTest {
    * field ids whenever a field carried one (whatever the table's mode), numbered list elements and
    * map entries from 1,000,000 and dropped column comments: such shared tables update once.
    */
-  @Test
-  void columnMappedTablesKeepDeltaFieldIdsNestedOnesIncluded() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void columnMappedTablesKeepDeltaFieldIdsNestedOnesIncluded(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of())) {
       Schema mapped =
           SchemaParser.fromJson(
@@ -253,8 +264,10 @@ class DeltaSharingDiscoveryTest {
     }
   }
 
-  @Test
-  void aPartitionColumnMissingFromTheSchemaIsAProtocolError() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void aPartitionColumnMissingFromTheSchemaIsAProtocolError(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of())) {
       assertThatThrownBy(() -> client.loadTable(NamespacePath.of("finance", "ledger"), "misfit"))
           .isInstanceOfSatisfying(
@@ -266,8 +279,10 @@ class DeltaSharingDiscoveryTest {
     }
   }
 
-  @Test
-  void onlyBearerAuthenticationIsAccepted() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void onlyBearerAuthenticationIsAccepted(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     for (CatalogAuthenticationScheme scheme :
         List.of(
             CatalogAuthenticationScheme.NONE,
@@ -299,8 +314,10 @@ class DeltaSharingDiscoveryTest {
             e -> assertThat(e.code()).isEqualTo(Code.INVALID_CONFIGURATION));
   }
 
-  @Test
-  void revokedOrUnknownTokenIsAnAuthenticationFailure() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void revokedOrUnknownTokenIsAnAuthenticationFailure(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     String doomed = server.issueToken();
     try (CatalogClient client = open(doomed, Map.of())) {
       client.validate();
@@ -321,8 +338,10 @@ class DeltaSharingDiscoveryTest {
     }
   }
 
-  @Test
-  void refusedEndpointAddressFailsBeforeAnyRequest() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void refusedEndpointAddressFailsBeforeAnyRequest(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     assertThatThrownBy(
             () ->
                 CatalogClientFactory.load()

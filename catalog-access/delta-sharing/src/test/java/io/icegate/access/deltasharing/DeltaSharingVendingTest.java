@@ -24,7 +24,8 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -120,8 +121,10 @@ class DeltaSharingVendingTest {
                         + "/temporary-table-credentials"));
   }
 
-  @Test
-  void directoryTableVendsCredentialsThatReadItsDeltaLog() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void directoryTableVendsCredentialsThatReadItsDeltaLog(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of())) {
       UpstreamTable table = client.loadTable(SCHEMA, "directory");
       VendedStorageCredentials vended =
@@ -136,8 +139,10 @@ class DeltaSharingVendingTest {
     }
   }
 
-  @Test
-  void urlOnlyTableIsRefusedByName() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void urlOnlyTableIsRefusedByName(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of())) {
       assertThatThrownBy(() -> client.vendStorageCredentials(SCHEMA, "url_only"))
           .isInstanceOfSatisfying(
@@ -150,8 +155,10 @@ class DeltaSharingVendingTest {
     assertThat(askedForCredentials("url_only")).isFalse();
   }
 
-  @Test
-  void absentAccessModesAreAskedAndAccepted() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void absentAccessModesAreAskedAndAccepted(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of())) {
       UpstreamTable table = client.loadTable(SCHEMA, "unstated_served");
       VendedStorageCredentials vended =
@@ -161,8 +168,10 @@ class DeltaSharingVendingTest {
     assertThat(askedForCredentials("unstated_served")).isTrue();
   }
 
-  @Test
-  void absentAccessModesThatTheServerRefusesAreUnsupported() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void absentAccessModesThatTheServerRefusesAreUnsupported(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of())) {
       assertThatThrownBy(() -> client.vendStorageCredentials(SCHEMA, "unstated_refused"))
           .isInstanceOfSatisfying(
@@ -175,8 +184,10 @@ class DeltaSharingVendingTest {
     assertThat(askedForCredentials("unstated_refused")).isTrue();
   }
 
-  @Test
-  void absentAccessModesAreRefusedWithoutAskingUnderStrictReading() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void absentAccessModesAreRefusedWithoutAskingUnderStrictReading(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of(SharingSettings.STRICT_ACCESS_MODES, "true"))) {
       assertThatThrownBy(() -> client.vendStorageCredentials(SCHEMA, "unstated_served"))
           .isInstanceOfSatisfying(
@@ -193,8 +204,10 @@ class DeltaSharingVendingTest {
     assertThat(askedForCredentials("unstated_served")).isFalse();
   }
 
-  @Test
-  void storageIsReadWithExactlyTheVendedKeys() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void storageIsReadWithExactlyTheVendedKeys(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of())) {
       UpstreamTable table = client.loadTable(SCHEMA, "directory");
       server.vend(new DeltaSharingFixture.Keys("wrong-key", "wrong-secret", "session-2"));
@@ -206,8 +219,10 @@ class DeltaSharingVendingTest {
     }
   }
 
-  @Test
-  void missingDeltaLogIsAStorageFailure() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void missingDeltaLogIsAStorageFailure(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     try (CatalogClient client = open(token, Map.of())) {
       UpstreamTable table = client.loadTable(SCHEMA, "unlogged");
       VendedStorageCredentials vended =
@@ -217,8 +232,10 @@ class DeltaSharingVendingTest {
     }
   }
 
-  @Test
-  void revokedTokenIsAnAuthenticationFailureDistinctFromVendingAndStorageFailures() {
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void revokedTokenIsAnAuthenticationFailureDistinctFromVendingAndStorageFailures(DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
     String doomed = server.issueToken();
     try (CatalogClient client = open(doomed, Map.of())) {
       UpstreamTable table = client.loadTable(SCHEMA, "directory");

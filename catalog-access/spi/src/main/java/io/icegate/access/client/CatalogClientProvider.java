@@ -4,6 +4,7 @@ import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.connection.CatalogProtocol;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
 import io.icegate.access.network.OutboundAddressPolicy;
+import java.util.Map;
 
 /**
  * A catalog protocol implementation, registered through {@code
@@ -31,4 +32,14 @@ public interface CatalogClientProvider {
       CatalogConnectionConfig config,
       ResolvedCatalogCredentials credentials,
       OutboundAddressPolicy policy);
+
+  /**
+   * Checks the values of connection properties this provider reads, without credentials and without
+   * the network: what an admin API can refuse when an Integration is created or updated, instead of
+   * accepting it and failing at its first validation. Unknown names are left to {@link #open}.
+   *
+   * @throws CatalogAccessException {@code INVALID_CONFIGURATION} whose message names the property
+   *     and the values it takes, never the value given
+   */
+  default void checkProperties(Map<String, String> properties) {}
 }

@@ -25,7 +25,9 @@ import java.util.function.Function;
  * The Delta Sharing REST protocol over {@code java.net.http}: every request carries the recipient's
  * bearer token, is preceded by the outbound address check, and its failure is mapped onto a {@link
  * CatalogAccessException} code from the HTTP status (protocol: 401 missing or wrong token, 403
- * forbidden, 404 unknown share, schema or table, 400 malformed, 5xx server error).
+ * forbidden, 404 unknown share, schema or table, 400 malformed, 5xx server error). Callers name
+ * the operation with what it is about ({@code "table metadata of share.schema.table"}), so every
+ * failure says what failed.
  *
  * <p>Messages carry the upstream's {@code errorCode} and {@code message} (the server's view) but
  * never the token or request headers.
@@ -101,7 +103,15 @@ public final class SharingTransport {
 
   /** A GET of {@code path} (from {@link #path}) with query parameters. */
   public Response get(String operation, String path, Map<String, String> query) {
-    return send(operation, request(path, query).GET());
+    return get(operation, path, query, Map.of());
+  }
+
+  /** A GET with request headers of its own (the capabilities header of {@code /metadata}). */
+  public Response get(
+      String operation, String path, Map<String, String> query, Map<String, String> extra) {
+    HttpRequest.Builder builder = request(path, query);
+    extra.forEach(builder::header);
+    return send(operation, builder.GET());
   }
 
   /** A POST of a JSON body. */
@@ -216,7 +226,11 @@ public final class SharingTransport {
         codeFor(status), operation + " failed: HTTP " + status + upstreamError(response.body()));
   }
 
-  /** The status-to-code table; see the class comment. */
+  /**
+   * The status-to-code table; see the class comment. A 500 is the server failing on this very
+   * request (the reference server answers it for tables it cannot read), which a retry does not
+   * mend: it is not a connection failure. 502, 503 and 504 (a proxy or an overloaded server) are.
+   */
   static Code codeFor(int status) {
     if (status == 401) {
       return Code.AUTHENTICATION_FAILED;
@@ -227,7 +241,7 @@ public final class SharingTransport {
     if (status == 404) {
       return Code.NOT_FOUND;
     }
-    if (status == 408 || status == 429 || status >= 500) {
+    if (status == 408 || status == 429 || status == 502 || status == 503 || status == 504) {
       return Code.CONNECTION_FAILED;
     }
     return Code.UPSTREAM_PROTOCOL_ERROR;

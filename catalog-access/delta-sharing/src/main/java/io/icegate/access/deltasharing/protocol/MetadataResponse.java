@@ -1,0 +1,102 @@
+package io.icegate.access.deltasharing.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.client.CatalogAccessException.Code;
+import io.icegate.access.deltasharing.http.SharingTransport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@code /metadata} answer in either of the protocol's response formats, and the capabilities
+ * icegate declares to get it.
+ *
+ * <p>Negotiation (PROTOCOL.md, "Delta Sharing Capabilities Header"): the request carries {@value
+ * #HEADER}{@code : }{@value #CAPABILITIES}. A server that knows the header answers in the Delta
+ * format and echoes {@code responseformat=delta} in the same response header; one that does not
+ * ignores it and answers in the parquet format. Servers refuse tables with column mapping or
+ * deletion vectors in the parquet format, so without the header such tables could not be read at
+ * all.
+ *
+ * <p>Reader features declared: {@code columnmapping} only. icegate maps Delta schemas with their
+ * column mapping ids (the Delta toolkit's {@code DeltaSchemas}) but does not apply deletion
+ * vectors, so a table needing them is refused by the server, or, when a server serves it anyway,
+ * here ({@code UNSUPPORTED}, naming the table and the feature).
+ *
+ * <p>Shapes: parquet format, a {@code protocol} line ({@code minReaderVersion}) and a {@code
+ * metaData} line holding {@link TableMetadata} directly; Delta format, {@code
+ * {"protocol":{"deltaProtocol":{...}}}} and {@code {"metaData":{"deltaMetadata":{...},
+ * "version":...}}}, where {@code deltaProtocol} and {@code deltaMetadata} are the Delta log's own
+ * protocol and metaData actions (no {@code location}, no {@code accessModes}).
+ */
+public final class MetadataResponse {
+
+  /** The request (and response) header of capability negotiation. */
+  public static final String HEADER = "delta-sharing-capabilities";
+
+  /** What icegate asks for: the Delta response format, reading column-mapped tables. */
+  public static final String CAPABILITIES = "responseformat=delta;readerfeatures=columnmapping";
+
+  /** Reader features icegate can honour, lower case as the header writes them. */
+  static final Set<String> SUPPORTED_READER_FEATURES = Set.of("columnmapping");
+
+  private MetadataResponse() {}
+
+  /**
+   * The table's metadata from a {@code /metadata} body in either format.
+   *
+   * @param operation the request's name, naming the table ({@code "table metadata of a.b.c"})
+   * @throws CatalogAccessException {@code UPSTREAM_PROTOCOL_ERROR} without a metaData line with a
+   *     schema; {@code UNSUPPORTED} when the Delta protocol needs a reader feature icegate lacks
+   */
+  public static TableMetadata parse(String operation, String body) {
+    TableMetadata metadata = null;
+    for (String line : body.split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode node = SharingTransport.json(operation, line);
+      JsonNode protocol = node.path("protocol").path("deltaProtocol");
+      if (protocol.isObject()) {
+        checkReaderFeatures(operation, protocol);
+      }
+      JsonNode meta = node.path("metaData");
+      if (meta.isObject()) {
+        JsonNode delta = meta.path("deltaMetadata");
+        metadata =
+            SharingTransport.bind(operation, delta.isObject() ? delta : meta, TableMetadata.class);
+      }
+    }
+    if (metadata == null || metadata.schemaString() == null) {
+      throw new CatalogAccessException(
+          Code.UPSTREAM_PROTOCOL_ERROR, operation + " has no metaData line with a schema");
+    }
+    return metadata;
+  }
+
+  private static void checkReaderFeatures(String operation, JsonNode protocol) {
+    JsonNode features = protocol.path("readerFeatures");
+    if (!features.isArray()) {
+      return;
+    }
+    List<String> unsupported = new ArrayList<>();
+    for (JsonNode feature : features) {
+      if (!SUPPORTED_READER_FEATURES.contains(feature.asText().toLowerCase(Locale.ROOT))) {
+        unsupported.add(feature.asText());
+      }
+    }
+    if (!unsupported.isEmpty()) {
+      throw new CatalogAccessException(
+          Code.UNSUPPORTED,
+          operation + " needs Delta reader features icegate does not read: " + unsupported);
+    }
+  }
+
+  /** The request headers of a {@code /metadata} request. */
+  public static Map<String, String> requestHeaders() {
+    return Map.of(HEADER, CAPABILITIES);
+  }
+}
