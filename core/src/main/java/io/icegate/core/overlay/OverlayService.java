@@ -24,6 +24,7 @@ import io.icegate.core.repo.Listing;
 import io.icegate.core.repo.OnConflict;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.repo.SpecChange;
 import io.icegate.core.store.CommitUnknownResultException;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
@@ -126,20 +127,24 @@ public final class OverlayService {
   public Resource<CatalogOverlay> update(String accountId, String id, ExpectedGeneration expected,
       String displayName, String integrationId, String catalogId, List<List<String>> include,
       List<List<String>> exclude) {
-    CatalogOverlay now = get(accountId, id).spec();
-    if (integrationId != null && !integrationId.equals(now.integrationId())) {
-      throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY,
-          "integrationId");
-    }
-    if (catalogId != null && !catalogId.equals(now.catalogId())) {
-      throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY, "catalogId");
-    }
-    CatalogOverlay next = new CatalogOverlay(displayName == null ? now.displayName() : displayName,
-        now.integrationId(), now.catalogId(),
-        include == null ? now.includeNamespaces() : include,
-        exclude == null ? now.excludeNamespaces() : exclude);
-    ChangeKind change = next.selectionDiffers(now) ? ChangeKind.CONFIGURATION : ChangeKind.METADATA;
-    return repositories.overlays(accountId).update(id, expected, next, change);
+    // Decided on the record the transaction replaces, so a concurrent rename or selection change
+    // is not undone by a patch built from an earlier read.
+    return repositories.overlays(accountId).update(id, expected, now -> {
+      if (integrationId != null && !integrationId.equals(now.integrationId())) {
+        throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY,
+            "integrationId");
+      }
+      if (catalogId != null && !catalogId.equals(now.catalogId())) {
+        throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY, "catalogId");
+      }
+      CatalogOverlay next = new CatalogOverlay(
+          displayName == null ? now.displayName() : displayName,
+          now.integrationId(), now.catalogId(),
+          include == null ? now.includeNamespaces() : include,
+          exclude == null ? now.excludeNamespaces() : exclude);
+      return new SpecChange<>(next,
+          next.selectionDiffers(now) ? ChangeKind.CONFIGURATION : ChangeKind.METADATA);
+    });
   }
 
   /**

@@ -1,0 +1,181 @@
+package io.icegate.core.durability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.icegate.admin.model.IntegrationAuthentication;
+import io.icegate.admin.model.IntegrationType;
+import io.icegate.core.catalog.CatalogService;
+import io.icegate.core.credential.CredentialPublication;
+import io.icegate.core.credential.CredentialStore;
+import io.icegate.core.credential.CredentialedWrites;
+import io.icegate.core.credential.MasterKey;
+import io.icegate.core.credential.SecretValues;
+import io.icegate.core.integration.IntegrationService;
+import io.icegate.core.model.Account;
+import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogOverlay;
+import io.icegate.core.model.CatalogStorage;
+import io.icegate.core.model.Integration;
+import io.icegate.core.model.Resource;
+import io.icegate.core.overlay.OverlayService;
+import io.icegate.core.overlay.RecordingRetirement;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.store.engine.EngineKvStore;
+import io.icegate.core.store.engine.KvEngine;
+import io.icegate.core.testing.HookedStore;
+import io.icegate.core.testing.InvariantChecker;
+import io.icegate.core.testing.MutableClock;
+import io.icegate.core.testing.NoContributions;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two administrators writing the same resource, one committing between the other's reads and its
+ * writing transaction (a {@link HookedStore} action, so the interleaving is deterministic on every
+ * driver): a PATCH decides on the record its transaction replaces, and a rotation retires the
+ * generation its transaction replaced. Each driver runs it through a subclass.
+ */
+public abstract class AdministratorRaceTest {
+  private static final SecretValues FIRST = new SecretValues(Map.of("token", "first"));
+  private static final SecretValues SECOND = new SecretValues(Map.of("token", "second"));
+  private static final SecretValues THIRD = new SecretValues(Map.of("token", "third"));
+
+  private HookedStore store;
+  private Repositories repos;
+  private CredentialStore credentials;
+  private IntegrationService integrations;
+  private CatalogService catalogs;
+  private OverlayService overlays;
+  private String account;
+
+  /** The engine of one test. */
+  protected abstract KvEngine newEngine();
+
+  @BeforeEach
+  void open() {
+    store = new HookedStore(new EngineKvStore(newEngine()));
+    MutableClock clock = MutableClock.start();
+    repos = new Repositories(store, clock, NoContributions.RULES);
+    IdempotentCreates creates = new IdempotentCreates(repos, clock, IdempotencySettings.DEFAULT);
+    credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
+    CredentialedWrites writes =
+        new CredentialedWrites(new CredentialPublication(credentials), creates);
+    integrations = new IntegrationService(repos, writes, credentials, host -> { });
+    catalogs = new CatalogService(repos, writes, credentials);
+    overlays = new OverlayService(repos, creates, new RecordingRetirement(store));
+    account = repos.accounts().create(new Account("acme")).id();
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void integrationPatchRacingRotationPublishesTheRotatedGeneration() {
+    String id = integration("warehouse");
+    store.beforeWrite(1, () -> rotate(id, SECOND));
+    Resource<Integration> patched = integrations.update(account, id, ExpectedGeneration.any(),
+        "renamed", null, null, Map.of("scope", "all"));
+    assertThat(store.fired()).isEqualTo(1);
+    Integration stored = integrations.get(account, id).spec();
+    assertThat(stored).isEqualTo(patched.spec());
+    assertThat(stored.displayName()).isEqualTo("renamed");
+    assertThat(stored.credentialGeneration()).isEqualTo(2);
+    assertThat(credentials.read(id, stored.credentialGeneration())).contains(SECOND);
+    assertClean();
+  }
+
+  @Test
+  void concurrentRotationsRetireTheGenerationTheirTransactionReplaced() {
+    String id = integration("warehouse");
+    // the first write of a rotation prepares its generation, the second publishes it
+    store.beforeWrite(2, () -> rotate(id, THIRD));
+    rotate(id, SECOND);
+    assertThat(store.fired()).isEqualTo(1);
+    Integration stored = integrations.get(account, id).spec();
+    assertThat(credentials.read(id, stored.credentialGeneration())).contains(SECOND);
+    for (long generation = 1; generation <= 4; generation++) {
+      if (generation != stored.credentialGeneration()) {
+        assertThat(credentials.read(id, generation)).as("generation " + generation).isEmpty();
+      }
+    }
+    assertClean();
+  }
+
+  @Test
+  void overlayPatchRacingRenameKeepsBoth() {
+    String integration = integration("warehouse");
+    String catalog = catalogs.create(account, new Catalog("c", "file:/w", Map.of()), null,
+        CreateRequest.plain()).outcome().resource().id();
+    String id = overlays.create(account, new CatalogOverlay("o", integration, catalog,
+        List.of(), List.of()), CreateRequest.plain()).outcome().resource().id();
+    store.beforeWrite(1, () -> overlays.update(account, id, ExpectedGeneration.any(), "renamed",
+        null, null, null, null));
+    overlays.update(account, id, ExpectedGeneration.any(), null, null, null,
+        List.of(List.of("sales")), null);
+    assertThat(store.fired()).isEqualTo(1);
+    CatalogOverlay stored = overlays.get(account, id).spec();
+    assertThat(stored.displayName()).isEqualTo("renamed");
+    assertThat(stored.includeNamespaces()).containsExactly(List.of("sales"));
+    assertClean();
+  }
+
+  @Test
+  void catalogPatchRacingKeyRotationKeepsTheRotatedKey() {
+    CatalogStorage storage = new CatalogStorage(
+        new CatalogStorage.S3("https://s3.example.com", "eu-west-1", false, "AKIA1", 0));
+    String id = catalogs.create(account, new Catalog("c", "s3://b/w", Map.of(), storage),
+        "secret-1", CreateRequest.plain()).outcome().resource().id();
+    CatalogStorage rotated = new CatalogStorage(
+        new CatalogStorage.S3("https://s3.example.com", "eu-west-1", false, "AKIA2", 0));
+    store.beforeWrite(1, () -> catalogs.update(account, id, ExpectedGeneration.any(),
+        current -> new Catalog(current.name(), current.warehouse(), current.properties(),
+            rotated), "secret-2"));
+    catalogs.update(account, id, ExpectedGeneration.any(),
+        current -> new Catalog("renamed", current.warehouse(), Map.of("k", "v"),
+            current.storage()), null);
+    assertThat(store.fired()).isEqualTo(1);
+    Catalog stored = catalogs.get(account, id).spec();
+    assertThat(stored.name()).isEqualTo("renamed");
+    assertThat(stored.storage().s3().accessKeyId()).isEqualTo("AKIA2");
+    assertThat(credentials.read(id, stored.credentialGeneration()))
+        .contains(new SecretValues(Map.of("secretAccessKey", "secret-2")));
+    assertClean();
+  }
+
+  @Test
+  void catalogPatchRacingRenameKeepsBoth() {
+    String id = catalogs.create(account, new Catalog("c", "file:/w", Map.of()), null,
+        CreateRequest.plain()).outcome().resource().id();
+    store.beforeWrite(1, () -> catalogs.update(account, id, ExpectedGeneration.any(),
+        current -> new Catalog("renamed", current.warehouse(), current.properties(),
+            current.storage()), null));
+    catalogs.update(account, id, ExpectedGeneration.any(),
+        current -> new Catalog(current.name(), current.warehouse(), Map.of("k", "v"),
+            current.storage()), null);
+    Catalog stored = catalogs.get(account, id).spec();
+    assertThat(stored.name()).isEqualTo("renamed");
+    assertThat(stored.properties()).isEqualTo(Map.of("k", "v"));
+    assertClean();
+  }
+
+  private String integration(String name) {
+    return integrations.create(account, new Integration(name, IntegrationType.ICEBERG_REST,
+            "https://c.example.com/v1", Map.of(), new IntegrationAuthentication.Bearer(), 0),
+        FIRST, CreateRequest.plain()).outcome().resource().id();
+  }
+
+  private void rotate(String id, SecretValues secret) {
+    integrations.rotate(account, id, ExpectedGeneration.any(),
+        new IntegrationAuthentication.Bearer(), secret);
+  }
+
+  private void assertClean() {
+    InvariantChecker.of(store).withCredentials(credentials).assertClean();
+  }
+}
