@@ -207,7 +207,8 @@ public final class OverlayService {
 
   /**
    * Fences Overlay {@code id} in its own transaction, asserting the account is not being deleted
-   * (so no fence lands in a partition already cleaned). Re-running it is harmless.
+   * (so no fence lands in a partition already cleaned); an Overlay already fenced keeps the fence
+   * of the operation that installed it. Re-running it is harmless.
    */
   Resource<CatalogOverlay> installFence(String accountId, String id, ExpectedGeneration expected,
       String operationId) {
@@ -220,8 +221,13 @@ public final class OverlayService {
             ResourceKind.OVERLAY.label(), id, overlay.generation(),
             expected.generation().getAsLong());
       }
-      fences.install(tx, new Fence(overlay.ref(), operationId, repositories.clock().instant(),
-          null));
+      // A fence belongs to the operation that installed it: a delete resuming a failed one, a
+      // replace or a cascade racing a delete joins the fence in place, so its failure path
+      // (unfenceIfOurs) cannot clear the fence of a delete still running.
+      if (fences.read(tx, overlay.ref()).isEmpty()) {
+        fences.install(tx, new Fence(overlay.ref(), operationId, repositories.clock().instant(),
+            null));
+      }
       return overlay;
     });
   }

@@ -1,6 +1,7 @@
 package io.icegate.core.durability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.admin.model.IntegrationType;
@@ -10,6 +11,7 @@ import io.icegate.core.credential.CredentialStore;
 import io.icegate.core.credential.CredentialedWrites;
 import io.icegate.core.credential.MasterKey;
 import io.icegate.core.credential.SecretValues;
+import io.icegate.core.error.IcegateException;
 import io.icegate.core.integration.IntegrationService;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
@@ -17,9 +19,11 @@ import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.CatalogStorage;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceRef;
 import io.icegate.core.overlay.OverlayService;
 import io.icegate.core.overlay.RecordingRetirement;
 import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.OnConflict;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.engine.KvEngine;
@@ -29,6 +33,8 @@ import io.icegate.core.testing.MutableClock;
 import io.icegate.core.testing.NoContributions;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -162,6 +168,38 @@ public abstract class AdministratorRaceTest {
     assertThat(stored.name()).isEqualTo("renamed");
     assertThat(stored.properties()).isEqualTo(Map.of("k", "v"));
     assertClean();
+  }
+
+  @Test
+  void failedReplaceLeavesTheFenceOfARunningDelete() {
+    String integration = integration("warehouse");
+    String catalog = catalog("c");
+    String other = catalog("other");
+    String id = overlays.create(account, new CatalogOverlay("o", integration, catalog,
+        List.of(), List.of()), CreateRequest.plain()).outcome().resource().id();
+    ResourceRef ref = repos.overlays(account).ref(id);
+    AtomicReference<Optional<Fence>> afterReplace = new AtomicReference<>();
+    // the delete has fenced the Overlay (its first write) and retired it; before it removes it,
+    // a replace fences it too and fails to publish (its new Catalog is deleted meanwhile)
+    store.beforeWrite(2, () -> {
+      Optional<Fence> deleteFence = store.read(tx -> repos.fences().read(tx, ref));
+      store.beforeWrite(2, () -> catalogs.delete(account, other, ExpectedGeneration.any()));
+      assertThatThrownBy(() -> overlays.create(account, new CatalogOverlay("o", integration,
+          other, List.of(), List.of()), new CreateRequest(OnConflict.REPLACE, null)))
+          .isInstanceOf(IcegateException.class);
+      afterReplace.set(store.read(tx -> repos.fences().read(tx, ref)));
+      assertThat(afterReplace.get()).isEqualTo(deleteFence).isPresent();
+    });
+    overlays.delete(account, id, ExpectedGeneration.any());
+    assertThat(store.fired()).isEqualTo(2);
+    assertThat(afterReplace.get()).isPresent();
+    assertThat(repos.overlays(account).get(id)).isEmpty();
+    assertClean();
+  }
+
+  private String catalog(String name) {
+    return catalogs.create(account, new Catalog(name, "file:/w", Map.of()), null,
+        CreateRequest.plain()).outcome().resource().id();
   }
 
   private String integration(String name) {
