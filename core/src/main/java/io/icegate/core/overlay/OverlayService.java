@@ -206,12 +206,19 @@ public final class OverlayService {
   }
 
   /**
-   * Fences Overlay {@code id} in its own transaction, asserting the account is not being deleted
-   * (so no fence lands in a partition already cleaned); an Overlay already fenced keeps the fence
-   * of the operation that installed it. Re-running it is harmless.
+   * Fences Overlay {@code id} for a delete or cascade in its own transaction, asserting the account
+   * is not being deleted (so no fence lands in a partition already cleaned). A fence found there
+   * (a failed delete, a replace in progress) is taken over: this operation removes the Overlay, so
+   * the fence is now its own and no other operation's failure path may clear it. Re-running it is
+   * harmless.
    */
   Resource<CatalogOverlay> installFence(String accountId, String id, ExpectedGeneration expected,
       String operationId) {
+    return installFence(accountId, id, expected, operationId, true);
+  }
+
+  private Resource<CatalogOverlay> installFence(String accountId, String id,
+      ExpectedGeneration expected, String operationId, boolean takeOver) {
     ResourceRepository<CatalogOverlay> overlays = repositories.overlays(accountId);
     return store.run(Idempotence.IDEMPOTENT, tx -> {
       fences.assertAbsent(tx, ResourceRef.account(accountId));
@@ -221,10 +228,9 @@ public final class OverlayService {
             ResourceKind.OVERLAY.label(), id, overlay.generation(),
             expected.generation().getAsLong());
       }
-      // A fence belongs to the operation that installed it: a delete resuming a failed one, a
-      // replace or a cascade racing a delete joins the fence in place, so its failure path
-      // (unfenceIfOurs) cannot clear the fence of a delete still running.
-      if (fences.read(tx, overlay.ref()).isEmpty()) {
+      // A replace that finds a fence (a delete running) works under it without owning it, so its
+      // failure path (unfenceIfOurs) leaves it in place.
+      if (takeOver || fences.read(tx, overlay.ref()).isEmpty()) {
         fences.install(tx, new Fence(overlay.ref(), operationId, repositories.clock().instant(),
             null));
       }
@@ -281,7 +287,8 @@ public final class OverlayService {
       String operationId = UUID.randomUUID().toString();
       Resource<CatalogOverlay> fenced;
       try {
-        fenced = installFence(accountId, old.get().id(), ExpectedGeneration.any(), operationId);
+        fenced = installFence(accountId, old.get().id(), ExpectedGeneration.any(), operationId,
+            false);
       } catch (IcegateException e) {
         if (e.code() == ErrorCode.NOT_FOUND) {
           continue; // deleted meanwhile
