@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.function.UnaryOperator;
 
 /**
  * One method per admin route, each mapping an {@link AdminCall} onto a core service and the result
@@ -225,15 +226,16 @@ public final class AdminOperations {
     String id = call.var("catalog");
     ExpectedGeneration expected = requiredIfMatch(call, id);
     AdminRequests.PatchCatalog body = AdminJson.read(call.body(), AdminRequests.PatchCatalog.class);
-    Catalog current = catalogs.get(account, id).spec();
     String secret = body.storage() == null || body.storage().s3() == null ? null
         : body.storage().s3().secretAccessKey();
-    CatalogStorage storage = body.storage() == null ? current.storage()
-        : withKeyPair(body.storage(), keyMembers(call.body()), secret, current);
-    Catalog next = new Catalog(body.name() == null ? current.name() : body.name(),
-        current.warehouse(), body.properties() == null ? current.properties() : body.properties(),
-        storage);
-    return resource(200, catalogs.update(account, id, expected, next, secret));
+    KeyMembers named = keyMembers(call.body());
+    // merged by core inside the transaction that writes it, onto the record it replaces
+    UnaryOperator<Catalog> patch = current -> new Catalog(
+        body.name() == null ? current.name() : body.name(), current.warehouse(),
+        body.properties() == null ? current.properties() : body.properties(),
+        body.storage() == null ? current.storage()
+            : withKeyPair(body.storage(), named, secret, current));
+    return resource(200, catalogs.update(account, id, expected, patch, secret));
   }
 
   /** Which of storage.s3's key members a PATCH body names (a JSON null counts as named). */

@@ -22,6 +22,7 @@ import io.icegate.core.store.ReadConsistency;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 /**
  * Catalogs of an account: create, get, list, patch, delete. A storage secret access key goes to
@@ -86,22 +87,31 @@ public final class CatalogService {
    */
   public Resource<Catalog> update(String accountId, String id, ExpectedGeneration expected,
       Catalog next, String secretAccessKey) {
+    return update(accountId, id, expected, stored -> next, secretAccessKey);
+  }
+
+  /**
+   * As {@link #update(String, String, ExpectedGeneration, Catalog, String)}, with {@code patch}
+   * merging the request into the stored catalog inside the transaction that writes the result (so
+   * a concurrent rename, property change or rotation is not undone by an earlier read).
+   */
+  public Resource<Catalog> update(String accountId, String id, ExpectedGeneration expected,
+      UnaryOperator<Catalog> patch, String secretAccessKey) {
     ResourceRepository<Catalog> catalogs = repositories.catalogs(accountId);
-    Resource<Catalog> current = get(accountId, id);
-    if (!Objects.equals(current.spec().warehouse(), next.warehouse())) {
-      throw new IcegateException(io.icegate.core.error.ErrorCode.IMMUTABLE_MEMBER,
-          current.kind(), "warehouse");
-    }
     if (secretAccessKey != null) {
-      checkStaticKeyVending(next, true);
-      SecretValues secret = secret(next, secretAccessKey);
+      // Checked on a first read; published as decided on the record the rotation replaces.
+      Catalog first = patched(get(accountId, id).spec(), patch);
+      checkStaticKeyVending(first, true);
+      SecretValues secret = secret(first, secretAccessKey);
       return writes.publishGeneration(catalogs, id, expected, secret,
-          Catalog::credentialGeneration, generation -> now -> atGeneration(next, generation));
+          Catalog::credentialGeneration,
+          generation -> now -> atGeneration(patched(now, patch), generation));
     }
-    String keyId = accessKeyId(next);
     return repositories.store().run(tx -> {
       // decided on the record this transaction replaces, so a rotation in between is not undone
       Catalog stored = catalogs.require(tx, id).spec();
+      Catalog next = patched(stored, patch);
+      String keyId = accessKeyId(next);
       boolean keepsStoredPair = keyId != null && stored.credentialGeneration() > 0
           && keyId.equals(accessKeyId(stored));
       checkStaticKeyVending(next, keepsStoredPair);
@@ -116,6 +126,16 @@ public final class CatalogService {
       }
       return updated;
     });
+  }
+
+  /** {@code patch} applied to {@code stored}; the warehouse never changes. */
+  private static Catalog patched(Catalog stored, UnaryOperator<Catalog> patch) {
+    Catalog next = patch.apply(stored);
+    if (!Objects.equals(stored.warehouse(), next.warehouse())) {
+      throw new IcegateException(io.icegate.core.error.ErrorCode.IMMUTABLE_MEMBER,
+          io.icegate.core.model.ResourceKind.CATALOG, "warehouse");
+    }
+    return next;
   }
 
   /**

@@ -4,8 +4,11 @@ import com.apple.foundationdb.Range;
 import com.apple.foundationdb.tuple.Tuple;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.icegate.core.durability.CleanupStep;
+import io.icegate.core.durability.DeletionFences;
+import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceKind;
+import io.icegate.core.model.ResourceRef;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KeyValue;
@@ -43,6 +46,7 @@ public final class CredentialStore {
   private static final int NONCE_BYTES = 12;
   private static final int TAG_BITS = 128;
   private static final SecureRandom RANDOM = new SecureRandom();
+  private static final DeletionFences FENCES = new DeletionFences();
 
   private final KvStore store;
   private final MasterKey key;
@@ -66,6 +70,8 @@ public final class CredentialStore {
    * its own ciphertext.
    *
    * @return whether this call stored it (false: the generation was taken)
+   * @throws IcegateException FENCED once the account's deletion fence is installed: a secret
+   *     prepared after its cleanup walked past the candidate notes would stay forever
    */
   public boolean putIfAbsent(String accountId, String ownerId, long generation,
       SecretValues secret) {
@@ -73,6 +79,7 @@ public final class CredentialStore {
     byte[] sealed = seal(ownerId, generation, secret);
     byte[] credentialKey = KeyLayout.credential(ownerId, generation);
     return store.run(Idempotence.IDEMPOTENT, tx -> {
+      FENCES.assertAbsent(tx, ResourceRef.account(accountId));
       byte[] existing = tx.get(credentialKey);
       if (existing != null) {
         return Arrays.equals(existing, sealed);

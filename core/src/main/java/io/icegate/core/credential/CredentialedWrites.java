@@ -19,6 +19,7 @@ import io.icegate.core.store.Transaction;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -174,23 +175,25 @@ public final class CredentialedWrites {
     }
     long oldGeneration = currentGeneration.applyAsLong(current.spec());
     long generation = publication.prepare(accountId, id, oldGeneration, secret);
-    AtomicReference<Resource<S>> intended = new AtomicReference<>();
+    // The generation the committed transaction replaced (not the one read before it: a
+    // concurrent rotation may have published another in between) is the one to retire.
+    AtomicLong replaced = new AtomicLong();
     try {
       Resource<S> published = repository.store().run(tx -> {
         Resource<S> now = repository.require(tx, id);
         Resource<S> updated = repository.update(tx, id, expected,
             next.apply(generation).apply(now.spec()), ChangeKind.CONFIGURATION);
-        publication.inPublishingTransaction(tx, accountId, id, generation,
-            currentGeneration.applyAsLong(now.spec()));
-        intended.set(updated);
+        replaced.set(currentGeneration.applyAsLong(now.spec()));
+        publication.inPublishingTransaction(tx, accountId, id, generation, replaced.get());
         return updated;
       });
-      publication.retire(accountId, id, currentGeneration.applyAsLong(current.spec()));
+      publication.retire(accountId, id, replaced.get());
       return published;
     } catch (CommitUnknownResultException e) {
       Optional<Resource<S>> stored = repository.get(id);
       if (stored.isPresent() && currentGeneration.applyAsLong(stored.get().spec()) == generation) {
-        publication.retire(accountId, id, oldGeneration);
+        // the last attempt is the one that committed: it read what it replaced
+        publication.retire(accountId, id, replaced.get());
         return stored.get();
       }
       publication.keep(id, generation);

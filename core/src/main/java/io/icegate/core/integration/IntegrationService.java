@@ -20,6 +20,7 @@ import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Listing;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.repo.SpecChange;
 import io.icegate.core.store.ReadConsistency;
 import java.net.URI;
 import java.util.HashSet;
@@ -99,22 +100,23 @@ public final class IntegrationService {
   public Resource<Integration> update(String accountId, String id, ExpectedGeneration expected,
       String displayName, IntegrationType type, String uri,
       Map<String, String> properties) {
-    Resource<Integration> current = get(accountId, id);
-    Integration now = current.spec();
-    if (type != null && type != now.type()) {
-      throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.INTEGRATION, "type");
-    }
-    Integration next = new Integration(
-        displayName == null ? now.displayName() : displayName, now.type(),
-        uri == null ? now.uri() : uri, properties == null ? now.properties() : properties,
-        now.authentication(), now.credentialGeneration());
-    boolean configuration = !next.uri().equals(now.uri())
-        || !next.properties().equals(now.properties());
-    if (configuration) {
-      checkConnection(next.type(), next.uri(), next.properties());
-    }
-    return repositories.integrations(accountId).update(id, expected, next,
-        configuration ? ChangeKind.CONFIGURATION : ChangeKind.METADATA);
+    // Decided on the record the transaction replaces: a patch built from an earlier read would
+    // publish a credential generation a concurrent rotation has already retired.
+    return repositories.integrations(accountId).update(id, expected, now -> {
+      if (type != null && type != now.type()) {
+        throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.INTEGRATION, "type");
+      }
+      Integration next = new Integration(
+          displayName == null ? now.displayName() : displayName, now.type(),
+          uri == null ? now.uri() : uri, properties == null ? now.properties() : properties,
+          now.authentication(), now.credentialGeneration());
+      boolean configuration = !next.uri().equals(now.uri())
+          || !next.properties().equals(now.properties());
+      if (configuration) {
+        checkConnection(next.type(), next.uri(), next.properties());
+      }
+      return new SpecChange<>(next, configuration ? ChangeKind.CONFIGURATION : ChangeKind.METADATA);
+    });
   }
 
   /**

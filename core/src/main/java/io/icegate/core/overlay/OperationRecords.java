@@ -2,7 +2,10 @@ package io.icegate.core.overlay;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.icegate.core.durability.DeletionFences;
+import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.ModelJson;
+import io.icegate.core.model.ResourceRef;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KvStore;
@@ -21,15 +24,23 @@ import java.util.function.Predicate;
  */
 public final class OperationRecords {
   private final KvStore store;
+  private final DeletionFences fences = new DeletionFences();
 
   public OperationRecords(KvStore store) {
     this.store = Objects.requireNonNull(store, "store");
   }
 
-  /** Stores (replaces) the document of operation {@code operationId}; idempotent. */
+  /**
+   * Stores (replaces) the document of operation {@code operationId}; idempotent. Like every
+   * write under an account, refused once the account's deletion fence is installed (an operation
+   * ending after the account's deletion would leave a key its cleanup has walked past).
+   *
+   * @throws IcegateException FENCED
+   */
   public void put(String accountId, String operationId, Object document) {
     byte[] bytes = encode(document);
     store.run(Idempotence.IDEMPOTENT, tx -> {
+      fences.assertAbsent(tx, ResourceRef.account(accountId));
       tx.set(KeyLayout.operation(accountId, operationId), bytes);
       return null;
     });
@@ -44,11 +55,13 @@ public final class OperationRecords {
    *
    * @return whether this call's last attempt stored the document ({@code false} also when a
    *     retry found its own earlier commit)
+   * @throws IcegateException FENCED, as {@link #put}
    */
   public boolean replaceIf(String accountId, String operationId, Predicate<JsonNode> current,
       Object document) {
     byte[] bytes = encode(document);
     return store.run(Idempotence.IDEMPOTENT, tx -> {
+      fences.assertAbsent(tx, ResourceRef.account(accountId));
       byte[] stored = tx.get(KeyLayout.operation(accountId, operationId));
       if (stored == null || !current.test(decode(stored))) {
         return false;

@@ -24,6 +24,7 @@ import io.icegate.core.repo.Listing;
 import io.icegate.core.repo.OnConflict;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.repo.SpecChange;
 import io.icegate.core.store.CommitUnknownResultException;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
@@ -126,20 +127,24 @@ public final class OverlayService {
   public Resource<CatalogOverlay> update(String accountId, String id, ExpectedGeneration expected,
       String displayName, String integrationId, String catalogId, List<List<String>> include,
       List<List<String>> exclude) {
-    CatalogOverlay now = get(accountId, id).spec();
-    if (integrationId != null && !integrationId.equals(now.integrationId())) {
-      throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY,
-          "integrationId");
-    }
-    if (catalogId != null && !catalogId.equals(now.catalogId())) {
-      throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY, "catalogId");
-    }
-    CatalogOverlay next = new CatalogOverlay(displayName == null ? now.displayName() : displayName,
-        now.integrationId(), now.catalogId(),
-        include == null ? now.includeNamespaces() : include,
-        exclude == null ? now.excludeNamespaces() : exclude);
-    ChangeKind change = next.selectionDiffers(now) ? ChangeKind.CONFIGURATION : ChangeKind.METADATA;
-    return repositories.overlays(accountId).update(id, expected, next, change);
+    // Decided on the record the transaction replaces, so a concurrent rename or selection change
+    // is not undone by a patch built from an earlier read.
+    return repositories.overlays(accountId).update(id, expected, now -> {
+      if (integrationId != null && !integrationId.equals(now.integrationId())) {
+        throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY,
+            "integrationId");
+      }
+      if (catalogId != null && !catalogId.equals(now.catalogId())) {
+        throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY, "catalogId");
+      }
+      CatalogOverlay next = new CatalogOverlay(
+          displayName == null ? now.displayName() : displayName,
+          now.integrationId(), now.catalogId(),
+          include == null ? now.includeNamespaces() : include,
+          exclude == null ? now.excludeNamespaces() : exclude);
+      return new SpecChange<>(next,
+          next.selectionDiffers(now) ? ChangeKind.CONFIGURATION : ChangeKind.METADATA);
+    });
   }
 
   /**
@@ -201,11 +206,19 @@ public final class OverlayService {
   }
 
   /**
-   * Fences Overlay {@code id} in its own transaction, asserting the account is not being deleted
-   * (so no fence lands in a partition already cleaned). Re-running it is harmless.
+   * Fences Overlay {@code id} for a delete or cascade in its own transaction, asserting the account
+   * is not being deleted (so no fence lands in a partition already cleaned). A fence found there
+   * (a failed delete, a replace in progress) is taken over: this operation removes the Overlay, so
+   * the fence is now its own and no other operation's failure path may clear it. Re-running it is
+   * harmless.
    */
   Resource<CatalogOverlay> installFence(String accountId, String id, ExpectedGeneration expected,
       String operationId) {
+    return installFence(accountId, id, expected, operationId, true);
+  }
+
+  private Resource<CatalogOverlay> installFence(String accountId, String id,
+      ExpectedGeneration expected, String operationId, boolean takeOver) {
     ResourceRepository<CatalogOverlay> overlays = repositories.overlays(accountId);
     return store.run(Idempotence.IDEMPOTENT, tx -> {
       fences.assertAbsent(tx, ResourceRef.account(accountId));
@@ -215,8 +228,12 @@ public final class OverlayService {
             ResourceKind.OVERLAY.label(), id, overlay.generation(),
             expected.generation().getAsLong());
       }
-      fences.install(tx, new Fence(overlay.ref(), operationId, repositories.clock().instant(),
-          null));
+      // A replace that finds a fence (a delete running) works under it without owning it, so its
+      // failure path (unfenceIfOurs) leaves it in place.
+      if (takeOver || fences.read(tx, overlay.ref()).isEmpty()) {
+        fences.install(tx, new Fence(overlay.ref(), operationId, repositories.clock().instant(),
+            null));
+      }
       return overlay;
     });
   }
@@ -270,7 +287,8 @@ public final class OverlayService {
       String operationId = UUID.randomUUID().toString();
       Resource<CatalogOverlay> fenced;
       try {
-        fenced = installFence(accountId, old.get().id(), ExpectedGeneration.any(), operationId);
+        fenced = installFence(accountId, old.get().id(), ExpectedGeneration.any(), operationId,
+            false);
       } catch (IcegateException e) {
         if (e.code() == ErrorCode.NOT_FOUND) {
           continue; // deleted meanwhile

@@ -22,6 +22,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 /**
  * The one generic repository of resources of one kind in one account (accounts themselves: the
@@ -300,6 +301,18 @@ public final class ResourceRepository<S extends ResourceSpec> {
   }
 
   /**
+   * As {@link #update(String, ExpectedGeneration, ResourceSpec, ChangeKind)}, with the new spec and
+   * its kind of change decided from the record the transaction replaces: a patch decided on an
+   * earlier read would undo a concurrent write (a rotation's credential generation, a rename).
+   */
+  public Resource<S> update(String id, ExpectedGeneration expected, Function<S, SpecChange<S>> decide) {
+    return publishResolving(tx -> {
+      SpecChange<S> next = decide.apply(require(tx, id).spec());
+      return update(tx, id, expected, next.spec(), next.change());
+    }, id, "the update");
+  }
+
+  /**
    * Renames resource {@code id} to {@code name} in {@code scope} (a metadata change): the old
    * name-index entry is cleared and the new one written in the same transaction.
    *
@@ -462,33 +475,9 @@ public final class ResourceRepository<S extends ResourceSpec> {
     return new IcegateException(ErrorCode.ALREADY_EXISTS, kind, kind.label(), name);
   }
 
-  /** Runs an update-like body, resolving an unknown commit by comparing what it wrote. */
   private Resource<S> publishResolving(KvStore.TransactionBody<Resource<S>> body, String id, String what) {
-    AtomicReference<Resource<S>> written = new AtomicReference<>();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return store.run(tx -> {
-          Resource<S> next = body.apply(tx);
-          written.set(next);
-          return next;
-        });
-      } catch (CommitUnknownResultException e) {
-        Resource<S> intended = written.get();
-        Resource<S> stored = get(id).orElse(null);
-        long gap = stored == null ? -1 : intended.generation() - stored.generation();
-        if (gap == 0 && stored.spec().equals(intended.spec())) {
-          return stored; // our write is there
-        }
-        // gap 1: still at the generation the attempt read; gap 0 with another spec: someone else
-        // took that generation. Either way ours did not commit and the body decides again.
-        // Anything else (deleted, or advanced past ours) cannot tell whether ours committed.
-        if (gap != 1 && gap != 0) {
-          throw new IcegateException(
-              ErrorCode.COMMIT_STATE_UNKNOWN, kind(), what + " of " + kind().label() + " " + id);
-        }
-        giveUpAfter(attempt, what + " of " + kind().label() + " " + id, e);
-      }
-    }
+    return ResolvedUpdate.run(this, body, id, what + " of " + kind().label() + " " + id,
+        (e, attempt) -> giveUpAfter(attempt, what + " of " + kind().label() + " " + id, e));
   }
 
   private void giveUpAfter(int attempt, String what, CommitUnknownResultException cause) {

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Fault injection at every commit point of an integration create (without and with an
- * Idempotency-Key) and of a credential rotation, with every fault kind, then 1,000 seeded random
- * runs, on the in-memory driver (real optimistic conflicts). After each run: the store invariants
+ * Idempotency-Key), of a credential rotation and of a PATCH after it, with every fault kind,
+ * then 1,000 seeded random runs, on the in-memory driver (real optimistic conflicts). After each run: the store invariants
  * including the credential ones (every stored generation referenced or an orphan candidate, every
  * referenced generation stored and decryptable), and every idempotency receipt replays.
  */
@@ -62,6 +62,11 @@ class IntegrationCredentialFaultTest {
     Resource<Integration> created = answer.outcome().resource();
     rotate(world, service, account, created);
 
+    // 2b. a PATCH with If-Match * after the rotation, under the same faults: decided in its own
+    // transaction, it keeps the rotated generation (never the one read before a retry)
+    world.retrying(() -> service.update(account, created.id(), ExpectedGeneration.any(),
+        "keyed-renamed", null, null, Map.of("warehouse", "w2")));
+
     // 3. create without a key; a retry after an unknown outcome may find its own create
     world.retrying(() -> service.create(account, spec("plain"), FIRST,
         new CreateRequest(OnConflict.RETURN_EXISTING, null)));
@@ -71,6 +76,8 @@ class IntegrationCredentialFaultTest {
     Resource<Integration> rotated = world.repos.integrations(account).get(created.id()).get();
     assertThat(credentials.read(rotated.id(), rotated.spec().credentialGeneration()))
         .contains(SECOND);
+    assertThat(rotated.spec().displayName()).isEqualTo("keyed-renamed");
+    assertThat(rotated.spec().properties()).isEqualTo(Map.of("warehouse", "w2"));
   }
 
   private static void rotate(FaultWorld world, IntegrationService service, String account,

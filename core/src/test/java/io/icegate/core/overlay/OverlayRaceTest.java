@@ -48,8 +48,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Eight threads interleave overlay creates, plain integration deletes, integration cascades,
- * overlay deletes, catalog deletes and (every other round) the account's deletion, 200 rounds.
+ * Eight threads interleave overlay creates (one thread replacing one name), plain integration
+ * deletes, integration cascades, overlay deletes, catalog deletes and (every other round) the
+ * account's deletion, 200 rounds.
  * Every operation is retried until it answers definitively, as a client would. After each round
  * the invariant checker runs on the whole store (overlays bound to live, unfenced owners; counters
  * equal real counts; no fence left; no credential generation without its Integration; nothing
@@ -110,7 +111,11 @@ public abstract class OverlayRaceTest {
             for (int op = 0; op < OPS_PER_THREAD; op++) {
               String owner = owners.get(random.nextInt(owners.size()));
               boolean done = switch (role) {
-                case 0, 1, 2 -> definitive(refusals, () -> overlays.create(account,
+                // replacing creates of one name race the deletes and cascades of its holder
+                case 2 -> definitive(refusals, () -> overlays.create(account,
+                    new CatalogOverlay("shared", owner, catalog, List.of(List.of("ns", "r")),
+                        List.of()), new CreateRequest(OnConflict.REPLACE, null)));
+                case 0, 1 -> definitive(refusals, () -> overlays.create(account,
                     new CatalogOverlay("o" + serial.incrementAndGet(), owner, catalog,
                         List.of(List.of("ns", "" + role)), List.of()),
                     CreateRequest.plain()));

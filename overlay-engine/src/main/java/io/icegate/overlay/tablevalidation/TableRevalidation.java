@@ -21,6 +21,7 @@ import io.icegate.overlay.store.relation.ManagedRelations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -72,7 +73,8 @@ public final class TableRevalidation {
     }
     Resource<Integration> integration =
         adapter.integration(accountId, provenance.integrationId());
-    Consumer<Transaction> fence = fence(accountId, catalogId, provenance);
+    Consumer<Transaction> fence = tx -> assertObserved(tx, accountId, catalogId, integration,
+        provenance.overlayId(), tableId);
     try (LazyClient client = new LazyClient(() -> clients.open(adapter.resolve(integration)))) {
       TableValidator.Outcome outcome =
           validator.validateOne(accountId, tableId, integration, client::get, fence);
@@ -96,9 +98,8 @@ public final class TableRevalidation {
     TableValidator.Result total = TableValidator.Result.NONE;
     for (Resource<CatalogOverlay> overlay : overlays.dependentsOf(accountId, integrationId)) {
       List<String> tableIds = tablesOf(accountId, overlay.id());
-      Consumer<Transaction> fence = tx -> {
-        assertNoFences(tx, accountId, overlay.spec().catalogId(), integrationId, overlay.id());
-      };
+      Consumer<Transaction> fence = tx -> assertObserved(tx, accountId,
+          overlay.spec().catalogId(), integration, overlay.id(), "of integration " + integrationId);
       TableValidator.Result result = validator.validate(accountId, tableIds, integration,
           () -> clients.open(adapter.resolve(integration)), fence);
       List<String> warnings = new ArrayList<>(total.warnings());
@@ -126,17 +127,26 @@ public final class TableRevalidation {
     }
   }
 
-  private Consumer<Transaction> fence(String accountId, String catalogId, Provenance provenance) {
-    return tx -> assertNoFences(tx, accountId, catalogId, provenance.integrationId(),
-        provenance.overlayId());
-  }
-
-  private void assertNoFences(ReadTransaction tx, String accountId, String catalogId,
-      String integrationId, String overlayId) {
+  /**
+   * The deletion fences, then the Integration's configuration and credential generations as the
+   * validation observed them (like a reconcile's RunFence): a verdict reached against a URI or a
+   * credential the Integration no longer has is not published.
+   */
+  private void assertObserved(ReadTransaction tx, String accountId, String catalogId,
+      Resource<Integration> integration, String overlayId, String subject) {
     DeletionFences fences = repositories.fences();
     fences.assertAbsent(tx, ResourceRef.account(accountId));
     fences.assertAbsent(tx, new ResourceRef(accountId, ResourceKind.CATALOG, catalogId));
-    fences.assertAbsent(tx, new ResourceRef(accountId, ResourceKind.INTEGRATION, integrationId));
+    fences.assertAbsent(tx, integration.ref());
     fences.assertAbsent(tx, new ResourceRef(accountId, ResourceKind.OVERLAY, overlayId));
+    Optional<Resource<Integration>> now =
+        repositories.integrations(accountId).get(tx, integration.id());
+    if (now.isEmpty()
+        || now.get().configurationGeneration() != integration.configurationGeneration()
+        || now.get().spec().credentialGeneration() != integration.spec().credentialGeneration()) {
+      throw new IcegateException(ErrorCode.VALIDATION_NOT_PUBLISHED, ResourceKind.TABLE, subject,
+          "integration " + integration.id() + " changed its configuration or credentials "
+              + "meanwhile; revalidate again");
+    }
   }
 }

@@ -7,9 +7,12 @@ import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.core.credential.SecretValues;
+import io.icegate.core.durability.Fence;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.model.ResourceRef;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
@@ -18,6 +21,7 @@ import io.icegate.overlay.store.relation.ManagedRelations;
 import io.icegate.overlay.store.relation.ViewDefinition;
 import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -220,6 +224,34 @@ class ReconcileTest {
   @Test
   void aStaleRunFailsWithoutPublishingAfterOverlayDeletion() {
     assertFenced(ctx -> h.overlays.delete(h.account, ctx.overlay, ExpectedGeneration.any()));
+  }
+
+  @Test
+  void aStaleRunFailsWithoutPublishingAfterAccountDeletion() {
+    assertFenced(ctx -> h.accountDeletion.delete(h.account, ExpectedGeneration.any()));
+  }
+
+  @Test
+  void aStaleRunFailsWithoutPublishingAfterIntegrationCascade() {
+    assertFenced(ctx -> h.cascade.delete(h.account, ctx.integration, ExpectedGeneration.any()));
+  }
+
+  @Test
+  void aStaleRunFailsWithoutPublishingWhileTheCatalogIsFenced() {
+    // The Catalog's deletion marker as a deletion installs it (no dependent Overlay can coexist
+    // with a committed Catalog delete, so the marker is installed directly), cleared after.
+    ResourceRef[] catalog = new ResourceRef[1];
+    assertFenced(ctx -> {
+      catalog[0] = new ResourceRef(h.account, ResourceKind.CATALOG, ctx.catalog);
+      store.run(tx -> {
+        h.repos.fences().install(tx, new Fence(catalog[0], "catalog-delete", Instant.EPOCH, null));
+        return null;
+      });
+    });
+    store.run(tx -> {
+      h.repos.fences().clear(tx, catalog[0]);
+      return null;
+    });
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.icegate.overlay.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.icegate.access.iceberg.fixture.CredentialVendingFilter;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
@@ -10,15 +11,19 @@ import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.credential.SecretValues;
 import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
 import io.icegate.core.paging.PageRequest;
+import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
+import io.icegate.core.testing.HookedStore;
 import io.icegate.core.testing.MutableClock;
 import io.icegate.overlay.store.testing.ContributionInvariants;
 import io.icegate.overlay.store.validation.TableValidations;
@@ -75,6 +80,7 @@ class ValidationReconcileTest {
   private static IcebergRestFixture upstream;
 
   private KvStore store;
+  private HookedStore hooks;
   private ReconcileHarness h;
   private TableValidations validations;
   private String ns;
@@ -94,7 +100,8 @@ class ValidationReconcileTest {
 
   @BeforeEach
   void world() {
-    store = new EngineKvStore(InMemoryEngine.create());
+    hooks = new HookedStore(new EngineKvStore(InMemoryEngine.create()));
+    store = hooks;
     h = new ReconcileHarness(store, MutableClock.start());
     validations = new TableValidations(h.repos);
     ns = "val" + NAMES.incrementAndGet();
@@ -205,6 +212,33 @@ class ValidationReconcileTest {
         .isEqualTo(ValidationState.VALID);
     assertThat(visibility(data)).isEqualTo(Visibility.VISIBLE);
     assertThat(errorRecords()).isZero();
+  }
+
+  @Test
+  void aRevalidationRacingACredentialRotationIsNotPublished() {
+    upstream.vending().plan(location -> CredentialVendingFilter.Vended.nothing());
+    upstream.backingCatalog().createTable(TableIdentifier.of(ns, "data"), SCHEMA);
+    append("data", 2);
+    String catalog = h.catalog("c");
+    String integration = integration();
+    h.reconcile(h.overlay("o", integration, catalog, List.of(List.of(ns))));
+    Resource<Table> data = table(catalog, "data");
+    ValidationStatus before = validations.status(h.account, data.id()).orElseThrow();
+
+    // the revalidation has read the Integration; a rotation commits before it publishes
+    upstream.vending().plan(location -> vendStoreKeys());
+    hooks.beforeWrite(1, () -> h.integrations.rotate(h.account, integration,
+        ExpectedGeneration.any(), new IntegrationAuthentication.Bearer(),
+        new SecretValues(Map.of("token", "rotated"))));
+    assertThatThrownBy(() -> revalidation().revalidateTable(h.account, catalog, data.id()))
+        .isInstanceOfSatisfying(IcegateException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.VALIDATION_NOT_PUBLISHED));
+    assertThat(hooks.fired()).isEqualTo(1);
+    assertThat(validations.status(h.account, data.id())).contains(before);
+
+    // asked again, it validates with the Integration as it now is
+    assertThat(revalidation().revalidateTable(h.account, catalog, data.id()).status().state())
+        .isEqualTo(ValidationState.VALID);
   }
 
   /**

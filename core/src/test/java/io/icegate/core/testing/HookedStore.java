@@ -1,0 +1,65 @@
+package io.icegate.core.testing;
+
+import io.icegate.core.store.Idempotence;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.KvStoreStats;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A {@link KvStore} that runs a test's action just before a chosen read-write transaction starts,
+ * on the calling thread and through the same store, so the action commits between an operation's
+ * earlier reads and the transaction that writes: the interleaving of two administrators, driven
+ * deterministically on every driver. One action at a time; it runs once, disarmed before it runs
+ * (its own transactions pass straight through).
+ */
+public final class HookedStore implements KvStore {
+  private final KvStore store;
+  private final AtomicReference<Runnable> action = new AtomicReference<>();
+  private final AtomicInteger skip = new AtomicInteger();
+  private final AtomicInteger fired = new AtomicInteger();
+
+  public HookedStore(KvStore store) {
+    this.store = store;
+  }
+
+  /**
+   * Runs {@code hook} before the {@code nth} (1-based) read-write transaction started from now on.
+   */
+  public void beforeWrite(int nth, Runnable hook) {
+    skip.set(nth - 1);
+    action.set(hook);
+  }
+
+  /** How many armed actions have run. */
+  public int fired() {
+    return fired.get();
+  }
+
+  @Override
+  public <T> T run(Idempotence idempotence, TransactionBody<T> body) {
+    if (action.get() != null && skip.getAndDecrement() <= 0) {
+      Runnable hook = action.getAndSet(null);
+      if (hook != null) {
+        hook.run();
+        fired.incrementAndGet();
+      }
+    }
+    return store.run(idempotence, body);
+  }
+
+  @Override
+  public <T> T read(ReadBody<T> body) {
+    return store.read(body);
+  }
+
+  @Override
+  public KvStoreStats stats() {
+    return store.stats();
+  }
+
+  @Override
+  public void close() {
+    store.close();
+  }
+}
