@@ -1,6 +1,7 @@
 package io.icegate.overlay.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.icegate.access.delta.fixture.DeltaLogWriter;
@@ -15,6 +16,7 @@ import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.credential.SecretValues;
 import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
