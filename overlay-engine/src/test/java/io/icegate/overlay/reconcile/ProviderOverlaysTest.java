@@ -270,8 +270,9 @@ class ProviderOverlaysTest {
 
   /**
    * Issue 24: against a server shaped like the reference server (no location but in the
-   * temporary credentials, capability negotiation) the share materializes, and revalidating one
-   * of its (hidden, never captured) Delta tables says why nothing is validated.
+   * temporary credentials, capability negotiation) the share materializes; a table whose location
+   * cannot be found at all is held without failing the Overlay (issue 21's held objects); and
+   * revalidating one of its (hidden, never captured) Delta tables says why nothing is validated.
    */
   @Test
   void aReferenceShapedSharingServerMaterializesAndRevalidationNamesTheFormat() {
@@ -283,10 +284,17 @@ class ProviderOverlaysTest {
       sharing.put("refshare", "feeds", "mapped", new DeltaSharingFixture.Table("t-mapped",
           location("shared/mapped"), null, 1, DS_SCHEMA, true, List.of(),
           Map.of("delta.columnMapping.mode", "name")));
+      // no location in its metadata, and no credentials answer to take one from: held alone
+      sharing.put("refshare", "feeds", "blind", new DeltaSharingFixture.Table("t-blind",
+          location("shared/blind"), null, 1, DS_SCHEMA, false));
       String catalog = h.catalog("ref");
       String overlay = h.overlay("ref", sharingIntegration(token), catalog,
           List.of(List.of("refshare", "feeds")));
-      assertThat(h.reconcile(overlay).created()).isEqualTo(2);
+      ReconcileReport report = h.reconcile(overlay);
+      assertThat(report.created()).isEqualTo(2);
+      assertThat(report.held()).extracting(ReconcileReport.Held::path)
+          .containsExactly(List.of("refshare", "feeds", "blind"));
+      assertThat(h.relations(catalog)).doesNotContainKey("refshare.feeds.blind");
       Resource<?> ticks = h.relations(catalog).get("refshare.feeds.ticks");
       assertThat(tableDefinition(ticks).location()).isEqualTo("s3a://" + LAKE + "/shared/ticks");
       assertThatThrownBy(() -> new io.icegate.overlay.tablevalidation.TableRevalidation(h.repos,
