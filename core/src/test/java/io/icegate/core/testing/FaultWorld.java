@@ -1,5 +1,8 @@
 package io.icegate.core.testing;
 
+import io.icegate.core.assembly.CoreServices;
+import io.icegate.core.assembly.CoreSettings;
+import io.icegate.core.credential.MasterKey;
 import io.icegate.core.durability.IdempotencySettings;
 import io.icegate.core.durability.IdempotentCreates;
 import io.icegate.core.durability.IdempotentResult;
@@ -23,7 +26,8 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * One store behind a {@link FaultInjectingEngine}, with repositories, idempotent creates, a
+ * One store behind a {@link FaultInjectingEngine}, with core's services ({@link CoreServices}:
+ * the same assembly the server builds on, so repositories and idempotent creates), a
  * hand-moved clock and a {@link ReplayLedger}: the world a durability scenario runs in. Its
  * {@link #retrying} is the caller's retry, done the way a well-behaved client does it.
  */
@@ -54,8 +58,15 @@ public final class FaultWorld implements AutoCloseable {
     // Few backoff sleeps: injected faults are not contention, waiting on them only slows tests.
     this.store = new EngineKvStore(faults,
         new RetryPolicy(100, Duration.ofNanos(100_000), Duration.ofMillis(20)));
-    this.repos = new Repositories(store, clock, rules);
-    this.creates = new IdempotentCreates(repos, clock, SETTINGS);
+    CoreServices services = services(store);
+    this.repos = services.repositories();
+    this.creates = services.creates();
+  }
+
+  /** Core's service graph over {@code over}, with this world's clock, rules and settings. */
+  private CoreServices services(KvStore over) {
+    return new CoreServices(over, clock, rules,
+        CoreSettings.unchecked(MasterKey.of(new byte[32])).withIdempotency(SETTINGS));
   }
 
   /** A world over the fresh, empty {@code engine}, for core's own scenarios. */
@@ -126,8 +137,8 @@ public final class FaultWorld implements AutoCloseable {
    */
   public void verify(java.util.function.Predicate<String> replayAccounts) {
     checker().assertClean();
-    Repositories clean = new Repositories(verifier, clock, rules);
-    ledger.assertReplays(clean, new IdempotentCreates(clean, clock, SETTINGS), replayAccounts);
+    CoreServices clean = services(verifier);
+    ledger.assertReplays(clean.repositories(), clean.creates(), replayAccounts);
     checker().assertClean();
   }
 
