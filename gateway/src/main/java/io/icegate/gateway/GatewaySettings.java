@@ -1,6 +1,7 @@
 package io.icegate.gateway;
 
 import io.icegate.access.network.OutboundAddressPolicy;
+import io.icegate.overlay.reconcile.ReconcileSettings;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -16,6 +17,11 @@ import java.util.Objects;
  * @param bootstrapToken the admin token to create on first start, or null to generate one
  * @param outboundPolicy which upstream addresses Integrations may point at; null means {@link
  *     OutboundAddressPolicy#defaults()}
+ * @param masterKey where the CredentialStore's key comes from; null means {@link
+ *     MasterKeySource#NONE} (the data dir's key file)
+ * @param reconcile reconciliation's settings before {@code allowLocalFiles} is applied (the
+ *     concurrency of {@code ICEGATE_RECONCILE_CONCURRENCY}); null means {@link
+ *     ReconcileSettings#DEFAULT}
  */
 public record GatewaySettings(
     Path dataDir,
@@ -24,7 +30,9 @@ public record GatewaySettings(
     int port,
     boolean allowLocalFiles,
     String bootstrapToken,
-    OutboundAddressPolicy outboundPolicy) {
+    OutboundAddressPolicy outboundPolicy,
+    MasterKeySource masterKey,
+    ReconcileSettings reconcile) {
 
   public GatewaySettings {
     Objects.requireNonNull(dataDir, "dataDir");
@@ -38,12 +46,24 @@ public record GatewaySettings(
     if (outboundPolicy == null) {
       outboundPolicy = OutboundAddressPolicy.defaults();
     }
+    if (masterKey == null) {
+      masterKey = MasterKeySource.NONE;
+    }
+    if (reconcile == null) {
+      reconcile = ReconcileSettings.DEFAULT;
+    }
+  }
+
+  /** Settings with no configured master key and default reconciliation. */
+  public GatewaySettings(Path dataDir, String store, String bind, int port,
+      boolean allowLocalFiles, String bootstrapToken, OutboundAddressPolicy outboundPolicy) {
+    this(dataDir, store, bind, port, allowLocalFiles, bootstrapToken, outboundPolicy, null, null);
   }
 
   /** Settings with the default outbound address policy. */
   public GatewaySettings(Path dataDir, String store, String bind, int port,
       boolean allowLocalFiles, String bootstrapToken) {
-    this(dataDir, store, bind, port, allowLocalFiles, bootstrapToken, null);
+    this(dataDir, store, bind, port, allowLocalFiles, bootstrapToken, null, null, null);
   }
 
   /** Shows no token: settings are logged. */
@@ -51,6 +71,6 @@ public record GatewaySettings(
   public String toString() {
     return "GatewaySettings[dataDir=" + dataDir + ", store=" + store + ", bind=" + bind + ", port="
         + port + ", allowLocalFiles=" + allowLocalFiles + ", outboundPolicy=" + outboundPolicy
-        + "]";
+        + ", masterKey=" + masterKey + ", reconcile=" + reconcile + "]";
   }
 }

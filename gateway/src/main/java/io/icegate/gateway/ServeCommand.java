@@ -1,7 +1,9 @@
 package io.icegate.gateway;
 
 import io.icegate.access.network.OutboundAddressPolicy;
+import io.icegate.overlay.reconcile.ReconcileSettings;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import io.icegate.gateway.server.DataDirLock;
 import picocli.CommandLine.Command;
@@ -67,7 +69,8 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    GatewaySettings settings = settings(System.getenv("ICEGATE_BOOTSTRAP_TOKEN"));
+    // The one read of the environment beyond the flags' own: everything below gets values.
+    GatewaySettings settings = settingsFrom(System.getenv());
     Gateway gateway;
     try {
       gateway = Gateway.start(settings, System.out);
@@ -84,8 +87,27 @@ public final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The settings the parsed flags describe. */
+  /**
+   * The settings the parsed flags and {@code environment} describe: the bootstrap token ({@code
+   * ICEGATE_BOOTSTRAP_TOKEN}), the master key ({@link MasterKeySource#fromEnvironment}) and the
+   * reconcile concurrency ({@link ReconcileSettings#CONCURRENCY_ENV}).
+   *
+   * @throws IllegalArgumentException when the reconcile concurrency is not an integer from 1 to
+   *     256
+   */
+  GatewaySettings settingsFrom(Map<String, String> environment) {
+    return settings(environment.get("ICEGATE_BOOTSTRAP_TOKEN"),
+        MasterKeySource.fromEnvironment(environment),
+        ReconcileSettings.withConcurrency(environment.get(ReconcileSettings.CONCURRENCY_ENV)));
+  }
+
+  /** The settings the parsed flags describe, with no master key or concurrency configured. */
   GatewaySettings settings(String bootstrapToken) {
+    return settings(bootstrapToken, MasterKeySource.NONE, ReconcileSettings.DEFAULT);
+  }
+
+  private GatewaySettings settings(String bootstrapToken, MasterKeySource masterKey,
+      ReconcileSettings reconcile) {
     OutboundAddressPolicy policy = OutboundAddressPolicy.defaults();
     if (denyLoopbackAddresses) {
       policy = policy.denyLoopback();
@@ -97,6 +119,6 @@ public final class ServeCommand implements Callable<Integer> {
       policy = policy.allowMetadataAddresses();
     }
     return new GatewaySettings(dataDir.toAbsolutePath().normalize(), store, bind, port,
-        allowLocalFiles, bootstrapToken, policy);
+        allowLocalFiles, bootstrapToken, policy, masterKey, reconcile);
   }
 }

@@ -36,4 +36,28 @@ class ServeCommandTest {
     assertThat(permits(metadata, "169.254.169.254")).isTrue();
     assertThat(permits(metadata, "10.0.0.1")).isTrue();
   }
+
+  @Test
+  void theEnvironmentIsReadIntoTheSettingsOnce() {
+    ServeCommand command = new ServeCommand();
+    new CommandLine(command).parseArgs();
+    GatewaySettings settings = command.settingsFrom(java.util.Map.of(
+        "ICEGATE_BOOTSTRAP_TOKEN", "igt_boot", "ICEGATE_MASTER_KEY", "c2VjcmV0LWtleS1ieXRlcw==",
+        "ICEGATE_MASTER_KEY_FILE", "/keys/master.key", "ICEGATE_RECONCILE_CONCURRENCY", "3"));
+    assertThat(settings.bootstrapToken()).isEqualTo("igt_boot");
+    assertThat(settings.masterKey().value()).isEqualTo("c2VjcmV0LWtleS1ieXRlcw==");
+    assertThat(settings.masterKey().file()).isEqualTo(java.nio.file.Path.of("/keys/master.key"));
+    assertThat(settings.reconcile().concurrency()).isEqualTo(3);
+    assertThat(settings.toString()).doesNotContain("c2VjcmV0LWtleS1ieXRlcw==")
+        .doesNotContain("igt_boot");
+
+    GatewaySettings unset = command.settingsFrom(java.util.Map.of());
+    assertThat(unset.masterKey()).isEqualTo(MasterKeySource.NONE);
+    assertThat(unset.reconcile())
+        .isEqualTo(io.icegate.overlay.reconcile.ReconcileSettings.DEFAULT);
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> command.settingsFrom(
+            java.util.Map.of("ICEGATE_RECONCILE_CONCURRENCY", "0")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("ICEGATE_RECONCILE_CONCURRENCY");
+  }
 }

@@ -1,35 +1,26 @@
 package io.icegate.bench.overlay;
 
 import io.icegate.access.client.CatalogClient;
-import io.icegate.access.client.CatalogClientFactory;
-import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.admin.model.IntegrationType;
-import io.icegate.core.credential.CredentialPublication;
-import io.icegate.core.credential.CredentialStore;
-import io.icegate.core.credential.CredentialedWrites;
 import io.icegate.core.credential.MasterKey;
 import io.icegate.core.credential.SecretValues;
 import io.icegate.core.durability.CreateRequest;
-import io.icegate.core.durability.IdempotencySettings;
-import io.icegate.core.durability.IdempotentCreates;
-import io.icegate.core.integration.IntegrationService;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
-import io.icegate.core.overlay.OverlayService;
 import io.icegate.core.repo.OnConflict;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
 import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
-import io.icegate.overlay.reconcile.OverlayContributions;
+import io.icegate.overlay.assembly.ServiceSettings;
+import io.icegate.overlay.assembly.Services;
 import io.icegate.overlay.reconcile.ReconcileHook;
 import io.icegate.overlay.reconcile.ReconcileReport;
 import io.icegate.overlay.reconcile.ReconcileSettings;
 import io.icegate.overlay.reconcile.Reconciler;
-import io.icegate.overlay.store.OverlayStore;
 import io.icegate.storage.sqlite.SqliteKvStore;
 import java.io.IOException;
 import java.net.URI;
@@ -41,7 +32,7 @@ import java.util.Map;
 
 /**
  * One fresh icegate world for {@link ReconcileComparison}: the default store (a SQLite file), the
- * real core services and {@link Reconciler}, an account with a bearer Integration on the upstream,
+ * real services as the server assembles them ({@link Services}) and {@link Reconciler}, an account with a bearer Integration on the upstream,
  * an empty Catalog and an Overlay selecting the whole upstream tree into it.
  */
 final class OverlayWorld implements AutoCloseable {
@@ -63,31 +54,24 @@ final class OverlayWorld implements AutoCloseable {
   OverlayWorld(Path file, URI upstream, ReconcileSettings settings, ReconcileHook hook) {
     this.file = file;
     this.store = SqliteKvStore.open(file);
-    Clock clock = Clock.systemUTC();
-    Repositories repos = OverlayStore.repositories(store, clock);
-    CredentialStore credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
-    IdempotentCreates creates = new IdempotentCreates(repos, clock, IdempotencySettings.DEFAULT);
     // The bench upstream is on loopback; the host check is the admin API's, not measured here.
-    IntegrationService integrations = new IntegrationService(repos,
-        new CredentialedWrites(new CredentialPublication(credentials), creates), credentials,
-        host -> { });
-    OverlayService overlays = new OverlayService(repos, creates,
-        new OverlayContributions(repos, settings.batch()));
-    this.adapter = new IntegrationAdapter(repos, credentials);
-    this.clients =
-        new IntegrationClients(CatalogClientFactory.load(), OutboundAddressPolicy.defaults());
-    this.reconciler = new Reconciler(repos, adapter, clients, settings, hook);
+    Services services = new Services(store, Clock.systemUTC(),
+        ServiceSettings.embedded(MasterKey.of(new byte[32]), settings));
+    Repositories repos = services.repositories();
+    this.adapter = services.adapter();
+    this.clients = services.clients();
+    this.reconciler = services.reconciler(settings, hook);
 
     this.account = repos.accounts().create(new Account("bench"), OnConflict.ERROR).resource().id();
     // The fixture accepts any bearer token while its authentication filter is off.
-    this.integration = integrations.create(account,
+    this.integration = services.integrations().create(account,
         new Integration("upstream", IntegrationType.ICEBERG_REST, upstream.toString(), Map.of(),
             new IntegrationAuthentication.Bearer(), 0),
         new SecretValues(Map.of("token", "bench-token")), new CreateRequest(OnConflict.ERROR, null))
         .outcome().resource().id();
     String catalog = repos.catalogs(account)
         .create(new Catalog("lake", "file:///tmp/icegate-bench-lake", Map.of())).id();
-    this.overlay = overlays.create(account,
+    this.overlay = services.overlays().create(account,
         new CatalogOverlay("everything", integration, catalog, List.of(), List.of()),
         new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
   }

@@ -1,7 +1,6 @@
 package io.icegate.gateway.ops;
 
-import io.icegate.core.store.KeyLayout;
-import io.icegate.core.store.KvStore;
+import io.icegate.core.assembly.StoreReadiness;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -10,27 +9,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code /healthz} (liveness: the process serves HTTP) and {@code /readyz} (readiness: a read
- * transaction on the store succeeds). Both answer {@code ok} or {@code unavailable} in plain text.
+ * {@code /healthz} (liveness: the process serves HTTP) and {@code /readyz} (readiness: core's
+ * {@link StoreReadiness} reads the store). Both answer {@code ok} or {@code unavailable} in plain
+ * text.
  */
 public final class HealthServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(HealthServlet.class);
 
-  private final transient KvStore store;
+  private final transient StoreReadiness readiness;
 
-  /** @param store the store to probe, or null for the liveness check */
-  public HealthServlet(KvStore store) {
-    this.store = store;
+  /** @param readiness the store probe, or null for the liveness check */
+  public HealthServlet(StoreReadiness readiness) {
+    this.readiness = readiness;
   }
 
   @Override
   protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
     boolean ok = true;
-    if (store != null) {
+    if (readiness != null) {
       try {
-        byte[] key = KeyLayout.META.pack(com.apple.foundationdb.tuple.Tuple.from("format"));
-        store.read(tx -> tx.get(key));
+        readiness.check();
       } catch (RuntimeException e) {
         LOG.warn("readiness probe: store unreachable: {}", e.toString());
         ok = false;

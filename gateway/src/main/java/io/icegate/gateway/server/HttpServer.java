@@ -1,5 +1,6 @@
 package io.icegate.gateway.server;
 
+import io.icegate.core.assembly.StoreReadiness;
 import io.icegate.core.store.KvStore;
 import io.icegate.gateway.iceberg.IcebergRestServlet;
 import io.icegate.gateway.ops.HealthServlet;
@@ -36,10 +37,13 @@ public final class HttpServer implements AutoCloseable {
   /**
    * Starts the server.
    *
+   * @param store the store whose statistics {@code /metrics} shows
+   * @param readiness the probe of {@code /readyz}
+   *
    * @throws Exception when the port cannot be bound or a servlet fails to initialize
    */
   public static HttpServer start(
-      HttpSettings settings, KvStore store, IcebergRestServlet iceberg,
+      HttpSettings settings, KvStore store, StoreReadiness readiness, IcebergRestServlet iceberg,
       jakarta.servlet.http.HttpServlet admin, RouteMetrics metrics)
       throws Exception {
     avoidJmxProbe();
@@ -67,7 +71,7 @@ public final class HttpServer implements AutoCloseable {
     add(context, iceberg, "/iceberg/*");
     add(context, admin, "/admin/*");
     add(context, new HealthServlet(null), "/healthz");
-    add(context, new HealthServlet(store), "/readyz");
+    add(context, new HealthServlet(readiness), "/readyz");
     add(context, new MetricsServlet(metrics, store), "/metrics");
     add(context, new NotFoundServlet(), "/");
     server.setHandler(context);

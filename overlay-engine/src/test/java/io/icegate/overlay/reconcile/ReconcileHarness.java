@@ -1,22 +1,15 @@
 package io.icegate.overlay.reconcile;
 
-import io.icegate.access.client.CatalogClientFactory;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.unity.UnitySettings;
 import io.icegate.access.unity.fixture.UnityCatalogFixture;
-import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.admin.model.IntegrationType;
-import io.icegate.core.credential.CredentialPublication;
-import io.icegate.core.credential.CredentialStore;
-import io.icegate.core.credential.CredentialedWrites;
 import io.icegate.core.credential.MasterKey;
 import io.icegate.core.credential.SecretValues;
 import io.icegate.core.durability.AccountDeletion;
 import io.icegate.core.durability.CreateRequest;
-import io.icegate.core.durability.IdempotencySettings;
-import io.icegate.core.durability.IdempotentCreates;
 import io.icegate.core.integration.IntegrationService;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
@@ -33,7 +26,8 @@ import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KvStore;
 import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
-import io.icegate.overlay.store.OverlayStore;
+import io.icegate.overlay.assembly.ServiceSettings;
+import io.icegate.overlay.assembly.Services;
 import io.icegate.overlay.store.relation.ManagedRelations;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,11 +39,21 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The real core services and the reconciler over one store, for reconcile scenarios against the
+ * The real services ({@link Services}, as the server assembles them) and the reconciler over one
+ * store, for reconcile scenarios against the
  * upstream Iceberg REST fixture over HTTP on loopback. Public for the other packages' tests that
  * need an account with Integrations (validation).
  */
 public final class ReconcileHarness {
+  /**
+   * The services' configuration: a fixed master key, no write-time address check (the fixtures
+   * are on loopback) and contributions retired 50 per transaction; each scenario's reconciler has
+   * its own settings ({@link #reconciler(ReconcileHook, Duration)}).
+   */
+  private static final ServiceSettings SETTINGS = ServiceSettings.embedded(
+      MasterKey.of(new byte[32]), new ReconcileSettings(4, 50, Duration.ofMinutes(10)));
+
+  final Services services;
   final KvStore store;
   final Repositories repos;
   public final IntegrationService integrations;
@@ -61,26 +65,24 @@ public final class ReconcileHarness {
   public final String account;
 
   public ReconcileHarness(KvStore store, Clock clock) {
-    this(store, clock,
-        new IntegrationClients(CatalogClientFactory.load(), OutboundAddressPolicy.defaults()));
+    this(new Services(store, clock, SETTINGS));
   }
 
   /** A harness whose reconcilers open upstream clients through {@code clients}. */
   public ReconcileHarness(KvStore store, Clock clock, IntegrationClients clients) {
-    this.store = store;
-    this.repos = OverlayStore.repositories(store, clock);
-    CredentialStore credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
-    IdempotentCreates creates = new IdempotentCreates(repos, clock, IdempotencySettings.DEFAULT);
-    integrations = new IntegrationService(repos,
-        new CredentialedWrites(new CredentialPublication(credentials), creates), credentials,
-        host -> { });
-    OverlayContributions retirement = new OverlayContributions(repos, 50);
-    overlays = new OverlayService(repos, creates, retirement);
-    cascade = new IntegrationCascade(repos, overlays, retirement, credentials);
-    accountDeletion = new AccountDeletion(repos, clock, AccountDeletion.DEFAULT_BATCH_KEYS,
-        List.of(overlays.accountCleanup(), credentials.accountCleanup()));
-    adapter = new IntegrationAdapter(repos, credentials);
-    this.clients = clients;
+    this(new Services(store, clock, SETTINGS, clients));
+  }
+
+  private ReconcileHarness(Services services) {
+    this.services = services;
+    this.store = services.store();
+    this.repos = services.repositories();
+    integrations = services.integrations();
+    overlays = services.overlays();
+    cascade = services.cascade();
+    accountDeletion = services.accountDeletion(List.of());
+    adapter = services.adapter();
+    this.clients = services.clients();
     account = repos.accounts().create(new Account("acme"), OnConflict.ERROR).resource().id();
   }
 
@@ -123,7 +125,7 @@ public final class ReconcileHarness {
   }
 
   Reconciler reconciler(ReconcileHook hook, Duration lease) {
-    return new Reconciler(repos, adapter, clients, new ReconcileSettings(4, 2, lease), hook);
+    return services.reconciler(new ReconcileSettings(4, 2, lease), hook);
   }
 
   ReconcileReport reconcile(String overlayId) {

@@ -1,0 +1,188 @@
+package io.icegate.overlay.assembly;
+
+import io.icegate.core.assembly.CoreServices;
+import io.icegate.core.credential.CredentialStore;
+import io.icegate.core.durability.AccountDeletion;
+import io.icegate.core.durability.CleanupStep;
+import io.icegate.core.integration.IntegrationService;
+import io.icegate.core.overlay.IntegrationCascade;
+import io.icegate.core.overlay.OperationRecords;
+import io.icegate.core.overlay.OverlayService;
+import io.icegate.core.paging.PageTokens;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.store.KvStore;
+import io.icegate.overlay.adapter.IntegrationAdapter;
+import io.icegate.overlay.adapter.IntegrationClients;
+import io.icegate.overlay.discovery.IntegrationDiscovery;
+import io.icegate.overlay.reconcile.OverlayCapture;
+import io.icegate.overlay.reconcile.OverlayContributions;
+import io.icegate.overlay.reconcile.ReconcileHook;
+import io.icegate.overlay.reconcile.ReconcileOperations;
+import io.icegate.overlay.reconcile.ReconcileSettings;
+import io.icegate.overlay.reconcile.Reconciler;
+import io.icegate.overlay.store.OverlayStore;
+import io.icegate.overlay.tablevalidation.TableRevalidation;
+import io.icegate.overlay.tablevalidation.TableStates;
+import io.icegate.overlay.tablevalidation.TableValidator;
+import io.icegate.overlay.validation.IntegrationValidator;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The one assembly of icegate's services over a store, given its configuration as a value: core's
+ * services ({@link CoreServices}) on repositories with overlay-store's rules, and the overlay
+ * engine's (Integration adapter and clients, Overlays, cascade, reconciler, validation, discovery,
+ * table revalidation). The server, the test harnesses and the benchmarks build it the same way;
+ * each service is built once and shared. Building it writes nothing to the store.
+ */
+public final class Services {
+  /** Namespaces a validation lists at most. */
+  private static final int VALIDATION_MAX_NAMESPACES = 100;
+  /** Asynchronous reconcile operations in flight at once in this process. */
+  private static final int RECONCILE_THREADS = 2;
+
+  private final CoreServices core;
+  private final ServiceSettings settings;
+  private final OverlayContributions retirement;
+  private final OverlayService overlays;
+  private final IntegrationCascade cascade;
+  private final IntegrationAdapter adapter;
+  private final IntegrationClients clients;
+  private final Reconciler reconciler;
+
+  /** Services opening upstream clients with {@code settings}' providers and address policy. */
+  public Services(KvStore store, Clock clock, ServiceSettings settings) {
+    this(store, clock, settings,
+        new IntegrationClients(settings.providers(), settings.outboundPolicy()));
+  }
+
+  /** Services opening upstream clients through {@code clients} (tests that count or fail them). */
+  public Services(KvStore store, Clock clock, ServiceSettings settings,
+      IntegrationClients clients) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.core = new CoreServices(store, clock, new OverlayStore(), settings.core());
+    Repositories repositories = core.repositories();
+    this.retirement = new OverlayContributions(repositories, settings.reconcile().batch());
+    this.overlays = new OverlayService(repositories, core.creates(), retirement);
+    this.cascade =
+        new IntegrationCascade(repositories, overlays, retirement, core.credentials());
+    this.adapter = new IntegrationAdapter(repositories, core.credentials());
+    this.clients = Objects.requireNonNull(clients, "clients");
+    this.reconciler = reconciler(settings.reconcile(), ReconcileHook.NONE);
+  }
+
+  public ServiceSettings settings() {
+    return settings;
+  }
+
+  /** Core's part: repositories, credentials, creates, tokens, Catalog and Integration services. */
+  public CoreServices core() {
+    return core;
+  }
+
+  public KvStore store() {
+    return core.store();
+  }
+
+  public Clock clock() {
+    return core.clock();
+  }
+
+  public Repositories repositories() {
+    return core.repositories();
+  }
+
+  public CredentialStore credentials() {
+    return core.credentials();
+  }
+
+  public IntegrationService integrations() {
+    return core.integrations();
+  }
+
+  public OverlayService overlays() {
+    return overlays;
+  }
+
+  /** Retirement of an Overlay's contributions (Overlay and Integration deletion). */
+  public OverlayContributions retirement() {
+    return retirement;
+  }
+
+  public IntegrationCascade cascade() {
+    return cascade;
+  }
+
+  public IntegrationAdapter adapter() {
+    return adapter;
+  }
+
+  public IntegrationClients clients() {
+    return clients;
+  }
+
+  /** The reconciler with {@link ServiceSettings#reconcile()} and no hook. */
+  public Reconciler reconciler() {
+    return reconciler;
+  }
+
+  /** A reconciler with other settings or a hook (tests, benchmarks timing the phases). */
+  public Reconciler reconciler(ReconcileSettings reconcile, ReconcileHook hook) {
+    return new Reconciler(repositories(), adapter, clients, reconcile, hook);
+  }
+
+  /**
+   * Account deletion: the Overlays' and credentials' cleanup, then {@code more} (the server's
+   * token cache).
+   */
+  public AccountDeletion accountDeletion(List<CleanupStep> more) {
+    List<CleanupStep> steps = new ArrayList<>();
+    steps.add(overlays.accountCleanup());
+    steps.add(core.credentials().accountCleanup());
+    steps.addAll(more);
+    return new AccountDeletion(repositories(), clock(), AccountDeletion.DEFAULT_BATCH_KEYS, steps);
+  }
+
+  /** Integration validation over the adapter and clients. */
+  public IntegrationValidator validator() {
+    return new IntegrationValidator(adapter, clients, clock(), VALIDATION_MAX_NAMESPACES);
+  }
+
+  /**
+   * Discovery of an Integration's namespaces and objects. Loads the page-token key, writing it on
+   * first use of a store.
+   */
+  public IntegrationDiscovery discovery() {
+    return new IntegrationDiscovery(adapter, clients, PageTokens.load(store()));
+  }
+
+  /** Synchronous and asynchronous reconcile runs of {@link #reconciler()}. */
+  public ReconcileOperations reconcileOperations() {
+    return new ReconcileOperations(reconciler, new OperationRecords(store()), clock(),
+        RECONCILE_THREADS);
+  }
+
+  /** Capture of an Overlay's tables by {@link #reconciler()}. */
+  public OverlayCapture capture() {
+    return new OverlayCapture(reconciler, repositories(), adapter, clients,
+        settings.reconcile());
+  }
+
+  /**
+   * Revalidation of captured tables, under the outbound address policy and {@code file:} setting
+   * of reconciliation. Its validator runs at the default concurrency, not the configured one
+   * (as the server always has).
+   */
+  public TableRevalidation revalidation() {
+    return new TableRevalidation(repositories(), adapter, clients, overlays,
+        new TableValidator(repositories(), settings.outboundPolicy(),
+            settings.reconcile().allowLocalFiles(), ReconcileSettings.DEFAULT.concurrency()));
+  }
+
+  /** A Catalog's tables as the admin sees them: capture, validation, visibility, override. */
+  public TableStates tableStates() {
+    return new TableStates(repositories(), revalidation());
+  }
+}
