@@ -38,20 +38,20 @@ import java.util.Optional;
 /**
  * An account with a Catalog, an Integration, an Overlay claiming namespace "sales", managed
  * Tables in it (stored the way reconciliation stores them) and their captures: what validation
- * publishes against, without an upstream.
+ * publishes against, without an upstream. Public for the admin API's HTTP mapping tests.
  */
-final class ManagedTableSetup {
+public final class ManagedTableSetup {
   private final Repositories repos;
   private final ManagedRelations managed = new ManagedRelations();
-  final String account;
-  final String catalogId;
-  final String integrationId;
-  final String overlayId;
-  final String namespaceId;
+  public final String account;
+  public final String catalogId;
+  public final String integrationId;
+  public final String overlayId;
+  public final String namespaceId;
   /** The account's credential store: account deletion needs its cleanup step. */
-  final CredentialStore credentials;
+  public final CredentialStore credentials;
 
-  ManagedTableSetup(Repositories repos, Clock clock) {
+  public ManagedTableSetup(Repositories repos, Clock clock) {
     this.repos = repos;
     account = repos.accounts().create(new Account("acme")).id();
     catalogId = repos.catalogs(account).create(new Catalog("prod", "file:/w", Map.of())).id();
@@ -76,11 +76,11 @@ final class ManagedTableSetup {
   }
 
   /** A managed Iceberg table {@code sales.name}, as reconciliation publishes it. */
-  Resource<Table> managedTable(String name) {
+  public Resource<Table> managedTable(String name) {
     return managedTable(name, "ICEBERG");
   }
 
-  Resource<Table> managedTable(String name, String format) {
+  public Resource<Table> managedTable(String name, String format) {
     byte[] definition = ("{\"table\":\"" + name + "\"}").getBytes(StandardCharsets.UTF_8);
     Provenance provenance = new Provenance(integrationId, overlayId, "uuid-" + name, true,
         List.of("sales"), name, format, "s3://b/sales/" + name + "/metadata/00001.json",
@@ -95,13 +95,13 @@ final class ManagedTableSetup {
   }
 
   /** A local table {@code sales.name}. */
-  Resource<Table> localTable(String name) {
+  public Resource<Table> localTable(String name) {
     return repos.tables(account).create(new Table(catalogId, List.of("sales"), name,
         "s3://b/local/" + name + "/metadata/00001.json", Map.of()));
   }
 
   /** Captures {@code tableId} again (a new upstream metadata location): the new pointer. */
-  CapturePointer capture(String tableId) {
+  public CapturePointer capture(String tableId) {
     Captures captures = new Captures(repos);
     Optional<CapturePointer> before = captures.pointer(account, tableId);
     long next = before.map(CapturePointer::captureGeneration).orElse(0L) + 1;
@@ -112,7 +112,7 @@ final class ManagedTableSetup {
   }
 
   /** {@code count} error records of {@code table}, messages tagged with {@code tag}. */
-  static List<ValidationError> errors(Resource<Table> table, String tag, int count) {
+  public static List<ValidationError> errors(Resource<Table> table, String tag, int count) {
     List<ValidationError> errors = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       errors.add(new ValidationError(table.id(), "sales." + table.spec().name(), "ICEBERG",
