@@ -34,8 +34,12 @@ import java.util.Objects;
  * The one assembly of icegate's services over a store, given its configuration as a value: core's
  * services ({@link CoreServices}) on repositories with overlay-store's rules, and the overlay
  * engine's (Integration adapter and clients, Overlays, cascade, reconciler, validation, discovery,
- * table revalidation). The server, the test harnesses and the benchmarks build it the same way;
- * each service is built once and shared. Building it writes nothing to the store.
+ * table revalidation). The server, the test harnesses and the benchmarks build it the same way.
+ * The shared services (core's, the adapter, the clients, Overlays, cascade, retirement, the
+ * default reconciler) are built once; the factory methods build a new instance per call, for
+ * services that own resources or touch the store when built (reconcile operations start threads,
+ * discovery loads the page-token key), so a caller builds those once. Building this writes
+ * nothing to the store.
  */
 public final class Services {
   /** Namespaces a validation lists at most. */
