@@ -221,6 +221,31 @@ public abstract class AdministratorRaceTest {
     assertClean();
   }
 
+  @Test
+  void idempotentCreateEndingFencedReleasesItsKey() {
+    ResourceRef accountRef = ResourceRef.account(account);
+    CreateRequest keyed = new CreateRequest(OnConflict.ERROR, "create-c");
+    Catalog spec = new Catalog("c", "file:/w", Map.of());
+    // an account delete fences the account between the create's reservation (its first write)
+    // and its publication, then fails to delete the record and clears its fence again
+    store.beforeWrite(2, () -> store.run(tx -> {
+      repos.fences().install(tx, new Fence(accountRef, "deleter", java.time.Instant.EPOCH, null));
+      return null;
+    }));
+    assertFenced(() -> catalogs.create(account, spec, null, keyed));
+    assertThat(store.fired()).isEqualTo(1);
+    store.run(tx -> {
+      repos.fences().clear(tx, accountRef);
+      return null;
+    });
+    // the retry runs at once instead of IDEMPOTENCY_IN_PROGRESS for the rest of the lease
+    var retried = catalogs.create(account, spec, null, keyed);
+    assertThat(retried.replayed()).isFalse();
+    assertThat(catalogs.create(account, spec, null, keyed).outcome())
+        .isEqualTo(retried.outcome());
+    assertClean();
+  }
+
   private static void assertFenced(Runnable write) {
     assertThatThrownBy(write::run).isInstanceOfSatisfying(IcegateException.class,
         e -> assertThat(e.code()).isEqualTo(ErrorCode.FENCED));
