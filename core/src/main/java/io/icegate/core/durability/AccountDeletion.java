@@ -19,6 +19,7 @@ import io.icegate.core.store.KvStore;
 import io.icegate.core.store.KvStoreException;
 import io.icegate.core.store.ReadTransaction.Direction;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -51,6 +52,12 @@ public final class AccountDeletion {
   /** Default keys per cleanup transaction. */
   public static final int DEFAULT_BATCH_KEYS = 500;
   private static final int UNKNOWN_RESULT_ATTEMPTS = 5;
+  /**
+   * How long a delete owns the fence it installed while it deletes the record (two transactions
+   * apart). A delete that finds a fence owned by another one within this time is refused; after
+   * it, the owner is taken to be dead and its fence is taken over.
+   */
+  public static final Duration FENCE_LEASE = Duration.ofSeconds(30);
 
   private final KvStore store;
   private final Clock clock;
@@ -89,7 +96,8 @@ public final class AccountDeletion {
    * delete already committed.
    *
    * @throws IcegateException NOT_FOUND (no such account and no fence), GENERATION_MISMATCH (the
-   *     fence is cleared again)
+   *     fence is cleared again), FENCED (another delete of the account is deleting its record:
+   *     its fence's lease has not lapsed)
    * @throws KvStoreException a storage failure; retry the delete (it resumes)
    */
   public AccountDeletionReport delete(String accountId, ExpectedGeneration expected) {
@@ -169,8 +177,14 @@ public final class AccountDeletion {
             expected.generation().getAsLong());
       }
       // A fence left by a deleter that died before deleting the record is taken over, so that
-      // this delete's failure path may clear it.
-      fences.install(tx, new Fence(ref, operationId, clock.instant(), null));
+      // this delete's failure path may clear it; a live deleter's is not (this delete's failure
+      // would clear the fence under a delete still running).
+      if (fence.isPresent() && fence.get().heldByAnother(operationId, clock.instant())) {
+        throw new IcegateException(
+            ErrorCode.FENCED, ResourceKind.ACCOUNT, ResourceKind.ACCOUNT.label(), ref.id());
+      }
+      java.time.Instant now = clock.instant();
+      fences.install(tx, new Fence(ref, operationId, now, null, now.plus(FENCE_LEASE)));
       return true;
     });
   }

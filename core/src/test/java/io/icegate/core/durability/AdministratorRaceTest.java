@@ -64,6 +64,9 @@ public abstract class AdministratorRaceTest {
   private CatalogService catalogs;
   private OverlayService overlays;
   private String account;
+  private MutableClock clock;
+  /** Hosts the Integration connection check resolved, each with "inside" when in a write. */
+  private final List<String> checkedHosts = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** The engine of one test. */
   protected abstract KvEngine newEngine();
@@ -71,13 +74,14 @@ public abstract class AdministratorRaceTest {
   @BeforeEach
   void open() {
     store = new HookedStore(new EngineKvStore(newEngine()));
-    MutableClock clock = MutableClock.start();
+    clock = MutableClock.start();
     repos = new Repositories(store, clock, NoContributions.RULES);
     IdempotentCreates creates = new IdempotentCreates(repos, clock, IdempotencySettings.DEFAULT);
     credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
     CredentialedWrites writes =
         new CredentialedWrites(new CredentialPublication(credentials), creates);
-    integrations = new IntegrationService(repos, writes, credentials, host -> { });
+    integrations = new IntegrationService(repos, writes, credentials,
+        host -> checkedHosts.add(store.openWrites() > 0 ? host + " inside" : host));
     catalogs = new CatalogService(repos, writes, credentials);
     overlays = new OverlayService(repos, creates, new RecordingRetirement(store));
     account = repos.accounts().create(new Account("acme")).id();
@@ -100,6 +104,24 @@ public abstract class AdministratorRaceTest {
     assertThat(stored.displayName()).isEqualTo("renamed");
     assertThat(stored.credentialGeneration()).isEqualTo(2);
     assertThat(credentials.read(id, stored.credentialGeneration())).contains(SECOND);
+    assertClean();
+  }
+
+  @Test
+  void integrationPatchChecksTheConnectionItPublishesOutsideItsTransaction() {
+    String id = integration("warehouse");
+    checkedHosts.clear();
+    // another administrator moves the Integration between this PATCH's check and its transaction
+    store.beforeWrite(1, () -> integrations.update(account, id, ExpectedGeneration.any(), null,
+        null, "https://moved.example.com/v1", null));
+    Resource<Integration> patched = integrations.update(account, id, ExpectedGeneration.any(),
+        null, null, null, Map.of("scope", "all"));
+    assertThat(store.fired()).isEqualTo(1);
+    assertThat(patched.spec().uri()).isEqualTo("https://moved.example.com/v1");
+    assertThat(patched.spec().properties()).isEqualTo(Map.of("scope", "all"));
+    // every check ran before a transaction; the published combination was checked
+    assertThat(checkedHosts).containsExactly(
+        "c.example.com", "moved.example.com", "moved.example.com");
     assertClean();
   }
 
@@ -244,6 +266,57 @@ public abstract class AdministratorRaceTest {
     assertThat(catalogs.create(account, spec, null, keyed).outcome())
         .isEqualTo(retried.outcome());
     assertClean();
+  }
+
+  @Test
+  void aSecondAccountDeleteLeavesTheFenceOfARunningOne() {
+    ResourceRef ref = ResourceRef.account(account);
+    AccountDeletion deletion = deletion();
+    AtomicReference<Optional<Fence>> afterSecond = new AtomicReference<>();
+    // the first delete has installed its fence (its first write); before it deletes the record, a
+    // second delete runs, and its own record delete fails before commit
+    store.beforeWrite(2, () -> {
+      Optional<Fence> first = store.read(tx -> repos.fences().read(tx, ref));
+      store.beforeWrite(2, () -> {
+        throw new io.icegate.core.store.KvStoreFailureException("the second delete's store fails");
+      });
+      assertThatThrownBy(() -> deletion.delete(account, ExpectedGeneration.any()))
+          .isInstanceOf(RuntimeException.class);
+      store.disarm();
+      afterSecond.set(store.read(tx -> repos.fences().read(tx, ref)));
+      assertThat(afterSecond.get()).isEqualTo(first).isPresent();
+    });
+    assertThat(deletion.delete(account, ExpectedGeneration.any()).recordDeleted()).isTrue();
+    assertThat(store.fired()).isEqualTo(1);
+    assertThat(afterSecond.get()).isPresent();
+    assertThat(repos.accounts().get(account)).isEmpty();
+    assertThat(InvariantChecker.of(store).keysOfAccount(account)).isZero();
+    assertClean();
+  }
+
+  @Test
+  void aDeleteTakesOverTheFenceOfADeadDeleterOnceItsLeaseLapses() {
+    ResourceRef ref = ResourceRef.account(account);
+    String id = integration("warehouse");
+    // a deleter installed its fence and died before deleting the record
+    store.run(tx -> {
+      repos.fences().install(tx, new Fence(ref, "dead", clock.instant(), null,
+          clock.instant().plus(AccountDeletion.FENCE_LEASE)));
+      return null;
+    });
+    assertFenced(() -> deletion().delete(account, ExpectedGeneration.any()));
+    assertThat(deletion().incomplete(10)).containsExactly(account);
+    clock.advance(AccountDeletion.FENCE_LEASE.plusSeconds(1));
+    assertThat(deletion().delete(account, ExpectedGeneration.any()).recordDeleted()).isTrue();
+    assertThat(deletion().incomplete(10)).isEmpty();
+    assertThat(InvariantChecker.of(store).keysOfAccount(account)).isZero();
+    assertThat(credentials.highestGeneration(id)).isZero();
+    assertClean();
+  }
+
+  private AccountDeletion deletion() {
+    return new AccountDeletion(repos, clock, 50,
+        List.of(overlays.accountCleanup(), credentials.accountCleanup()));
   }
 
   private static void assertFenced(Runnable write) {

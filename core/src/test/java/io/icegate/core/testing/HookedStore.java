@@ -18,6 +18,7 @@ public final class HookedStore implements KvStore {
   private final AtomicReference<Runnable> action = new AtomicReference<>();
   private final AtomicInteger skip = new AtomicInteger();
   private final AtomicInteger fired = new AtomicInteger();
+  private final AtomicInteger openWrites = new AtomicInteger();
 
   public HookedStore(KvStore store) {
     this.store = store;
@@ -31,9 +32,19 @@ public final class HookedStore implements KvStore {
     action.set(hook);
   }
 
+  /** Drops an armed action that has not run. */
+  public void disarm() {
+    action.set(null);
+  }
+
   /** How many armed actions have run. */
   public int fired() {
     return fired.get();
+  }
+
+  /** How many read-write transactions are running now (to tell work done inside one). */
+  public int openWrites() {
+    return openWrites.get();
   }
 
   @Override
@@ -45,7 +56,12 @@ public final class HookedStore implements KvStore {
         fired.incrementAndGet();
       }
     }
-    return store.run(idempotence, body);
+    openWrites.incrementAndGet();
+    try {
+      return store.run(idempotence, body);
+    } finally {
+      openWrites.decrementAndGet();
+    }
   }
 
   @Override
