@@ -314,6 +314,68 @@ public abstract class AdministratorRaceTest {
     assertClean();
   }
 
+  @Test
+  void aCreateRetriedAfterACrashBetweenPrepareAndDiscardKeepsOnlyItsSecret() {
+    String owner = crashAfterPreparingAnIntegration();
+    clock.advance(IdempotencySettings.DEFAULT.lease().plusSeconds(1));
+    // the client's retry resumes with the reserved id after the lease lapsed
+    Integration created = integrations.create(account, crashingSpec(), SECOND, CRASHING_KEY)
+        .outcome().resource().spec();
+    assertThat(integrations.get(account, owner).spec()).isEqualTo(created);
+    long published = created.credentialGeneration();
+    assertThat(credentials.read(owner, published)).contains(SECOND);
+    for (long generation = 1; generation <= published + 1; generation++) {
+      if (generation != published) {
+        assertThat(credentials.read(owner, generation)).as("generation " + generation).isEmpty();
+      }
+    }
+    List<CredentialStore.Candidate> noted = store.read(tx -> credentials.candidates(tx, account));
+    assertThat(noted).isEmpty();
+    assertClean();
+  }
+
+  @Test
+  void anAccountDeletedAfterACrashBetweenPrepareAndDiscardKeepsNoSecret() {
+    String owner = crashAfterPreparingAnIntegration();
+    deletion().delete(account, ExpectedGeneration.any());
+    assertThat(credentials.highestGeneration(owner)).isZero();
+    assertThat(InvariantChecker.of(store).keysOfAccount(account)).isZero();
+    assertClean();
+  }
+
+  private static final CreateRequest CRASHING_KEY = new CreateRequest(OnConflict.ERROR, "create-i");
+
+  private static Integration crashingSpec() {
+    return new Integration("crashing", IntegrationType.ICEBERG_REST, "https://c.example.com/v1",
+        Map.of(), new IntegrationAuthentication.Bearer(), 0);
+  }
+
+  /**
+   * An idempotent Integration create whose process dies after it reserved its id and prepared its
+   * secret (its first two writes), before it publishes or discards. Returns the reserved id.
+   */
+  private String crashAfterPreparingAnIntegration() {
+    store.beforeWrite(3, () -> {
+      throw new Crash();
+    });
+    assertThatThrownBy(() -> integrations.create(account, crashingSpec(), FIRST, CRASHING_KEY))
+        .isInstanceOf(Crash.class);
+    List<CredentialStore.Candidate> prepared =
+        store.read(tx -> credentials.candidates(tx, account));
+    assertThat(prepared).hasSize(1);
+    String owner = prepared.get(0).ownerId();
+    assertThat(credentials.read(owner, prepared.get(0).generation())).contains(FIRST);
+    assertThat(repos.integrations(account).get(owner)).isEmpty();
+    return owner;
+  }
+
+  /** The process dying: nothing after it runs, no catch block sees it. */
+  private static final class Crash extends Error {
+    Crash() {
+      super("crash", null, false, false);
+    }
+  }
+
   private AccountDeletion deletion() {
     return new AccountDeletion(repos, clock, 50,
         List.of(overlays.accountCleanup(), credentials.accountCleanup()));
