@@ -83,7 +83,7 @@ class CatalogPatchRaceTest {
       assertThat(second.get().statusCode()).isEqualTo(200);
       assertThat(first.statusCode()).isEqualTo(412);
       assertThat(JSON.readTree(first.body()).path("code").asText())
-          .isEqualTo("PRECONDITION_FAILED");
+          .isEqualTo("GENERATION_MISMATCH");
       JsonNode stored = JSON.readTree(gw.send("GET", path, null).body());
       assertThat(stored.path("name").asText()).isEqualTo("race");
       assertThat(stored.path("properties").path("owner").asText()).isEqualTo("b");
