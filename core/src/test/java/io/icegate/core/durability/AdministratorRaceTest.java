@@ -281,13 +281,12 @@ public abstract class AdministratorRaceTest {
         throw new io.icegate.core.store.KvStoreFailureException("the second delete's store fails");
       });
       assertThatThrownBy(() -> deletion.delete(account, ExpectedGeneration.any()))
-          .isInstanceOf(RuntimeException.class);
-      store.disarm();
+          .isInstanceOf(io.icegate.core.store.KvStoreFailureException.class);
       afterSecond.set(store.read(tx -> repos.fences().read(tx, ref)));
       assertThat(afterSecond.get()).isEqualTo(first).isPresent();
     });
     assertThat(deletion.delete(account, ExpectedGeneration.any()).recordDeleted()).isTrue();
-    assertThat(store.fired()).isEqualTo(1);
+    assertThat(store.fired()).isEqualTo(1); // the inner action threw: not counted
     assertThat(afterSecond.get()).isPresent();
     assertThat(repos.accounts().get(account)).isEmpty();
     assertThat(InvariantChecker.of(store).keysOfAccount(account)).isZero();
@@ -304,14 +303,32 @@ public abstract class AdministratorRaceTest {
           clock.instant().plus(AccountDeletion.FENCE_LEASE)));
       return null;
     });
-    assertFenced(() -> deletion().delete(account, ExpectedGeneration.any()));
+    // within the lease, a delete works under that fence: failing, it cannot unfence the account
+    failRecordDelete();
+    assertThat(fenceOf(ref).map(Fence::operationId)).contains("dead");
     assertThat(deletion().incomplete(10)).containsExactly(account);
+    // after it, a delete takes the fence over: failing, it clears it as its own
     clock.advance(AccountDeletion.FENCE_LEASE.plusSeconds(1));
+    failRecordDelete();
+    assertThat(fenceOf(ref)).isEmpty();
     assertThat(deletion().delete(account, ExpectedGeneration.any()).recordDeleted()).isTrue();
     assertThat(deletion().incomplete(10)).isEmpty();
     assertThat(InvariantChecker.of(store).keysOfAccount(account)).isZero();
     assertThat(credentials.highestGeneration(id)).isZero();
     assertClean();
+  }
+
+  /** An account delete whose record delete (its second write) fails before commit. */
+  private void failRecordDelete() {
+    store.beforeWrite(2, () -> {
+      throw new io.icegate.core.store.KvStoreFailureException("the record delete fails");
+    });
+    assertThatThrownBy(() -> deletion().delete(account, ExpectedGeneration.any()))
+        .isInstanceOf(io.icegate.core.store.KvStoreFailureException.class);
+  }
+
+  private Optional<Fence> fenceOf(ResourceRef ref) {
+    return store.read(tx -> repos.fences().read(tx, ref));
   }
 
   @Test

@@ -32,11 +32,6 @@ public final class HookedStore implements KvStore {
     action.set(hook);
   }
 
-  /** Drops an armed action that has not run. */
-  public void disarm() {
-    action.set(null);
-  }
-
   /** How many armed actions have run. */
   public int fired() {
     return fired.get();
