@@ -41,14 +41,18 @@ class IntegrationCredentialFaultTest {
   private static final SecretValues SECOND = new SecretValues(Map.of("token", "s3cr3t-two"));
   private static final byte[] KEY = new byte[32];
 
-  /** One scenario on one world; returns nothing, fails on a broken invariant. */
-  private static void scenario(FaultWorld world) {
-    CredentialStore credentials = new CredentialStore(world.store, MasterKey.of(KEY), world.clock);
+  /** The Integration service of {@code world} over {@code credentials}. */
+  private static IntegrationService service(FaultWorld world, CredentialStore credentials) {
     CredentialedWrites writes =
         new CredentialedWrites(new CredentialPublication(credentials), world.creates);
     // The address rules are the SPI policy's, tested there and over HTTP; here every host passes.
-    IntegrationService service = new IntegrationService(world.repos, writes, credentials,
-        host -> { });
+    return new IntegrationService(world.repos, writes, credentials, host -> { });
+  }
+
+  /** One scenario on one world; returns nothing, fails on a broken invariant. */
+  private static void scenario(FaultWorld world) {
+    CredentialStore credentials = new CredentialStore(world.store, MasterKey.of(KEY), world.clock);
+    IntegrationService service = service(world, credentials);
     String account = world.retrying(() -> world.repos.accounts()
         .create(new Account("acme"), OnConflict.RETURN_EXISTING)).resource().id();
 
@@ -90,10 +94,7 @@ class IntegrationCredentialFaultTest {
    */
   private static void writesAfterAccountDeletion(FaultWorld world) {
     CredentialStore credentials = new CredentialStore(world.store, MasterKey.of(KEY), world.clock);
-    CredentialedWrites writes =
-        new CredentialedWrites(new CredentialPublication(credentials), world.creates);
-    IntegrationService service = new IntegrationService(world.repos, writes, credentials,
-        host -> { });
+    IntegrationService service = service(world, credentials);
     String account = world.retrying(() -> world.repos.accounts()
         .create(new Account("doomed"), OnConflict.RETURN_EXISTING)).resource().id();
     String id = world.retrying(() -> service.create(account, spec("keyed"), FIRST,
