@@ -155,6 +155,23 @@ public final class CredentialStore {
     tx.clearRange(notes.begin, notes.end);
   }
 
+  /**
+   * Removes every generation of {@code ownerId} but {@code kept}, with their notes, in {@code tx}:
+   * when a resource is first published under a reserved id, any other generation under that id
+   * was prepared by an earlier attempt that died before it could publish or discard it.
+   */
+  public void removeAllExcept(Transaction tx, String accountId, String ownerId, long kept) {
+    clearAround(tx, KeyLayout.credentials(ownerId).range(), KeyLayout.credential(ownerId, kept));
+    clearAround(tx, KeyLayout.CREDENTIAL_CANDIDATES.get(Tuple.from(accountId, ownerId)).range(),
+        KeyLayout.credentialCandidate(accountId, ownerId, kept));
+  }
+
+  /** Clears {@code range} except the key {@code kept}. */
+  private static void clearAround(Transaction tx, Range range, byte[] kept) {
+    tx.clearRange(range.begin, kept);
+    tx.clearRange(Arrays.copyOf(kept, kept.length + 1), range.end);
+  }
+
   /** The orphan candidates of account {@code accountId}: (owner id, generation) pairs. */
   public List<Candidate> candidates(ReadTransaction tx, String accountId) {
     Range range = KeyLayout.credentialCandidates(accountId).range();

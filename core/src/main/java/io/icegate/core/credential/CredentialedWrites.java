@@ -122,6 +122,10 @@ public final class CredentialedWrites {
       public void published(Transaction tx, Resource<S> resource) {
         publication.inPublishingTransaction(tx, accountId, resource.id(),
             preparedGeneration.get(), 0);
+        // A first publication under a reserved id an earlier attempt held: what that attempt
+        // prepared and, having died, never discarded goes with it.
+        publication.credentials().removeAllExcept(tx, accountId, resource.id(),
+            preparedGeneration.get());
       }
     };
     try {

@@ -19,6 +19,8 @@ import io.icegate.core.store.KvStore;
 import io.icegate.core.store.KvStoreException;
 import io.icegate.core.store.ReadTransaction.Direction;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -51,6 +53,12 @@ public final class AccountDeletion {
   /** Default keys per cleanup transaction. */
   public static final int DEFAULT_BATCH_KEYS = 500;
   private static final int UNKNOWN_RESULT_ATTEMPTS = 5;
+  /**
+   * How long a delete owns the fence it installed while it deletes the record (two transactions
+   * apart). A delete that finds a fence owned by another one within this time works under it
+   * without owning it; after it, the owner is taken to be dead and its fence is taken over.
+   */
+  public static final Duration FENCE_LEASE = Duration.ofSeconds(30);
 
   private final KvStore store;
   private final Clock clock;
@@ -89,7 +97,7 @@ public final class AccountDeletion {
    * delete already committed.
    *
    * @throws IcegateException NOT_FOUND (no such account and no fence), GENERATION_MISMATCH (the
-   *     fence is cleared again)
+   *     fence is cleared again, when this delete owns it)
    * @throws KvStoreException a storage failure; retry the delete (it resumes)
    */
   public AccountDeletionReport delete(String accountId, ExpectedGeneration expected) {
@@ -168,9 +176,14 @@ public final class AccountDeletion {
             ResourceKind.ACCOUNT.label(), ref.id(), account.get().generation(),
             expected.generation().getAsLong());
       }
-      // A fence left by a deleter that died before deleting the record is taken over, so that
-      // this delete's failure path may clear it.
-      fences.install(tx, new Fence(ref, operationId, clock.instant(), null));
+      // A fence left by a deleter that died before deleting the record (its lease lapsed) is
+      // taken over, so that this delete's failure path may clear it. A running deleter's fence
+      // is not: this delete works under it without owning it, so its own failure cannot unfence
+      // the account under the running one (clearFenceIfOurs finds another operation's id).
+      Instant now = clock.instant();
+      if (fence.isEmpty() || !fence.get().heldByAnother(operationId, now)) {
+        fences.install(tx, new Fence(ref, operationId, now, null, now.plus(FENCE_LEASE)));
+      }
       return true;
     });
   }

@@ -1,9 +1,7 @@
 package io.icegate.core.durability;
 
-import com.apple.foundationdb.Range;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
-import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.model.ResourceSpec;
@@ -13,23 +11,13 @@ import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.CommitUnknownResultException;
 import io.icegate.core.store.Idempotence;
-import io.icegate.core.store.KeyLayout;
-import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.KvStoreException;
 import io.icegate.core.store.ReadTransaction;
-import io.icegate.core.store.ReadTransaction.Direction;
 import io.icegate.core.store.Transaction;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reserved identity and receipt-in-batch idempotency for creates (seed 000, "Durability
@@ -48,7 +36,9 @@ import org.slf4j.LoggerFactory;
  * with the reserved id, so a create that crashed after reserving is never stuck. A deterministic
  * rejection (e.g. ALREADY_EXISTS) is recorded as well and replays as the same error. Receipts
  * expire after {@link IdempotencySettings#receiptLifetime()}; expired ones are ignored and swept by
- * {@link #sweepExpired}.
+ * {@link #sweepExpired}. Keys, leases, receipts and their release on every outcome that is not
+ * recorded are {@link IdempotencyKeys}'s, the one primitive the Iceberg routes use as well; this
+ * class adds the reserved identity and the publishing transaction.
  *
  * <p>Commit with unknown result: both transactions first read the record and recognise their own
  * work (the {@code holder} id of this attempt), so running them again answers what the first run
@@ -56,9 +46,7 @@ import org.slf4j.LoggerFactory;
  * resolve the outcome by re-reading the record. Thread-safe.
  */
 public final class IdempotentCreates {
-  private static final Logger LOG = LoggerFactory.getLogger(IdempotentCreates.class);
-  private static final int MAX_KEY_LENGTH = 255;
-
+  private final IdempotencyKeys keys;
   private final KvStore store;
   private final DeletionFences fences;
   private final Clock clock;
@@ -69,6 +57,7 @@ public final class IdempotentCreates {
     this.fences = repositories.fences();
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.keys = new IdempotencyKeys(store, clock, settings);
   }
 
   /**
@@ -109,74 +98,47 @@ public final class IdempotentCreates {
       S spec,
       OnConflict onConflict,
       Preparation<S> preparation) {
-    validate(idempotencyKey, fingerprint, onConflict);
+    if (onConflict == OnConflict.REPLACE) {
+      throw IcegateException.invalidArgument(
+          "onConflict=replace cannot be combined with an idempotency key");
+    }
     Attempt<S> attempt = new Attempt<>(repository, idempotencyKey, fingerprint, spec, onConflict);
     IdempotencyRecord.Receipt prior = store.run(Idempotence.IDEMPOTENT, attempt::reserve);
     if (prior != null) {
       return attempt.answer(prior, true);
     }
-    if (preparation != null) {
-      attempt.toPublish = preparation.prepare(attempt.reserved, spec);
-      attempt.preparation = preparation;
-    }
+    IdempotencyKeys.Recorded answer;
     try {
+      if (preparation != null) {
+        attempt.toPublish = preparation.prepare(attempt.lease.reserved(), spec);
+        attempt.preparation = preparation;
+      }
       // The answer is built outside the transaction: a recorded rejection is thrown only after the
       // receipt that records it has committed.
-      Answer answer = store.run(Idempotence.IDEMPOTENT, attempt::publish);
-      return attempt.answer(answer.receipt(), answer.replayed());
+      answer = store.run(Idempotence.IDEMPOTENT, attempt::publish);
     } catch (CommitUnknownResultException e) {
       // The store gave up re-running; one more read decides.
-      IdempotencyRecord stored = store.read(tx -> attempt.record(tx));
+      IdempotencyRecord stored = store.read(tx -> attempt.lease.stored(tx));
       if (stored != null && !stored.pending()) {
-        return attempt.answer(stored.receipt(), !attempt.holder.equals(stored.holder()));
+        return attempt.answer(stored.receipt(), !attempt.lease.isOwn(stored));
       }
-      attempt.releaseLease();
+      attempt.lease.release();
       throw e;
-    } catch (KvStoreException e) {
-      attempt.releaseLease();
+    } catch (RuntimeException e) {
+      // Every other final outcome here is not recorded (a storage failure, FENCED, contention, a
+      // failed preparation): release, or retries would get IDEMPOTENCY_IN_PROGRESS for the lease.
+      attempt.lease.release();
       throw e;
     }
+    return attempt.answer(answer.receipt(), answer.replayed());
   }
 
   /**
-   * Removes expired receipts, and pending records whose lease lapsed more than a receipt lifetime
-   * ago, of one account ({@code null}: the server-wide partition of account creates). Scans in
-   * transactions of at most {@code batchSize} records each.
-   *
-   * @return how many records were removed
+   * Removes expired receipts and long-lapsed reservations of one account ({@code null}: the
+   * server-wide partition); see {@link IdempotencyKeys#sweepExpired}.
    */
   public int sweepExpired(String accountId, int batchSize) {
-    if (batchSize < 1 || batchSize > 10_000) {
-      throw new IllegalArgumentException("batchSize must be between 1 and 10000");
-    }
-    String partition = accountId == null ? KeyLayout.ROOT_PARTITION : accountId;
-    Range all = KeyLayout.receipts(partition).range();
-    byte[] from = all.begin;
-    int removed = 0;
-    while (true) {
-      byte[] begin = from;
-      Instant now = clock.instant();
-      SweepBatch batch =
-          store.run(
-              Idempotence.IDEMPOTENT,
-              tx -> {
-                List<KeyValue> records = tx.getRange(begin, all.end, batchSize, Direction.FORWARD);
-                int cleared = 0;
-                for (KeyValue kv : records) {
-                  if (expired(decode(kv.value()), now)) {
-                    tx.clear(kv.key());
-                    cleared++;
-                  }
-                }
-                byte[] last = records.isEmpty() ? null : records.get(records.size() - 1).key();
-                return new SweepBatch(cleared, records.size() < batchSize ? null : last);
-              });
-      removed += batch.cleared();
-      if (batch.last() == null) {
-        return removed;
-      }
-      from = Arrays.copyOf(batch.last(), batch.last().length + 1); // the key after the last one
-    }
+    return keys.sweepExpired(accountId, batchSize);
   }
 
   /**
@@ -195,49 +157,6 @@ public final class IdempotentCreates {
     void published(io.icegate.core.store.Transaction tx, io.icegate.core.model.Resource<S> resource);
   }
 
-  private record SweepBatch(int cleared, byte[] last) {}
-
-  /** What the publish transaction found or recorded. */
-  private record Answer(IdempotencyRecord.Receipt receipt, boolean replayed) {}
-
-  private boolean expired(IdempotencyRecord record, Instant now) {
-    if (record.pending()) {
-      return !record.leaseExpiresAt().plus(settings.receiptLifetime()).isAfter(now);
-    }
-    return !record.receipt().expiresAt().isAfter(now);
-  }
-
-  private static void validate(String key, String fingerprint, OnConflict onConflict) {
-    if (key == null || key.isEmpty() || key.length() > MAX_KEY_LENGTH
-        || key.chars().anyMatch(Character::isISOControl)) {
-      throw IcegateException.invalidArgument(
-          "idempotency key must be 1 to " + MAX_KEY_LENGTH + " printable characters");
-    }
-    if (fingerprint == null || fingerprint.isEmpty()) {
-      throw IcegateException.invalidArgument("a request fingerprint is required");
-    }
-    if (onConflict == OnConflict.REPLACE) {
-      throw IcegateException.invalidArgument(
-          "onConflict=replace cannot be combined with an idempotency key");
-    }
-  }
-
-  private static IdempotencyRecord decode(byte[] bytes) {
-    try {
-      return ModelJson.mapper().readValue(bytes, IdempotencyRecord.class);
-    } catch (IOException e) {
-      throw new UncheckedIOException("stored idempotency record is not readable", e);
-    }
-  }
-
-  private static byte[] encode(IdempotencyRecord record) {
-    try {
-      return ModelJson.mapper().writeValueAsBytes(record);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot serialize an idempotency record", e);
-    }
-  }
-
   /**
    * Whether a rejection with {@code code} is recorded in the receipt and replayed: codes that
    * describe the request are; codes that describe the moment (contention, unknown outcomes, a key
@@ -254,20 +173,15 @@ public final class IdempotentCreates {
     };
   }
 
-  /** One call of {@link #create}: its key, request and the holder id of its lease. */
+  /** One call of {@link #create}: its request and its lease on the key. */
   private final class Attempt<S extends ResourceSpec> {
     final ResourceRepository<S> repository;
-    final String key;
-    final String fingerprint;
     final S spec;
     final OnConflict onConflict;
-    final String holder = UUID.randomUUID().toString();
     final String candidateId = ResourceRepository.newId();
-    final byte[] recordKey;
+    final IdempotencyKeys.Lease lease;
     S toPublish;
     Preparation<S> preparation;
-    /** The id the last run of {@link #reserve} reserved. */
-    volatile String reserved;
 
     Attempt(
         ResourceRepository<S> repository,
@@ -276,66 +190,28 @@ public final class IdempotentCreates {
         S spec,
         OnConflict onConflict) {
       this.repository = repository;
-      this.key = key;
-      this.fingerprint = fingerprint;
       this.spec = spec;
       this.onConflict = onConflict;
       this.toPublish = spec;
-      String partition =
-          repository.accountId() == null ? KeyLayout.ROOT_PARTITION : repository.accountId();
-      this.recordKey =
-          KeyLayout.receipt(partition, "create:" + repository.kind().label(), key);
-    }
-
-    IdempotencyRecord record(ReadTransaction tx) {
-      byte[] bytes = tx.get(recordKey);
-      return bytes == null ? null : decode(bytes);
+      this.lease = keys.lease(repository.accountId(), "create:" + repository.kind().label(), key,
+          fingerprint, repository.kind());
     }
 
     /** Step 1: the receipt to replay, or {@code null} once a reservation is ours. */
     IdempotencyRecord.Receipt reserve(Transaction tx) {
       assertAccountNotFenced(tx);
-      Instant now = clock.instant();
-      IdempotencyRecord stored = record(tx);
-      boolean live = stored != null
-          && (stored.pending() || stored.receipt().expiresAt().isAfter(now));
-      if (live && !stored.fingerprint().equals(fingerprint)) {
-        throw new IcegateException(ErrorCode.IDEMPOTENCY_KEY_REUSED, repository.kind(), key);
-      }
-      if (live && !stored.pending()) {
-        return stored.receipt();
-      }
-      String reservedId = candidateId;
-      if (live) {
-        if (stored.holder().equals(holder)) {
-          reserved = stored.reservedId();
-          return null; // our own reservation, committed by an earlier run of this body
-        }
-        if (stored.leaseExpiresAt().isAfter(now)) {
-          throw new IcegateException(ErrorCode.IDEMPOTENCY_IN_PROGRESS, repository.kind(), key);
-        }
-        reservedId = stored.reservedId(); // the lease lapsed: resume with the reserved identity
-      }
-      tx.set(recordKey, encode(new IdempotencyRecord(
-          fingerprint, reservedId, holder, now.plus(settings.lease()), null)));
-      reserved = reservedId;
-      return null;
+      return lease.claim(tx, candidateId);
     }
 
     /** Step 2: publish resource, name and receipt in one transaction, answering from the receipt. */
-    Answer publish(Transaction tx) {
-      IdempotencyRecord stored = record(tx);
-      if (stored == null) {
+    IdempotencyKeys.Recorded publish(Transaction tx) {
+      if (lease.stored(tx) == null) {
+        // Swept or cleared between the two steps: a fence says why.
         assertAccountNotFenced(tx);
-        // Swept or lost between the two steps; nothing was published under this reservation.
-        throw new IcegateException(
-            ErrorCode.COMMIT_STATE_UNKNOWN, repository.kind(), "the idempotent create " + key);
       }
-      if (!stored.pending()) {
-        return new Answer(stored.receipt(), !stored.holder().equals(holder));
-      }
-      if (!stored.holder().equals(holder)) {
-        throw new IcegateException(ErrorCode.IDEMPOTENCY_IN_PROGRESS, repository.kind(), key);
+      IdempotencyKeys.Recorded found = lease.recorded(tx);
+      if (found != null) {
+        return found;
       }
       Instant now = clock.instant();
       Instant expires = now.plus(settings.receiptLifetime());
@@ -343,25 +219,24 @@ public final class IdempotentCreates {
       try {
         // create() checks everything before its first write, so a rejection leaves tx clean.
         CreateOutcome<S> outcome =
-            repository.create(tx, stored.reservedId(), toPublish, onConflict);
+            repository.create(tx, lease.reserved(), toPublish, onConflict);
         if (preparation != null && outcome.disposition() != CreateOutcome.Disposition.EXISTING) {
           preparation.published(tx, outcome.resource());
         }
         int status = outcome.disposition() == CreateOutcome.Disposition.EXISTING ? 200 : 201;
         receipt = new IdempotencyRecord.Receipt(
             status, outcome.disposition().name(),
-            repository.codec().toTree(outcome.resource()), null, null, null, now, expires);
+            repository.codec().toTree(outcome.resource()), null, null, null, now, expires, null);
       } catch (IcegateException e) {
         if (!isRecorded(e.code())) {
           throw e;
         }
         receipt = new IdempotencyRecord.Receipt(
             e.httpStatus(), null, null, e.code().name(),
-            e.subject().map(ResourceKind::label).orElse(null), e.getMessage(), now, expires);
+            e.subject().map(ResourceKind::label).orElse(null), e.getMessage(), now, expires, null);
       }
-      tx.set(recordKey, encode(new IdempotencyRecord(
-          fingerprint, stored.reservedId(), holder, stored.leaseExpiresAt(), receipt)));
-      return new Answer(receipt, false);
+      lease.record(tx, receipt);
+      return new IdempotencyKeys.Recorded(receipt, false);
     }
 
     /** The recorded answer: the snapshot it holds, or the rejection it holds, thrown. */
@@ -381,23 +256,6 @@ public final class IdempotentCreates {
               repository.codec().fromTree(receipt.resource()),
               CreateOutcome.Disposition.valueOf(receipt.disposition())),
           replayed);
-    }
-
-    /** After a definite failure, lets an immediate retry resume instead of waiting for the lease. */
-    void releaseLease() {
-      try {
-        store.run(Idempotence.IDEMPOTENT, tx -> {
-          IdempotencyRecord stored = record(tx);
-          if (stored != null && stored.pending() && stored.holder().equals(holder)) {
-            tx.set(recordKey, encode(new IdempotencyRecord(
-                stored.fingerprint(), stored.reservedId(), holder, clock.instant(), null)));
-          }
-          return null;
-        });
-      } catch (RuntimeException e) {
-        // The lease then lapses on its own; a retry before that sees IDEMPOTENCY_IN_PROGRESS.
-        LOG.debug("could not release idempotency lease of key {}: {}", key, e.toString());
-      }
     }
 
     private void assertAccountNotFenced(ReadTransaction tx) {

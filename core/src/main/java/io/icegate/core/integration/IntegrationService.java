@@ -36,6 +36,8 @@ import java.util.TreeSet;
  * compatibility before anything is stored.
  */
 public final class IntegrationService {
+  /** Connection checks of one PATCH before concurrent writes are taken to be contention. */
+  private static final int CHECK_ATTEMPTS = 5;
   private final Repositories repositories;
   private final CredentialedWrites writes;
   private final CredentialStore credentials;
@@ -95,28 +97,66 @@ public final class IntegrationService {
    *
    * @param type must equal the current type when given (IMMUTABLE_MEMBER)
    * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, IMMUTABLE_MEMBER, ALREADY_EXISTS,
-   *     CONNECTION_SETTING_REJECTED, OUTBOUND_ADDRESS_REJECTED
+   *     CONNECTION_SETTING_REJECTED, OUTBOUND_ADDRESS_REJECTED, STORE_CONTENTION (concurrent
+   *     writes kept changing the connection between its check and the transaction)
    */
   public Resource<Integration> update(String accountId, String id, ExpectedGeneration expected,
       String displayName, IntegrationType type, String uri,
       Map<String, String> properties) {
-    // Decided on the record the transaction replaces: a patch built from an earlier read would
-    // publish a credential generation a concurrent rotation has already retired.
-    return repositories.integrations(accountId).update(id, expected, now -> {
-      if (type != null && type != now.type()) {
-        throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.INTEGRATION, "type");
+    ResourceRepository<Integration> integrations = repositories.integrations(accountId);
+    for (int attempt = 0; attempt < CHECK_ATTEMPTS; attempt++) {
+      // The connection check resolves the host (external I/O): it runs before the transaction,
+      // on the connection the patch would give the record read here.
+      Integration seen = get(accountId, id).spec();
+      Integration planned = patched(seen, displayName, type, uri, properties);
+      Integration checked = null;
+      if (!sameConnection(planned, seen)) {
+        checkConnection(planned.type(), planned.uri(), planned.properties());
+        checked = planned;
       }
-      Integration next = new Integration(
-          displayName == null ? now.displayName() : displayName, now.type(),
-          uri == null ? now.uri() : uri, properties == null ? now.properties() : properties,
-          now.authentication(), now.credentialGeneration());
-      boolean configuration = !next.uri().equals(now.uri())
-          || !next.properties().equals(now.properties());
-      if (configuration) {
-        checkConnection(next.type(), next.uri(), next.properties());
+      Integration approved = checked;
+      try {
+        // Decided on the record the transaction replaces, from stored state only: a patch built
+        // from an earlier read would publish a credential generation a concurrent rotation has
+        // already retired.
+        return integrations.update(id, expected, now -> {
+          Integration next = patched(now, displayName, type, uri, properties);
+          boolean configuration = !sameConnection(next, now);
+          if (configuration && (approved == null || !sameConnection(next, approved))) {
+            throw new ConnectionChanged(); // a concurrent write changed what would be published
+          }
+          return new SpecChange<>(next,
+              configuration ? ChangeKind.CONFIGURATION : ChangeKind.METADATA);
+        });
+      } catch (ConnectionChanged e) {
+        // check again, on the record as it is now
       }
-      return new SpecChange<>(next, configuration ? ChangeKind.CONFIGURATION : ChangeKind.METADATA);
-    });
+    }
+    throw new IcegateException(ErrorCode.STORE_CONTENTION, ResourceKind.INTEGRATION);
+  }
+
+  /** {@code now} with the patch's members applied ({@code null}: kept). */
+  private static Integration patched(Integration now, String displayName, IntegrationType type,
+      String uri, Map<String, String> properties) {
+    if (type != null && type != now.type()) {
+      throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.INTEGRATION, "type");
+    }
+    return new Integration(
+        displayName == null ? now.displayName() : displayName, now.type(),
+        uri == null ? now.uri() : uri, properties == null ? now.properties() : properties,
+        now.authentication(), now.credentialGeneration());
+  }
+
+  /** Whether both connect to the same place the same way (what the connection check covers). */
+  private static boolean sameConnection(Integration a, Integration b) {
+    return a.type() == b.type() && a.uri().equals(b.uri()) && a.properties().equals(b.properties());
+  }
+
+  /** Thrown inside an update's transaction when the connection to publish was not checked. */
+  private static final class ConnectionChanged extends RuntimeException {
+    ConnectionChanged() {
+      super(null, null, false, false);
+    }
   }
 
   /**

@@ -64,6 +64,9 @@ public abstract class AdministratorRaceTest {
   private CatalogService catalogs;
   private OverlayService overlays;
   private String account;
+  private MutableClock clock;
+  /** Hosts the Integration connection check resolved, each with "inside" when in a write. */
+  private final List<String> checkedHosts = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /** The engine of one test. */
   protected abstract KvEngine newEngine();
@@ -71,13 +74,14 @@ public abstract class AdministratorRaceTest {
   @BeforeEach
   void open() {
     store = new HookedStore(new EngineKvStore(newEngine()));
-    MutableClock clock = MutableClock.start();
+    clock = MutableClock.start();
     repos = new Repositories(store, clock, NoContributions.RULES);
     IdempotentCreates creates = new IdempotentCreates(repos, clock, IdempotencySettings.DEFAULT);
     credentials = new CredentialStore(store, MasterKey.of(new byte[32]), clock);
     CredentialedWrites writes =
         new CredentialedWrites(new CredentialPublication(credentials), creates);
-    integrations = new IntegrationService(repos, writes, credentials, host -> { });
+    integrations = new IntegrationService(repos, writes, credentials,
+        host -> checkedHosts.add(store.openWrites() > 0 ? host + " inside" : host));
     catalogs = new CatalogService(repos, writes, credentials);
     overlays = new OverlayService(repos, creates, new RecordingRetirement(store));
     account = repos.accounts().create(new Account("acme")).id();
@@ -100,6 +104,24 @@ public abstract class AdministratorRaceTest {
     assertThat(stored.displayName()).isEqualTo("renamed");
     assertThat(stored.credentialGeneration()).isEqualTo(2);
     assertThat(credentials.read(id, stored.credentialGeneration())).contains(SECOND);
+    assertClean();
+  }
+
+  @Test
+  void integrationPatchChecksTheConnectionItPublishesOutsideItsTransaction() {
+    String id = integration("warehouse");
+    checkedHosts.clear();
+    // another administrator moves the Integration between this PATCH's check and its transaction
+    store.beforeWrite(1, () -> integrations.update(account, id, ExpectedGeneration.any(), null,
+        null, "https://moved.example.com/v1", null));
+    Resource<Integration> patched = integrations.update(account, id, ExpectedGeneration.any(),
+        null, null, null, Map.of("scope", "all"));
+    assertThat(store.fired()).isEqualTo(1);
+    assertThat(patched.spec().uri()).isEqualTo("https://moved.example.com/v1");
+    assertThat(patched.spec().properties()).isEqualTo(Map.of("scope", "all"));
+    // every check ran before a transaction; the published combination was checked
+    assertThat(checkedHosts).containsExactly(
+        "c.example.com", "moved.example.com", "moved.example.com");
     assertClean();
   }
 
@@ -219,6 +241,161 @@ public abstract class AdministratorRaceTest {
     assertThat(InvariantChecker.of(store).keysOfAccount(account)).isZero();
     assertThat(credentials.highestGeneration(id)).isZero();
     assertClean();
+  }
+
+  @Test
+  void idempotentCreateEndingFencedReleasesItsKey() {
+    ResourceRef accountRef = ResourceRef.account(account);
+    CreateRequest keyed = new CreateRequest(OnConflict.ERROR, "create-c");
+    Catalog spec = new Catalog("c", "file:/w", Map.of());
+    // an account delete fences the account between the create's reservation (its first write)
+    // and its publication, then fails to delete the record and clears its fence again
+    store.beforeWrite(2, () -> store.run(tx -> {
+      repos.fences().install(tx, new Fence(accountRef, "deleter", java.time.Instant.EPOCH, null));
+      return null;
+    }));
+    assertFenced(() -> catalogs.create(account, spec, null, keyed));
+    assertThat(store.fired()).isEqualTo(1);
+    store.run(tx -> {
+      repos.fences().clear(tx, accountRef);
+      return null;
+    });
+    // the retry runs at once instead of IDEMPOTENCY_IN_PROGRESS for the rest of the lease
+    var retried = catalogs.create(account, spec, null, keyed);
+    assertThat(retried.replayed()).isFalse();
+    assertThat(catalogs.create(account, spec, null, keyed).outcome())
+        .isEqualTo(retried.outcome());
+    assertClean();
+  }
+
+  @Test
+  void aSecondAccountDeleteLeavesTheFenceOfARunningOne() {
+    ResourceRef ref = ResourceRef.account(account);
+    AccountDeletion deletion = deletion();
+    AtomicReference<Optional<Fence>> afterSecond = new AtomicReference<>();
+    // the first delete has installed its fence (its first write); before it deletes the record, a
+    // second delete runs, and its own record delete fails before commit
+    store.beforeWrite(2, () -> {
+      Optional<Fence> first = store.read(tx -> repos.fences().read(tx, ref));
+      store.beforeWrite(2, () -> {
+        throw new io.icegate.core.store.KvStoreFailureException("the second delete's store fails");
+      });
+      assertThatThrownBy(() -> deletion.delete(account, ExpectedGeneration.any()))
+          .isInstanceOf(io.icegate.core.store.KvStoreFailureException.class);
+      afterSecond.set(store.read(tx -> repos.fences().read(tx, ref)));
+      assertThat(afterSecond.get()).isEqualTo(first).isPresent();
+    });
+    assertThat(deletion.delete(account, ExpectedGeneration.any()).recordDeleted()).isTrue();
+    assertThat(store.fired()).isEqualTo(1); // the inner action threw: not counted
+    assertThat(afterSecond.get()).isPresent();
+    assertThat(repos.accounts().get(account)).isEmpty();
+    assertThat(InvariantChecker.of(store).keysOfAccount(account)).isZero();
+    assertClean();
+  }
+
+  @Test
+  void aDeleteTakesOverTheFenceOfADeadDeleterOnceItsLeaseLapses() {
+    ResourceRef ref = ResourceRef.account(account);
+    String id = integration("warehouse");
+    // a deleter installed its fence and died before deleting the record
+    store.run(tx -> {
+      repos.fences().install(tx, new Fence(ref, "dead", clock.instant(), null,
+          clock.instant().plus(AccountDeletion.FENCE_LEASE)));
+      return null;
+    });
+    // within the lease, a delete works under that fence: failing, it cannot unfence the account
+    failRecordDelete();
+    assertThat(fenceOf(ref).map(Fence::operationId)).contains("dead");
+    assertThat(deletion().incomplete(10)).containsExactly(account);
+    // after it, a delete takes the fence over: failing, it clears it as its own
+    clock.advance(AccountDeletion.FENCE_LEASE.plusSeconds(1));
+    failRecordDelete();
+    assertThat(fenceOf(ref)).isEmpty();
+    assertThat(deletion().delete(account, ExpectedGeneration.any()).recordDeleted()).isTrue();
+    assertThat(deletion().incomplete(10)).isEmpty();
+    assertThat(InvariantChecker.of(store).keysOfAccount(account)).isZero();
+    assertThat(credentials.highestGeneration(id)).isZero();
+    assertClean();
+  }
+
+  /** An account delete whose record delete (its second write) fails before commit. */
+  private void failRecordDelete() {
+    store.beforeWrite(2, () -> {
+      throw new io.icegate.core.store.KvStoreFailureException("the record delete fails");
+    });
+    assertThatThrownBy(() -> deletion().delete(account, ExpectedGeneration.any()))
+        .isInstanceOf(io.icegate.core.store.KvStoreFailureException.class);
+  }
+
+  private Optional<Fence> fenceOf(ResourceRef ref) {
+    return store.read(tx -> repos.fences().read(tx, ref));
+  }
+
+  @Test
+  void aCreateRetriedAfterACrashBetweenPrepareAndDiscardKeepsOnlyItsSecret() {
+    String owner = crashAfterPreparingAnIntegration();
+    clock.advance(IdempotencySettings.DEFAULT.lease().plusSeconds(1));
+    // the client's retry resumes with the reserved id after the lease lapsed
+    Integration created = integrations.create(account, crashingSpec(), SECOND, CRASHING_KEY)
+        .outcome().resource().spec();
+    assertThat(integrations.get(account, owner).spec()).isEqualTo(created);
+    long published = created.credentialGeneration();
+    assertThat(credentials.read(owner, published)).contains(SECOND);
+    for (long generation = 1; generation <= published + 1; generation++) {
+      if (generation != published) {
+        assertThat(credentials.read(owner, generation)).as("generation " + generation).isEmpty();
+      }
+    }
+    List<CredentialStore.Candidate> noted = store.read(tx -> credentials.candidates(tx, account));
+    assertThat(noted).isEmpty();
+    assertClean();
+  }
+
+  @Test
+  void anAccountDeletedAfterACrashBetweenPrepareAndDiscardKeepsNoSecret() {
+    String owner = crashAfterPreparingAnIntegration();
+    deletion().delete(account, ExpectedGeneration.any());
+    assertThat(credentials.highestGeneration(owner)).isZero();
+    assertThat(InvariantChecker.of(store).keysOfAccount(account)).isZero();
+    assertClean();
+  }
+
+  private static final CreateRequest CRASHING_KEY = new CreateRequest(OnConflict.ERROR, "create-i");
+
+  private static Integration crashingSpec() {
+    return new Integration("crashing", IntegrationType.ICEBERG_REST, "https://c.example.com/v1",
+        Map.of(), new IntegrationAuthentication.Bearer(), 0);
+  }
+
+  /**
+   * An idempotent Integration create whose process dies after it reserved its id and prepared its
+   * secret (its first two writes), before it publishes or discards. Returns the reserved id.
+   */
+  private String crashAfterPreparingAnIntegration() {
+    store.beforeWrite(3, () -> {
+      throw new Crash();
+    });
+    assertThatThrownBy(() -> integrations.create(account, crashingSpec(), FIRST, CRASHING_KEY))
+        .isInstanceOf(Crash.class);
+    List<CredentialStore.Candidate> prepared =
+        store.read(tx -> credentials.candidates(tx, account));
+    assertThat(prepared).hasSize(1);
+    String owner = prepared.get(0).ownerId();
+    assertThat(credentials.read(owner, prepared.get(0).generation())).contains(FIRST);
+    assertThat(repos.integrations(account).get(owner)).isEmpty();
+    return owner;
+  }
+
+  /** The process dying: nothing after it runs, no catch block sees it. */
+  private static final class Crash extends Error {
+    Crash() {
+      super("crash", null, false, false);
+    }
+  }
+
+  private AccountDeletion deletion() {
+    return new AccountDeletion(repos, clock, 50,
+        List.of(overlays.accountCleanup(), credentials.accountCleanup()));
   }
 
   private static void assertFenced(Runnable write) {

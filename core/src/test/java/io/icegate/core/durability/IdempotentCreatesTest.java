@@ -157,6 +157,25 @@ class IdempotentCreatesTest {
   }
 
   @Test
+  void anUnrecordedRejectionReleasesTheLeaseForAnImmediateRetry() {
+    Catalog spec = new Catalog("c", null, Map.of());
+    IdempotentCreates.Preparation<Catalog> contended = new IdempotentCreates.Preparation<>() {
+      @Override
+      public Catalog prepare(String reservedId, Catalog original) {
+        throw new IcegateException(ErrorCode.STORE_CONTENTION, null);
+      }
+
+      @Override
+      public void published(io.icegate.core.store.Transaction tx,
+          io.icegate.core.model.Resource<Catalog> resource) {}
+    };
+    assertCode(() -> creates.create(catalogs, "k", RequestFingerprint.of(spec), spec,
+        OnConflict.ERROR, contended), ErrorCode.STORE_CONTENTION);
+    String reserved = storedRecord("k").get("reservedId").asText();
+    assertThat(create("k", spec).outcome().resource().id()).isEqualTo(reserved);
+  }
+
+  @Test
   void unknownCommitOfThePublishIsResolvedByReadingTheReceipt() {
     Catalog spec = new Catalog("c", null, Map.of());
     faults.failAt(faults.commitsSeen() + 2, Fault.COMMIT_UNKNOWN_APPLIED);

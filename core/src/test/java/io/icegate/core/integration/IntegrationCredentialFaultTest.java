@@ -9,6 +9,7 @@ import io.icegate.core.credential.CredentialStore;
 import io.icegate.core.credential.CredentialedWrites;
 import io.icegate.core.credential.MasterKey;
 import io.icegate.core.credential.SecretValues;
+import io.icegate.core.durability.AccountDeletion;
 import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.durability.IdempotentResult;
 import io.icegate.core.durability.RequestFingerprint;
@@ -17,12 +18,14 @@ import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Resource;
+import io.icegate.core.overlay.OperationRecords;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
 import io.icegate.core.store.KvStoreException;
 import io.icegate.core.store.testing.FaultInjectingEngine.Fault;
 import io.icegate.core.testing.FaultSweep;
 import io.icegate.core.testing.FaultWorld;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -38,14 +41,18 @@ class IntegrationCredentialFaultTest {
   private static final SecretValues SECOND = new SecretValues(Map.of("token", "s3cr3t-two"));
   private static final byte[] KEY = new byte[32];
 
-  /** One scenario on one world; returns nothing, fails on a broken invariant. */
-  private static void scenario(FaultWorld world) {
-    CredentialStore credentials = new CredentialStore(world.store, MasterKey.of(KEY), world.clock);
+  /** The Integration service of {@code world} over {@code credentials}. */
+  private static IntegrationService service(FaultWorld world, CredentialStore credentials) {
     CredentialedWrites writes =
         new CredentialedWrites(new CredentialPublication(credentials), world.creates);
     // The address rules are the SPI policy's, tested there and over HTTP; here every host passes.
-    IntegrationService service = new IntegrationService(world.repos, writes, credentials,
-        host -> { });
+    return new IntegrationService(world.repos, writes, credentials, host -> { });
+  }
+
+  /** One scenario on one world; returns nothing, fails on a broken invariant. */
+  private static void scenario(FaultWorld world) {
+    CredentialStore credentials = new CredentialStore(world.store, MasterKey.of(KEY), world.clock);
+    IntegrationService service = service(world, credentials);
     String account = world.retrying(() -> world.repos.accounts()
         .create(new Account("acme"), OnConflict.RETURN_EXISTING)).resource().id();
 
@@ -80,6 +87,56 @@ class IntegrationCredentialFaultTest {
     assertThat(rotated.spec().properties()).isEqualTo(Map.of("warehouse", "w2"));
   }
 
+  /**
+   * An account with a keyed Integration and an operation record, deleted under the faults and
+   * retried as a client would; then every write into it is refused, and nothing of it is left,
+   * secrets included.
+   */
+  private static void writesAfterAccountDeletion(FaultWorld world) {
+    CredentialStore credentials = new CredentialStore(world.store, MasterKey.of(KEY), world.clock);
+    IntegrationService service = service(world, credentials);
+    String account = world.retrying(() -> world.repos.accounts()
+        .create(new Account("doomed"), OnConflict.RETURN_EXISTING)).resource().id();
+    String id = world.retrying(() -> service.create(account, spec("keyed"), FIRST,
+        new CreateRequest(OnConflict.ERROR, "key-1"))).outcome().resource().id();
+    OperationRecords records = new OperationRecords(world.store);
+    world.retrying(() -> {
+      records.put(account, "op-1", Map.of("state", "RUNNING"));
+      return null;
+    });
+    AccountDeletion deletion = new AccountDeletion(world.repos, world.clock, 5,
+        List.of(credentials.accountCleanup()));
+    world.retrying(() -> deletion.delete(account, ExpectedGeneration.any()));
+    assertRefused(() -> service.create(account, spec("late"), FIRST,
+        new CreateRequest(OnConflict.ERROR, "key-2")));
+    assertRefused(() -> service.update(account, id, ExpectedGeneration.any(), "renamed", null,
+        null, null));
+    assertRefused(() -> service.rotate(account, id, ExpectedGeneration.any(),
+        new IntegrationAuthentication.Bearer(), SECOND));
+    assertRefused(() -> {
+      records.put(account, "op-1", Map.of("state", "SUCCEEDED"));
+      return null;
+    });
+    assertRefused(() -> new CredentialPublication(credentials).prepare(account, id, 1, SECOND));
+    assertThat(world.checker().keysOfAccount(account)).isZero();
+    assertThat(credentials.highestGeneration(id)).isZero();
+    world.verify(a -> !a.equals(account));
+    world.checker().withCredentials(credentials).assertClean();
+  }
+
+  /** A write into a deleted account: refused (FENCED or NOT_FOUND), or failed by a fault. */
+  private static void assertRefused(java.util.function.Supplier<?> write) {
+    try {
+      write.get();
+    } catch (IcegateException e) {
+      assertThat(e.code()).isIn(ErrorCode.FENCED, ErrorCode.NOT_FOUND);
+      return;
+    } catch (KvStoreException e) {
+      return; // a fault of the sweep; nothing committed
+    }
+    throw new AssertionError("a write into a deleted account succeeded");
+  }
+
   private static void rotate(FaultWorld world, IntegrationService service, String account,
       Resource<Integration> created) {
     for (int attempt = 0; attempt < 40; attempt++) {
@@ -111,6 +168,16 @@ class IntegrationCredentialFaultTest {
   @Test
   void everyCommitPointWithEveryFault() {
     FaultSweep.everyCommitPointWithEveryFault(world -> scenario(world), 8);
+  }
+
+  @Test
+  void writesAfterAccountDeletionAtEveryCommitPointWithEveryFault() {
+    FaultSweep.everyCommitPointWithEveryFault(world -> writesAfterAccountDeletion(world), 8);
+  }
+
+  @Test
+  void writesAfterAccountDeletionInSeededRandomRuns() {
+    FaultSweep.seededRandomRuns(world -> writesAfterAccountDeletion(world), 300, 0.25);
   }
 
   @Test

@@ -18,6 +18,7 @@ public final class HookedStore implements KvStore {
   private final AtomicReference<Runnable> action = new AtomicReference<>();
   private final AtomicInteger skip = new AtomicInteger();
   private final AtomicInteger fired = new AtomicInteger();
+  private final AtomicInteger openWrites = new AtomicInteger();
 
   public HookedStore(KvStore store) {
     this.store = store;
@@ -36,6 +37,11 @@ public final class HookedStore implements KvStore {
     return fired.get();
   }
 
+  /** How many read-write transactions are running now (to tell work done inside one). */
+  public int openWrites() {
+    return openWrites.get();
+  }
+
   @Override
   public <T> T run(Idempotence idempotence, TransactionBody<T> body) {
     if (action.get() != null && skip.getAndDecrement() <= 0) {
@@ -45,7 +51,12 @@ public final class HookedStore implements KvStore {
         fired.incrementAndGet();
       }
     }
-    return store.run(idempotence, body);
+    openWrites.incrementAndGet();
+    try {
+      return store.run(idempotence, body);
+    } finally {
+      openWrites.decrementAndGet();
+    }
   }
 
   @Override

@@ -2,120 +2,76 @@ package io.icegate.gateway.iceberg;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.icegate.core.durability.IdempotencyKeys;
 import io.icegate.core.durability.IdempotencySettings;
-import io.icegate.core.store.KeyLayout;
-import io.icegate.core.store.KvLimits;
 import io.icegate.core.store.KvStore;
 import io.icegate.gateway.catalog.RepositoryCatalog;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
-import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.UnprocessableEntityException;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 
 /**
- * {@code Idempotency-Key} on mutating Iceberg routes (REST spec, added after iceberg-core 1.10):
- * the first request with a key runs and its final answer (2xx or 4xx) is kept as a receipt for
- * {@link IdempotencySettings#receiptLifetime()}; a retry with the same key and the same request
- * gets that answer replayed without running again. A 5xx is never recorded, so a retry after a
- * server failure runs again. The same key with another request is 422; while the first is still
- * running (its lease not lapsed), 409.
- *
- * <p>Records live in the store's receipt subspace under {@code (account, "iceberg", key)}. The
- * receipt is written in a transaction after the operation's own, so a crash between the two
- * leaves a pending record whose lease lapses and lets a retry run again (the repositories'
- * receipt-in-batch protocol covers resource creates only). Answers larger than a store value
- * (100 kB) are not recorded: the pending record is cleared and a retry runs again.
+ * {@code Idempotency-Key} on mutating Iceberg routes (REST spec, added after iceberg-core 1.10),
+ * on core's one idempotency primitive, {@link IdempotencyKeys#run}: the first request with a key
+ * runs and its final answer (2xx or 4xx) is kept as a receipt for {@link
+ * IdempotencySettings#receiptLifetime()}; a retry with the same key and the same request gets that
+ * answer replayed ({@code Idempotent-Replayed: true}) without running again. A 5xx is never
+ * recorded, so a retry after a server failure runs again. The same key with another request is
+ * 422; while the first is still running (its lease not lapsed), 409. This class only says what
+ * identifies an Iceberg request and how its answer is kept: records live under {@code (account,
+ * "iceberg", key)}.
  */
 public final class IdempotentReplies {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String OPERATION = "iceberg";
-  private static final int MAX_KEY_LENGTH = 255;
+  private static final IdempotencyKeys.Answers<IcebergReply> ANSWERS = new IdempotencyKeys.Answers<>() {
+    @Override
+    public Optional<IdempotencyKeys.Answer> toRecord(IcebergReply reply) {
+      if (reply.status() >= 500) {
+        return Optional.empty();
+      }
+      String body = reply.body() == null
+          ? null : new String((byte[]) reply.body(), StandardCharsets.UTF_8);
+      return Optional.of(new IdempotencyKeys.Answer(reply.status(), body));
+    }
 
-  private final KvStore store;
-  private final IdempotencySettings settings;
-  private final Clock clock;
+    @Override
+    public IcebergReply replay(IdempotencyKeys.Answer recorded) {
+      byte[] body = recorded.body() == null
+          ? null : recorded.body().getBytes(StandardCharsets.UTF_8);
+      return new IcebergReply(recorded.status(), body, Map.of("Idempotent-Replayed", "true"));
+    }
+  };
+
+  private final IdempotencyKeys keys;
 
   public IdempotentReplies(KvStore store, IdempotencySettings settings, Clock clock) {
-    this.store = store;
-    this.settings = settings;
-    this.clock = clock;
+    this.keys = new IdempotencyKeys(store, clock, settings);
   }
 
-  /** A stored record: pending while {@code status} is 0, else the receipt of the answer. */
-  record Receipt(String fingerprint, long expiresAtMillis, int status, String body) {}
-
   IcebergReply serve(RepositoryCatalog catalog, IcebergRequest request, Supplier<IcebergReply> op) {
-    String key = request.idempotencyKey();
-    if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
-      throw new IllegalArgumentException("Idempotency-Key must be 1 to 255 characters");
-    }
-    String accountId = request.principal().accountId();
-    byte[] storeKey = KeyLayout.receipt(accountId, OPERATION, key);
-    String fingerprint = fingerprint(catalog.catalogId(), request);
-    IcebergReply replay = store.run(tx -> {
-      Instant now = clock.instant();
-      Receipt existing = decode(tx.get(storeKey));
-      if (existing != null && existing.expiresAtMillis() > now.toEpochMilli()) {
-        if (!existing.fingerprint().equals(fingerprint)) {
-          throw new UnprocessableEntityException(
-              "Idempotency-Key %s was used for a different request", key);
-        }
-        if (existing.status() == 0) {
-          throw new CommitFailedException(
-              "A request with Idempotency-Key %s is still in progress", key);
-        }
-        byte[] body = existing.body() == null
-            ? null : existing.body().getBytes(StandardCharsets.UTF_8);
-        return new IcebergReply(existing.status(), body, Map.of("Idempotent-Replayed", "true"));
-      }
-      long lease = now.plus(settings.lease()).toEpochMilli();
-      tx.set(storeKey, encode(new Receipt(fingerprint, lease, 0, null)));
-      return null;
-    });
-    if (replay != null) {
-      return replay;
-    }
-    IcebergReply reply;
+    return keys.run(request.principal().accountId(), OPERATION, request.idempotencyKey(),
+        fingerprint(catalog.catalogId(), request), ANSWERS, () -> finalAnswer(op));
+  }
+
+  /** The operation's reply, or its 4xx rejection as a reply (recorded); a 5xx is thrown. */
+  private static IcebergReply finalAnswer(Supplier<IcebergReply> op) {
     try {
-      reply = serialized(op.get());
+      return serialized(op.get());
     } catch (RuntimeException e) {
       ErrorResponse error = ErrorMapping.toResponse(e);
       if (error.code() >= 500) {
-        store.run(tx -> {
-          tx.clear(storeKey);
-          return null;
-        });
         throw e;
       }
-      reply = serialized(new IcebergReply(error.code(), error, Map.of()));
+      return serialized(new IcebergReply(error.code(), error, Map.of()));
     }
-    record(storeKey, fingerprint, reply);
-    return reply;
-  }
-
-  private void record(byte[] storeKey, String fingerprint, IcebergReply reply) {
-    String body = reply.body() == null
-        ? null : new String((byte[]) reply.body(), StandardCharsets.UTF_8);
-    long expires = clock.instant().plus(settings.receiptLifetime()).toEpochMilli();
-    byte[] value = encode(new Receipt(fingerprint, expires, reply.status(), body));
-    boolean fits = value.length <= KvLimits.MAX_VALUE_BYTES && reply.status() < 500;
-    store.run(tx -> {
-      if (fits) {
-        tx.set(storeKey, value);
-      } else {
-        tx.clear(storeKey);
-      }
-      return null;
-    });
   }
 
   private static IcebergReply serialized(IcebergReply reply) {
@@ -141,25 +97,6 @@ public final class IdempotentReplies {
       return HexFormat.of().formatHex(digest.digest());
     } catch (NoSuchAlgorithmException | JsonProcessingException e) {
       throw new IllegalStateException(e);
-    }
-  }
-
-  private static byte[] encode(Receipt receipt) {
-    try {
-      return JSON.writeValueAsBytes(receipt);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static Receipt decode(byte[] value) {
-    if (value == null) {
-      return null;
-    }
-    try {
-      return JSON.readValue(value, Receipt.class);
-    } catch (IOException e) {
-      throw new IllegalStateException("unreadable idempotency record", e);
     }
   }
 }
