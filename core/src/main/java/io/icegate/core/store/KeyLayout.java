@@ -164,6 +164,27 @@ public final class KeyLayout {
   public static final Subspace HELD = subspace(18);
 
   /**
+   * Upstream jobs (issue 27, seed 000 "Refresh and reconciliation ownership"): {@code (account id,
+   * integration id) -> job} (JSON {@link io.icegate.core.jobs.UpstreamJob}: job id, the
+   * Integration's configuration and credential generations and each participating Overlay's
+   * configuration generation as planned, and the lease: holder, epoch, expiry). At most one job
+   * per Integration. Never a field of the Integration or Overlay record. Written by {@link
+   * io.icegate.core.jobs.UpstreamJobs}; removed when the round ends, when an Overlay it names or
+   * its Integration is deleted or replaced ({@link io.icegate.core.jobs.JobCleanup}), and with
+   * the account.
+   */
+  public static final Subspace JOBS = subspace(19);
+
+  /**
+   * Scheduler state (issue 27): {@code (account id, integration id) -> state} (JSON {@link
+   * io.icegate.core.jobs.SchedulerState}: attempts, last attempt, last success, next allowed
+   * attempt, last error) and {@code (account id, integration id, overlay id) -> that Overlay's
+   * last publication outcome}. Separate from the Integration and Overlay records (seed 000).
+   * Written when a round ends ({@link io.icegate.core.jobs.UpstreamJobs}); cleaned with the jobs.
+   */
+  public static final Subspace SCHEDULES = subspace(20);
+
+  /**
    * Encrypted secrets: {@code (owner resource id, credential generation) -> AES-GCM ciphertext}.
    * Written by the CredentialStore only.
    */
@@ -325,6 +346,27 @@ public final class KeyLayout {
     return RUNS.pack(Tuple.from(accountId, overlayId));
   }
 
+  /** The upstream job of Integration {@code integrationId}. */
+  public static byte[] job(String accountId, String integrationId) {
+    return JOBS.pack(Tuple.from(accountId, integrationId));
+  }
+
+  /** The scheduler state of Integration {@code integrationId}. */
+  public static byte[] schedule(String accountId, String integrationId) {
+    return SCHEDULES.pack(Tuple.from(accountId, integrationId));
+  }
+
+  /** The scheduler state of Integration {@code integrationId} with each of its Overlays'. */
+  public static Range schedules(String accountId, String integrationId) {
+    byte[] begin = schedule(accountId, integrationId);
+    return new Range(begin, SCHEDULES.get(Tuple.from(accountId, integrationId)).range().end);
+  }
+
+  /** The last publication outcome of Overlay {@code overlayId} in its Integration's rounds. */
+  public static byte[] overlaySchedule(String accountId, String integrationId, String overlayId) {
+    return SCHEDULES.pack(Tuple.from(accountId, integrationId, overlayId));
+  }
+
   /** The held mark of relation {@code relationId} of Overlay {@code overlayId}. */
   public static byte[] held(String accountId, String overlayId, String relationId) {
     return HELD.pack(Tuple.from(accountId, overlayId, relationId));
@@ -452,6 +494,8 @@ public final class KeyLayout {
         CAPTURES.get(partition),
         VALIDATIONS.get(partition),
         HELD.get(partition),
+        JOBS.get(partition),
+        SCHEDULES.get(partition),
         FENCES.get(partition),
         COUNTERS.get(partition));
   }
