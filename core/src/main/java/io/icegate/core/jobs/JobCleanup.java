@@ -1,6 +1,7 @@
 package io.icegate.core.jobs;
 
 import com.apple.foundationdb.Range;
+import com.apple.foundationdb.tuple.Tuple;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.Transaction;
 
@@ -27,7 +28,7 @@ public final class JobCleanup {
         .orElse(false)) {
       StoredJobs.clearJob(tx, accountId, integrationId);
     }
-    tx.clear(KeyLayout.overlaySchedule(accountId, integrationId, overlayId));
+    tx.clear(KeyLayout.schedules(accountId, integrationId).pack(Tuple.from(overlayId)));
   }
 
   /**
@@ -36,7 +37,8 @@ public final class JobCleanup {
    */
   public static void forgetIntegration(Transaction tx, String accountId, String integrationId) {
     StoredJobs.clearJob(tx, accountId, integrationId);
-    Range schedules = KeyLayout.schedules(accountId, integrationId);
-    tx.clearRange(schedules.begin, schedules.end);
+    tx.clear(KeyLayout.schedules(accountId, integrationId).pack());
+    Range overlays = KeyLayout.schedules(accountId, integrationId).range();
+    tx.clearRange(overlays.begin, overlays.end);
   }
 }

@@ -164,23 +164,17 @@ public final class KeyLayout {
   public static final Subspace HELD = subspace(18);
 
   /**
-   * Upstream jobs (issue 27, seed 000 "Refresh and reconciliation ownership"): {@code (account id,
-   * integration id) -> job} (JSON {@link io.icegate.core.jobs.UpstreamJob}: job id, the
-   * Integration's configuration and credential generations and each participating Overlay's
-   * configuration generation as planned, and the lease: holder, epoch, expiry). At most one job
-   * per Integration. Never a field of the Integration or Overlay record. Written by {@link
-   * io.icegate.core.jobs.UpstreamJobs}; removed when the round ends, when an Overlay it names or
-   * its Integration is deleted or replaced ({@link io.icegate.core.jobs.JobCleanup}), and with
-   * the account.
+   * Upstream jobs (issue 27): {@code (account id, integration id) -> job} (JSON {@link
+   * io.icegate.core.jobs.UpstreamJob}: planned generations, participants, epoch, lease), at most
+   * one per Integration, never a field of its record. Written by {@link
+   * io.icegate.core.jobs.UpstreamJobs}; removed by {@link io.icegate.core.jobs.JobCleanup}.
    */
   public static final Subspace JOBS = subspace(19);
 
   /**
    * Scheduler state (issue 27): {@code (account id, integration id) -> state} (JSON {@link
-   * io.icegate.core.jobs.SchedulerState}: attempts, last attempt, last success, next allowed
-   * attempt, last error) and {@code (account id, integration id, overlay id) -> that Overlay's
-   * last publication outcome}. Separate from the Integration and Overlay records (seed 000).
-   * Written when a round ends ({@link io.icegate.core.jobs.UpstreamJobs}); cleaned with the jobs.
+   * io.icegate.core.jobs.SchedulerState}) and {@code (account id, integration id, overlay id) ->
+   * that Overlay's last round}. Written when a round ends; removed like {@link #JOBS}.
    */
   public static final Subspace SCHEDULES = subspace(20);
 
@@ -351,20 +345,9 @@ public final class KeyLayout {
     return JOBS.pack(Tuple.from(accountId, integrationId));
   }
 
-  /** The scheduler state of Integration {@code integrationId}. */
-  public static byte[] schedule(String accountId, String integrationId) {
-    return SCHEDULES.pack(Tuple.from(accountId, integrationId));
-  }
-
-  /** The scheduler state of Integration {@code integrationId} with each of its Overlays'. */
-  public static Range schedules(String accountId, String integrationId) {
-    byte[] begin = schedule(accountId, integrationId);
-    return new Range(begin, SCHEDULES.get(Tuple.from(accountId, integrationId)).range().end);
-  }
-
-  /** The last publication outcome of Overlay {@code overlayId} in its Integration's rounds. */
-  public static byte[] overlaySchedule(String accountId, String integrationId, String overlayId) {
-    return SCHEDULES.pack(Tuple.from(accountId, integrationId, overlayId));
+  /** Scheduler state of {@code integrationId}: its own at {@code pack()}, an Overlay's below. */
+  public static Subspace schedules(String accountId, String integrationId) {
+    return SCHEDULES.get(Tuple.from(accountId, integrationId));
   }
 
   /** The held mark of relation {@code relationId} of Overlay {@code overlayId}. */
