@@ -6,7 +6,9 @@ import io.icegate.core.durability.IdempotentResult;
 import io.icegate.core.durability.RequestFingerprint;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.jobs.JobCleanup;
 import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceSpec;
 import io.icegate.core.repo.ChangeKind;
 import io.icegate.core.repo.CreateOutcome;
@@ -70,6 +72,10 @@ public final class CredentialedWrites {
         if (created.disposition() == CreateOutcome.Disposition.REPLACED && replaced.isPresent()) {
           // The retired identity's secrets go in the same transaction: never left unreferenced.
           publication.credentials().removeAll(tx, accountId, replaced.get().id());
+          if (repository.kind() == ResourceKind.INTEGRATION) {
+            // Its upstream jobs and scheduler state go with the retired identity (issue 27).
+            JobCleanup.forgetIntegration(tx, accountId, replaced.get().id());
+          }
         }
         return created;
       });

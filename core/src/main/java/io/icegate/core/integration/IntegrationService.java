@@ -9,6 +9,7 @@ import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.durability.IdempotentResult;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.jobs.JobCleanup;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Resource;
@@ -199,6 +200,7 @@ public final class IntegrationService {
     return repositories.store().run(tx -> {
       Resource<Integration> was = integrations.delete(tx, id, expected);
       credentials.removeAll(tx, accountId, id);
+      JobCleanup.forgetIntegration(tx, accountId, id);
       repositories.fences().clear(tx, was.ref());
       return was;
     });

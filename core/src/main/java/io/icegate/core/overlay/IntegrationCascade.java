@@ -5,6 +5,7 @@ import io.icegate.core.durability.DeletionFences;
 import io.icegate.core.durability.Fence;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.jobs.JobCleanup;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Resource;
@@ -100,6 +101,7 @@ public final class IntegrationCascade {
             integrations.delete(tx, id, ExpectedGeneration.any()); // counters zero, read STRONG
           }
           credentials.removeAll(tx, accountId, id);
+          JobCleanup.forgetIntegration(tx, accountId, id);
           fences.clear(tx, ref);
           return null;
         });

@@ -10,6 +10,7 @@ import io.icegate.core.durability.IdempotentResult;
 import io.icegate.core.durability.RequestFingerprint;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.jobs.JobCleanup;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Resource;
@@ -198,6 +199,7 @@ public final class OverlayService {
       for (KeyValue kv : batch) {
         Resource<CatalogOverlay> overlay = overlays.codec().read(kv.value());
         retirement.retireForAccountDeletion(tx, overlay);
+        JobCleanup.forgetOverlay(tx, accountId, overlay.spec().integrationId(), overlay.id());
         overlays.delete(tx, overlay.id(), ExpectedGeneration.any());
         fences.clear(tx, overlay.ref());
       }
@@ -249,7 +251,9 @@ public final class OverlayService {
     for (int attempt = 1; ; attempt++) {
       try {
         store.run(tx -> {
-          if (overlays.get(tx, id).isPresent()) {
+          Optional<Resource<CatalogOverlay>> overlay = overlays.get(tx, id);
+          if (overlay.isPresent()) {
+            JobCleanup.forgetOverlay(tx, accountId, overlay.get().spec().integrationId(), id);
             overlays.delete(tx, id, ExpectedGeneration.any());
           }
           fences.clear(tx, ref);
@@ -318,6 +322,8 @@ public final class OverlayService {
           return null;
         }
         CreateOutcome<CatalogOverlay> created = overlays.create(tx, id, spec, OnConflict.REPLACE);
+        JobCleanup.forgetOverlay(tx, overlays.accountId(), fenced.spec().integrationId(),
+            fenced.id());
         fences.clear(tx, fenced.ref());
         return created;
       });

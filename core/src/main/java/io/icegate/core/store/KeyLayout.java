@@ -164,6 +164,21 @@ public final class KeyLayout {
   public static final Subspace HELD = subspace(18);
 
   /**
+   * Upstream jobs (issue 27): {@code (account id, integration id) -> job} (JSON {@link
+   * io.icegate.core.jobs.UpstreamJob}: planned generations, participants, epoch, lease), at most
+   * one per Integration, never a field of its record. Written by {@link
+   * io.icegate.core.jobs.UpstreamJobs}; removed by {@link io.icegate.core.jobs.JobCleanup}.
+   */
+  public static final Subspace JOBS = subspace(19);
+
+  /**
+   * Scheduler state (issue 27): {@code (account id, integration id) -> state} (JSON {@link
+   * io.icegate.core.jobs.SchedulerState}) and {@code (account id, integration id, overlay id) ->
+   * that Overlay's last round}. Written when a round ends; removed like {@link #JOBS}.
+   */
+  public static final Subspace SCHEDULES = subspace(20);
+
+  /**
    * Encrypted secrets: {@code (owner resource id, credential generation) -> AES-GCM ciphertext}.
    * Written by the CredentialStore only.
    */
@@ -325,6 +340,16 @@ public final class KeyLayout {
     return RUNS.pack(Tuple.from(accountId, overlayId));
   }
 
+  /** The upstream job of Integration {@code integrationId}. */
+  public static byte[] job(String accountId, String integrationId) {
+    return JOBS.pack(Tuple.from(accountId, integrationId));
+  }
+
+  /** Scheduler state of {@code integrationId}: its own at {@code pack()}, an Overlay's below. */
+  public static Subspace schedules(String accountId, String integrationId) {
+    return SCHEDULES.get(Tuple.from(accountId, integrationId));
+  }
+
   /** The held mark of relation {@code relationId} of Overlay {@code overlayId}. */
   public static byte[] held(String accountId, String overlayId, String relationId) {
     return HELD.pack(Tuple.from(accountId, overlayId, relationId));
@@ -452,6 +477,8 @@ public final class KeyLayout {
         CAPTURES.get(partition),
         VALIDATIONS.get(partition),
         HELD.get(partition),
+        JOBS.get(partition),
+        SCHEDULES.get(partition),
         FENCES.get(partition),
         COUNTERS.get(partition));
   }

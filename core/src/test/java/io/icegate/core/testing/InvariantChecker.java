@@ -242,6 +242,7 @@ public final class InvariantChecker {
     }
 
     checkCredentials(tx, byId, partitions, violations);
+    JobInvariants.check(tx, byId, partitions, violations);
 
     for (KeyValue kv : all(tx, KeyLayout.FENCES.range())) {
       partitions.add(KeyLayout.FENCES.unpack(kv.key()).getString(0));

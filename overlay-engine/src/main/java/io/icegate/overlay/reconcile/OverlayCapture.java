@@ -104,7 +104,7 @@ public final class OverlayCapture {
     try {
       Reconciler.Handle handle = reconciler.handle(accountId, overlayId, ticket);
       RunFence fence = new RunFence(repositories, reconciler.runs(), handle.integration(),
-          handle.overlay(), ticket);
+          handle.overlay(), ticket, handle.guard());
       repositories.store().read(tx -> {
         fence.assertCurrent(tx);
         return null;

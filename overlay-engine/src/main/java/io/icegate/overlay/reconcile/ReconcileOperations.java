@@ -198,7 +198,7 @@ public final class ReconcileOperations implements AutoCloseable {
     try {
       Reconciler.Handle handle = reconciler.handle(accountId, overlayId, ticket).with(retirement);
       records.put(accountId, id, snapshot(id, entry, entry.storedAtMillis));
-      executor.execute(() -> runAsync(id, entry, handle));
+      executor.execute(() -> run(id, entry, handle));
     } catch (RuntimeException e) {
       live.remove(id);
       reconciler.release(ticket);
@@ -324,7 +324,53 @@ public final class ReconcileOperations implements AutoCloseable {
     }
   }
 
-  private void runAsync(String id, Live entry, Reconciler.Handle handle) {
+  /**
+   * What {@link #runAttached} did: ran the Overlay's reconcile as an operation, or found a run
+   * already holding the Overlay (which then does the work; its operation is the one to watch).
+   */
+  public sealed interface Attached permits Joined, Ran {}
+
+  /** A run already held the Overlay: operation {@code operationId} (absent for a synchronous). */
+  public record Joined(String operationId) implements Attached {}
+
+  /** The attached run ended as {@code operation} says. */
+  public record Ran(ReconcileOperation operation) implements Attached {}
+
+  /**
+   * Reconciles Overlay {@code overlayId} as an operation run on the caller's thread, every fenced
+   * transaction of the run also asserting {@code guard}: how an upstream job publishes into each
+   * of its Overlays (issue 27). The operation is stored, heartbeaten and joinable exactly like one
+   * {@link #submit} started, so an asynchronous reconcile requested meanwhile joins it and reports
+   * its progress. Scheduled runs never confirm a mass retirement.
+   *
+   * @return {@link Joined} when a run already holds the Overlay (by the run-record rules), else
+   *     {@link Ran} with the ended operation
+   * @throws IcegateException NOT_FOUND, FENCED (the account is being deleted)
+   */
+  public Attached runAttached(String accountId, String overlayId, RunGuard guard) {
+    String id = UUID.randomUUID().toString();
+    ReconcileRuns.Start start =
+        reconciler.begin(accountId, overlayId, id, holder -> ended(accountId, holder));
+    if (start instanceof ReconcileRuns.Busy busy) {
+      return new Joined(busy.operationId());
+    }
+    ReconcileRuns.Ticket ticket = ((ReconcileRuns.Started) start).ticket();
+    Live entry = new Live(accountId, overlayId, clock.millis(), live -> store(id, live));
+    live.put(id, entry);
+    Reconciler.Handle handle;
+    try {
+      handle = reconciler.handle(accountId, overlayId, ticket).with(guard);
+      records.put(accountId, id, snapshot(id, entry, entry.storedAtMillis));
+    } catch (RuntimeException e) {
+      live.remove(id);
+      reconciler.release(ticket);
+      throw e;
+    }
+    return new Ran(run(id, entry, handle));
+  }
+
+  /** Runs the phases of operation {@code id} and stores its end; returns that end. */
+  private ReconcileOperation run(String id, Live entry, Reconciler.Handle handle) {
     ReconcileOperation done;
     try {
       ReconcileReport report = reconciler.execute(handle, entry.progress);
@@ -351,6 +397,7 @@ public final class ReconcileOperations implements AutoCloseable {
     } finally {
       live.remove(id);
     }
+    return done;
   }
 
   private ReconcileOperation finished(String id, Live entry, ReconcileOperation.State state,

@@ -71,13 +71,19 @@ public final class Reconciler {
    * A run that holds its Overlay, between {@link #begin} and {@link #execute}.
    *
    * @param retirement whether the run may retire everything it holds ({@link MassRetirement})
+   * @param guard what every fenced transaction of the run asserts besides ({@link RunGuard})
    */
   public record Handle(Resource<CatalogOverlay> overlay, Resource<Integration> integration,
-      ReconcileRuns.Ticket ticket, MassRetirement retirement) {
+      ReconcileRuns.Ticket ticket, MassRetirement retirement, RunGuard guard) {
 
     /** This run, allowed to retire everything or not. */
     public Handle with(MassRetirement retirement) {
-      return new Handle(overlay, integration, ticket, retirement);
+      return new Handle(overlay, integration, ticket, retirement, guard);
+    }
+
+    /** This run, also asserting {@code guard} in every fenced transaction. */
+    public Handle with(RunGuard guard) {
+      return new Handle(overlay, integration, ticket, retirement, guard);
     }
   }
 
@@ -252,7 +258,7 @@ public final class Reconciler {
       Resource<CatalogOverlay> overlay = repositories.overlays(accountId).require(tx, overlayId);
       Resource<Integration> integration =
           repositories.integrations(accountId).require(tx, overlay.spec().integrationId());
-      return new Handle(overlay, integration, ticket, MassRetirement.REFUSED);
+      return new Handle(overlay, integration, ticket, MassRetirement.REFUSED, RunGuard.NONE);
     });
   }
 
@@ -350,7 +356,8 @@ public final class Reconciler {
     progress.enter(ReconcileProgress.Phase.PREFLIGHT);
     Destination destination = new Destination(repositories, account, overlay.spec().catalogId(),
         integration.id(), overlay.id());
-    RunFence fence = new RunFence(repositories, runs, integration, overlay, handle.ticket());
+    RunFence fence = new RunFence(repositories, runs, integration, overlay, handle.ticket(),
+        handle.guard());
     // A run already superseded at this point must not even report conflicts as if it were current.
     repositories.store().read(tx -> {
       fence.assertCurrent(tx);

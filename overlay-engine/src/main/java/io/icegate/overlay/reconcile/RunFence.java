@@ -32,9 +32,10 @@ import java.util.Optional;
  * re-run) commits no write at all.
  *
  * @param ticket what the run observed at start ({@link ReconcileRuns#start})
+ * @param guard what the run asserts besides (an upstream job's fence, issue 27)
  */
 record RunFence(Repositories repositories, ReconcileRuns runs, Resource<Integration> integration,
-    Resource<CatalogOverlay> overlay, ReconcileRuns.Ticket ticket) {
+    Resource<CatalogOverlay> overlay, ReconcileRuns.Ticket ticket, RunGuard guard) {
 
   String accountId() {
     return overlay.accountId();
@@ -63,6 +64,7 @@ record RunFence(Repositories repositories, ReconcileRuns runs, Resource<Integrat
 
   /** Deletion fences and the configuration and credential generations observed at start. */
   private void assertObserved(ReadTransaction tx) {
+    guard.assertCurrent(tx);
     String account = accountId();
     DeletionFences fences = repositories.fences();
     for (ResourceRef ref : List.of(ResourceRef.account(account), integration.ref(), overlay.ref(),

@@ -1,0 +1,68 @@
+package io.icegate.core.jobs;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.apple.foundationdb.tuple.Tuple;
+import io.icegate.core.model.ModelJson;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.ReadTransaction;
+import io.icegate.core.store.Transaction;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Optional;
+
+/** Reads and writes the JSON of {@link KeyLayout#JOBS} and {@link KeyLayout#SCHEDULES}. */
+final class StoredJobs {
+  private StoredJobs() {}
+
+  static Optional<UpstreamJob> job(ReadTransaction tx, String accountId, String integrationId) {
+    return decode(tx.get(KeyLayout.job(accountId, integrationId)), UpstreamJob.class);
+  }
+
+  static void putJob(Transaction tx, UpstreamJob job) {
+    tx.set(KeyLayout.job(job.accountId(), job.integrationId()), encode(job));
+  }
+
+  static void clearJob(Transaction tx, String accountId, String integrationId) {
+    tx.clear(KeyLayout.job(accountId, integrationId));
+  }
+
+  static Optional<SchedulerState> state(ReadTransaction tx, String accountId,
+      String integrationId) {
+    return decode(tx.get(KeyLayout.schedules(accountId, integrationId).pack()), SchedulerState.class);
+  }
+
+  static void putState(Transaction tx, String accountId, String integrationId,
+      SchedulerState state) {
+    tx.set(KeyLayout.schedules(accountId, integrationId).pack(), encode(state));
+  }
+
+  static Optional<SchedulerState.OverlayRound> overlayRound(ReadTransaction tx, String accountId,
+      String integrationId, String overlayId) {
+    return decode(tx.get(KeyLayout.schedules(accountId, integrationId).pack(Tuple.from(overlayId))),
+        SchedulerState.OverlayRound.class);
+  }
+
+  static void putOverlayRound(Transaction tx, String accountId, String integrationId,
+      String overlayId, SchedulerState.OverlayRound round) {
+    tx.set(KeyLayout.schedules(accountId, integrationId).pack(Tuple.from(overlayId)), encode(round));
+  }
+
+  private static byte[] encode(Object value) {
+    try {
+      return ModelJson.mapper().writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static <T> Optional<T> decode(byte[] bytes, Class<T> type) {
+    if (bytes == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(ModelJson.mapper().readValue(bytes, type));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

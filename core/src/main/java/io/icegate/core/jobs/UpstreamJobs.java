@@ -1,0 +1,288 @@
+package io.icegate.core.jobs;
+
+import com.apple.foundationdb.Range;
+import io.icegate.core.durability.DeletionFences;
+import io.icegate.core.model.CatalogOverlay;
+import io.icegate.core.model.Integration;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.model.ResourceRef;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.store.Idempotence;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeyValue;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.ReadConsistency;
+import io.icegate.core.store.ReadTransaction;
+import io.icegate.core.store.Transaction;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Predicate;
+
+/**
+ * Durable upstream jobs and their leases in the store (issue 27): plan a round for an
+ * Integration, take its lease, renew it, end the round. Several gateway processes over one store
+ * (FoundationDB in production) each run an instance with its own holder id; the lease, a field
+ * of the job record written in serializable transactions, makes sure only one runs a job at a
+ * time.
+ *
+ * <ul>
+ *   <li><b>Plan</b> ({@link #plan}): one transaction reads the Integration, its Overlays (STRONG)
+ *       and its scheduler state, and stores a job recording the generations of each when there is
+ *       work: no deletion fence, not backing off, at least one Overlay with demand. A stored job
+ *       that is still current is returned as it is; one that is no longer (see {@link JobFence})
+ *       is replaced by a new job.
+ *   <li><b>Lease</b> ({@link #acquire}): taken when free or lapsed by this instance's clock; a
+ *       new holder takes the next epoch, so the previous holder (crashed, or only stalled) fails
+ *       its next fenced transaction and the new one starts the round from a clean state: nothing
+ *       of a round lives outside the job record, whose planned generations are re-checked by
+ *       every publication. Renewal ({@link #renew}) rewrites one key.
+ *   <li><b>End</b> ({@link #end}, {@link #cancel}): removes the job and, for an ended round,
+ *       writes the scheduler state (attempts, exponential capped backoff, last error, last
+ *       success) and each Overlay's outcome, only while the holder still holds the job and only
+ *       for an Integration and Overlays still present and unfenced, so an end racing a delete
+ *       never writes back a key the delete removed.
+ * </ul>
+ *
+ * Every transaction here decides from what it reads, so it is safe to retry after an unknown
+ * commit result. Thread-safe.
+ */
+public final class UpstreamJobs {
+  private final Repositories repositories;
+  private final KvStore store;
+  private final Clock clock;
+  private final Duration lease;
+  private final Backoff backoff;
+  private final JobFence fence;
+  private final DeletionFences fences;
+
+  /**
+   * @param clock this holder's clock: leases are taken and judged lapsed by it
+   * @param lease how long a holder keeps a job without renewing
+   */
+  public UpstreamJobs(Repositories repositories, Clock clock, Duration lease, Backoff backoff) {
+    this.repositories = Objects.requireNonNull(repositories, "repositories");
+    this.store = repositories.store();
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.lease = Objects.requireNonNull(lease, "lease");
+    this.backoff = Objects.requireNonNull(backoff, "backoff");
+    this.fence = new JobFence(repositories, clock);
+    this.fences = repositories.fences();
+  }
+
+  /** The fence publications of jobs taken here assert. */
+  public JobFence fence() {
+    return fence;
+  }
+
+  /** How long a lease lasts without renewal. */
+  public Duration lease() {
+    return lease;
+  }
+
+  /**
+   * Plans a round for Integration {@code integrationId}, or returns the current planned one.
+   *
+   * @param demand which of the Integration's Overlays take part (issue 28: not paused, with an
+   *     interval); read in the planning transaction
+   * @return the job, or empty when there is no work: the account or Integration is gone or being
+   *     deleted, the Integration is backing off, or no Overlay has demand
+   */
+  public Optional<UpstreamJob> plan(String accountId, String integrationId,
+      Predicate<Resource<CatalogOverlay>> demand) {
+    return store.run(Idempotence.IDEMPOTENT, tx -> {
+      Optional<Resource<Integration>> integration =
+          repositories.integrations(accountId).get(tx, integrationId);
+      if (integration.isEmpty() || fenced(tx, ResourceRef.account(accountId))
+          || fenced(tx, integration.get().ref())) {
+        return Optional.<UpstreamJob>empty();
+      }
+      Optional<UpstreamJob> stored = StoredJobs.job(tx, accountId, integrationId);
+      if (stored.isPresent() && isPlannedCurrent(tx, stored.get())) {
+        return stored;
+      }
+      SchedulerState state = StoredJobs.state(tx, accountId, integrationId)
+          .orElse(SchedulerState.NONE);
+      long now = clock.millis();
+      if (state.nextAttemptAtMillis() > now) {
+        return Optional.<UpstreamJob>empty();
+      }
+      List<UpstreamJob.Participant> participants = new ArrayList<>();
+      for (Resource<CatalogOverlay> overlay : overlaysOf(tx, accountId, integrationId)) {
+        if (!fenced(tx, overlay.ref()) && !fenced(tx, new ResourceRef(accountId,
+            ResourceKind.CATALOG, overlay.spec().catalogId())) && demand.test(overlay)) {
+          participants.add(new UpstreamJob.Participant(overlay.id(), overlay.spec().catalogId(),
+              overlay.configurationGeneration()));
+        }
+      }
+      if (participants.isEmpty()) {
+        stored.ifPresent(j -> StoredJobs.clearJob(tx, accountId, integrationId));
+        return Optional.<UpstreamJob>empty();
+      }
+      UpstreamJob job = new UpstreamJob(UUID.randomUUID().toString(), accountId, integrationId,
+          integration.get().configurationGeneration(),
+          integration.get().spec().credentialGeneration(), participants, now, 0, null);
+      StoredJobs.putJob(tx, job);
+      return Optional.of(job);
+    });
+  }
+
+  /**
+   * Takes the lease of Integration {@code integrationId}'s job for {@code holder}: when nobody
+   * holds it, its lease lapsed by this instance's clock, or {@code holder} holds it already.
+   *
+   * @return the job as held, or empty when there is none or another holder's lease lives
+   */
+  public Optional<UpstreamJob> acquire(String accountId, String integrationId, String holder) {
+    return store.run(Idempotence.IDEMPOTENT, tx -> {
+      Optional<UpstreamJob> stored = StoredJobs.job(tx, accountId, integrationId);
+      if (stored.isEmpty()) {
+        return Optional.<UpstreamJob>empty();
+      }
+      UpstreamJob job = stored.get();
+      long now = clock.millis();
+      boolean own = job.lease() != null && job.lease().holder().equals(holder);
+      if (job.lease() != null && !own && job.lease().expiresAtMillis() > now) {
+        return Optional.<UpstreamJob>empty();
+      }
+      // A retry after an unknown commit finds its own lease and keeps the epoch it took.
+      UpstreamJob held = own
+          ? job.leasedTo(new UpstreamJob.Lease(holder, job.lease().acquiredAtMillis(),
+              now + lease.toMillis()), job.epoch())
+          : job.leasedTo(new UpstreamJob.Lease(holder, now, now + lease.toMillis()),
+              job.epoch() + 1);
+      StoredJobs.putJob(tx, held);
+      return Optional.of(held);
+    });
+  }
+
+  /**
+   * Renews the lease of {@code held} if it still holds the job: one read and one write.
+   *
+   * @return the job with its new expiry, or empty when it no longer holds the job
+   */
+  public Optional<UpstreamJob> renew(UpstreamJob held) {
+    return store.run(Idempotence.IDEMPOTENT, tx -> {
+      Optional<UpstreamJob> stored = StoredJobs.job(tx, held.accountId(), held.integrationId());
+      if (stored.isEmpty() || !stored.get().sameHolding(held)) {
+        return Optional.<UpstreamJob>empty();
+      }
+      UpstreamJob renewed = held.leasedTo(new UpstreamJob.Lease(held.lease().holder(),
+          held.lease().acquiredAtMillis(), clock.millis() + lease.toMillis()), held.epoch());
+      StoredJobs.putJob(tx, renewed);
+      return Optional.of(renewed);
+    });
+  }
+
+  /** Whether {@code held} may still publish ({@link JobFence}), read in its own transaction. */
+  public Optional<String> whatMoved(UpstreamJob held) {
+    return store.read(tx -> fence.whatMoved(tx, held));
+  }
+
+  /**
+   * Ends the round of {@code held}: removes the job and records the outcome, if it still holds
+   * the job. A success resets the attempts and records its start as the last success; a failure
+   * counts an attempt, records {@code failure} and backs off ({@link Backoff}).
+   *
+   * @param overlays each participating Overlay's outcome this round
+   * @param failure why the round failed, or {@code null} for a success
+   * @return whether the end was recorded (false: the job was taken over or cancelled meanwhile)
+   */
+  public boolean end(UpstreamJob held, Map<String, SchedulerState.OverlayRound> overlays,
+      SchedulerState.Problem failure) {
+    return store.run(Idempotence.IDEMPOTENT, tx -> {
+      String account = held.accountId();
+      Optional<UpstreamJob> stored = StoredJobs.job(tx, account, held.integrationId());
+      if (stored.isEmpty() || !stored.get().sameHolding(held)) {
+        return false; // includes a retry whose first attempt committed
+      }
+      StoredJobs.clearJob(tx, account, held.integrationId());
+      Optional<Resource<Integration>> integration =
+          repositories.integrations(account).get(tx, held.integrationId());
+      if (integration.isEmpty() || fenced(tx, ResourceRef.account(account))
+          || fenced(tx, integration.get().ref())) {
+        return true;
+      }
+      long now = clock.millis();
+      SchedulerState was = StoredJobs.state(tx, account, held.integrationId())
+          .orElse(SchedulerState.NONE);
+      SchedulerState next;
+      if (failure == null) {
+        next = new SchedulerState(0, now, held.lease().acquiredAtMillis(), now, null);
+      } else {
+        int attempts = was.attempts() + 1;
+        next = new SchedulerState(attempts, now, was.lastSuccessAtMillis(),
+            now + backoff.after(attempts).toMillis(), failure);
+      }
+      StoredJobs.putState(tx, account, held.integrationId(), next);
+      for (Map.Entry<String, SchedulerState.OverlayRound> e : overlays.entrySet()) {
+        Optional<Resource<CatalogOverlay>> overlay =
+            repositories.overlays(account).get(tx, e.getKey());
+        if (overlay.isPresent() && !fenced(tx, overlay.get().ref())) {
+          StoredJobs.putOverlayRound(tx, account, held.integrationId(), e.getKey(), e.getValue());
+        }
+      }
+      return true;
+    });
+  }
+
+  /**
+   * Drops the job of {@code held} without recording a round (something it depends on moved; the
+   * next plan starts afresh), if it still holds it.
+   */
+  public void cancel(UpstreamJob held) {
+    store.run(Idempotence.IDEMPOTENT, tx -> {
+      Optional<UpstreamJob> stored = StoredJobs.job(tx, held.accountId(), held.integrationId());
+      if (stored.isPresent() && stored.get().sameHolding(held)) {
+        StoredJobs.clearJob(tx, held.accountId(), held.integrationId());
+      }
+      return null;
+    });
+  }
+
+  /** The job of Integration {@code integrationId}, if one is planned. */
+  public Optional<UpstreamJob> job(String accountId, String integrationId) {
+    return store.read(tx -> StoredJobs.job(tx, accountId, integrationId));
+  }
+
+  /** The scheduler state of Integration {@code integrationId}, if a round ever ended. */
+  public Optional<SchedulerState> state(String accountId, String integrationId) {
+    return store.read(tx -> StoredJobs.state(tx, accountId, integrationId));
+  }
+
+  /** What the last round did for Overlay {@code overlayId}, if it took part in one. */
+  public Optional<SchedulerState.OverlayRound> overlayRound(String accountId,
+      String integrationId, String overlayId) {
+    return store.read(tx -> StoredJobs.overlayRound(tx, accountId, integrationId, overlayId));
+  }
+
+  /** Whether planned job {@code job} (held or not) still matches the world, lease aside. */
+  private boolean isPlannedCurrent(ReadTransaction tx, UpstreamJob job) {
+    return fence.plannedMoved(tx, job).isEmpty();
+  }
+
+  private List<Resource<CatalogOverlay>> overlaysOf(ReadTransaction tx, String accountId,
+      String integrationId) {
+    ResourceRepository<CatalogOverlay> overlays = repositories.overlays(accountId);
+    Range range = KeyLayout.resources(accountId, ResourceKind.OVERLAY).range();
+    List<Resource<CatalogOverlay>> found = new ArrayList<>();
+    for (KeyValue kv : ReadConsistency.STRONG.view(tx).getRange(range.begin, range.end)) {
+      Resource<CatalogOverlay> overlay = overlays.codec().read(kv.value());
+      if (overlay.spec().integrationId().equals(integrationId)) {
+        found.add(overlay);
+      }
+    }
+    return found;
+  }
+
+  private boolean fenced(ReadTransaction tx, ResourceRef ref) {
+    return fences.read(tx, ref).isPresent();
+  }
+}

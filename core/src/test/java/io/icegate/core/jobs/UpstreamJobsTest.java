@@ -1,0 +1,176 @@
+package io.icegate.core.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.icegate.admin.model.IntegrationAuthentication;
+import io.icegate.admin.model.IntegrationType;
+import io.icegate.core.credential.CredentialPublication;
+import io.icegate.core.credential.CredentialStore;
+import io.icegate.core.credential.CredentialedWrites;
+import io.icegate.core.credential.MasterKey;
+import io.icegate.core.credential.SecretValues;
+import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.integration.IntegrationService;
+import io.icegate.core.model.Account;
+import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogOverlay;
+import io.icegate.core.model.Integration;
+import io.icegate.core.overlay.OverlayService;
+import io.icegate.core.overlay.RecordingRetirement;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.repo.OnConflict;
+import io.icegate.core.store.memory.InMemoryEngine;
+import io.icegate.core.testing.FaultWorld;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The job protocol of {@link UpstreamJobs} on the in-memory store, step by step: planning keeps
+ * a current job and replaces a stale one, leases and epochs, what a holder that lost its job can
+ * still do (nothing), and an end racing a delete. Rounds over a real upstream and two processes
+ * (in-memory and SQLite) are overlay-engine's {@code UpstreamJobRunnerTest}.
+ */
+class UpstreamJobsTest {
+  private static final Duration LEASE = Duration.ofSeconds(30);
+  private static final Backoff BACKOFF = new Backoff(Duration.ofSeconds(10), Duration.ofMinutes(1));
+
+  private FaultWorld world;
+  private IntegrationService integrations;
+  private OverlayService overlays;
+  private UpstreamJobs jobs;
+  private String account;
+  private String integration;
+  private String catalog;
+  private String overlay;
+
+  @BeforeEach
+  void setUp() {
+    world = FaultWorld.open(InMemoryEngine.create());
+    CredentialStore credentials =
+        new CredentialStore(world.store, MasterKey.of(new byte[32]), world.clock);
+    integrations = new IntegrationService(world.repos,
+        new CredentialedWrites(new CredentialPublication(credentials), world.creates),
+        credentials, host -> { });
+    overlays = new OverlayService(world.repos, world.creates, new RecordingRetirement(world.store));
+    account = world.repos.accounts().create(new Account("acme")).id();
+    catalog = world.repos.catalogs(account).create(new Catalog("target", "file:/w", Map.of()))
+        .id();
+    integration = integrations.create(account, new Integration("up", IntegrationType.ICEBERG_REST,
+        "https://c.example.com/v1", Map.of(), new IntegrationAuthentication.Bearer(), 0),
+        new SecretValues(Map.of("token", "t")), new CreateRequest(OnConflict.ERROR, null))
+        .outcome().resource().id();
+    overlay = overlay("o", List.of(List.of("sales")));
+    jobs = new UpstreamJobs(world.repos, world.clock, LEASE, BACKOFF);
+  }
+
+  @AfterEach
+  void check() {
+    world.checker().assertClean();
+    world.close();
+  }
+
+  private String overlay(String name, List<List<String>> include) {
+    return overlays.create(account, new CatalogOverlay(name, integration, catalog, include,
+        List.of()), new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
+  }
+
+  private UpstreamJob plan() {
+    return jobs.plan(account, integration, o -> true).orElseThrow();
+  }
+
+  @Test
+  void planningKeepsACurrentJobAndReplacesOneThatNoLongerMatches() {
+    UpstreamJob first = plan();
+    assertThat(first.participants()).extracting(UpstreamJob.Participant::overlayId)
+        .containsExactly(overlay);
+    assertThat(plan().jobId()).isEqualTo(first.jobId());
+    overlays.update(account, overlay, ExpectedGeneration.any(), null, null, null,
+        List.of(List.of("sales", "emea")), null);
+    UpstreamJob second = plan();
+    assertThat(second.jobId()).isNotEqualTo(first.jobId());
+    assertThat(second.participants().get(0).configurationGeneration())
+        .isGreaterThan(first.participants().get(0).configurationGeneration());
+    // Demand is read when planning: a planned job stays until it runs or goes stale.
+    assertThat(jobs.plan(account, integration, o -> false)).contains(second);
+    jobs.cancel(jobs.acquire(account, integration, "a").orElseThrow());
+    assertThat(jobs.plan(account, integration, o -> false)).isEmpty();
+    assertThat(jobs.job(account, integration)).isEmpty();
+  }
+
+  @Test
+  void aLeaseIsExclusiveUntilItLapsesAndATakeoverFencesTheEarlierHolderOut() {
+    plan();
+    UpstreamJob a = jobs.acquire(account, integration, "a").orElseThrow();
+    assertThat(a.epoch()).isEqualTo(1);
+    assertThat(jobs.acquire(account, integration, "a").orElseThrow().epoch()).isEqualTo(1);
+    assertThat(jobs.acquire(account, integration, "b")).isEmpty();
+    world.clock.advance(LEASE.minusSeconds(1));
+    a = jobs.renew(a).orElseThrow();
+    world.clock.advance(LEASE.minusSeconds(1));
+    assertThat(jobs.acquire(account, integration, "b")).isEmpty();
+    world.clock.advance(Duration.ofSeconds(1));
+    UpstreamJob b = jobs.acquire(account, integration, "b").orElseThrow();
+    assertThat(b.epoch()).isEqualTo(2);
+    assertThat(b.jobId()).isEqualTo(a.jobId());
+
+    UpstreamJob stale = a;
+    assertThat(jobs.renew(stale)).isEmpty();
+    assertThat(jobs.whatMoved(stale)).isPresent();
+    assertThatThrownBy(() -> world.store.read(tx -> {
+      jobs.fence().assertCurrent(tx, stale);
+      return null;
+    })).isInstanceOfSatisfying(IcegateException.class,
+        e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_SUPERSEDED));
+    assertThat(jobs.end(stale, Map.of(), null)).isFalse();
+    jobs.cancel(stale);
+    assertThat(jobs.job(account, integration).orElseThrow().lease().holder()).isEqualTo("b");
+    assertThat(jobs.whatMoved(b)).isEmpty();
+    assertThat(jobs.end(b, Map.of(overlay, new SchedulerState.OverlayRound(b.jobId(),
+        "SUCCEEDED", 0, null)), null)).isTrue();
+    assertThat(jobs.job(account, integration)).isEmpty();
+    assertThat(jobs.state(account, integration).orElseThrow().lastSuccessAtMillis())
+        .isEqualTo(b.lease().acquiredAtMillis());
+  }
+
+  @Test
+  void aHolderWhoseLeaseLapsedByItsOwnClockMayNotPublish() {
+    plan();
+    UpstreamJob a = jobs.acquire(account, integration, "a").orElseThrow();
+    world.clock.advance(LEASE);
+    assertThat(jobs.whatMoved(a)).contains("its lease lapsed");
+  }
+
+  @Test
+  void failuresBackOffAndPlanningWaits() {
+    plan();
+    UpstreamJob a = jobs.acquire(account, integration, "a").orElseThrow();
+    SchedulerState.Problem problem = new SchedulerState.Problem("UPSTREAM_UNAVAILABLE", "down");
+    assertThat(jobs.end(a, Map.of(), problem)).isTrue();
+    SchedulerState state = jobs.state(account, integration).orElseThrow();
+    assertThat(state.attempts()).isEqualTo(1);
+    assertThat(state.lastError()).isEqualTo(problem);
+    assertThat(jobs.plan(account, integration, o -> true)).isEmpty();
+    world.clock.advance(BACKOFF.after(1));
+    assertThat(jobs.plan(account, integration, o -> true)).isPresent();
+  }
+
+  @Test
+  void anEndRacingAnOverlayDeleteNeverWritesTheDeletedOverlaysStateBack() {
+    String other = overlay("other", List.of(List.of("Marketing")));
+    plan();
+    UpstreamJob a = jobs.acquire(account, integration, "a").orElseThrow();
+    overlays.delete(account, other, ExpectedGeneration.any()); // drops the job: it took part
+    assertThat(jobs.job(account, integration)).isEmpty();
+    assertThat(jobs.end(a, Map.of(other, new SchedulerState.OverlayRound(a.jobId(), "SUCCEEDED",
+        0, null)), null)).isFalse();
+    assertThat(jobs.overlayRound(account, integration, other)).isEmpty();
+    assertThat(jobs.state(account, integration)).isEmpty();
+  }
+}

@@ -1,0 +1,220 @@
+package io.icegate.overlay.jobs;
+
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.jobs.SchedulerState;
+import io.icegate.core.jobs.UpstreamJob;
+import io.icegate.core.jobs.UpstreamJobs;
+import io.icegate.core.model.CatalogOverlay;
+import io.icegate.core.model.Resource;
+import io.icegate.overlay.reconcile.ReconcileOperation;
+import io.icegate.overlay.reconcile.ReconcileOperations;
+import io.icegate.overlay.reconcile.RunGuard;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs rounds of durable upstream jobs (issue 27) in one gateway process: plan the Integration's
+ * job, take its lease, publish into each participating Overlay through the reconcile pipeline,
+ * end the round. One instance per process, each with its own holder id; instances in several
+ * processes over one store never run the same job at once ({@link UpstreamJobs}).
+ *
+ * <p>Each Overlay's publication is an ordinary reconcile run ({@link
+ * ReconcileOperations#runAttached}): the same run record ({@code ReconcileRuns}), the same fences,
+ * and on top the job's fence ({@link io.icegate.core.jobs.JobFence}) in every fenced
+ * transaction, so a job whose Integration, Overlays, Catalogs or account moved stops publishing
+ * at its next transaction. A reconcile already holding an Overlay is joined, not fought (the
+ * round counts that Overlay JOINED); a newer reconcile that publishes first supersedes the
+ * round's run for that Overlay by the run-record rules (SUPERSEDED). A round whose job moved is
+ * cancelled: the job is dropped and the next plan starts afresh. A failed round backs off.
+ *
+ * <p>Discovery still happens per Overlay, inside each run; one discovery of the union scope per
+ * round (shared discovery) is issue 28's. Thread-safe.
+ */
+public final class UpstreamJobRunner implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(UpstreamJobRunner.class);
+
+  /** Every Overlay of the Integration takes part (until issue 28 adds demand). */
+  public static final Predicate<Resource<CatalogOverlay>> EVERY_OVERLAY = overlay -> true;
+
+  private final UpstreamJobs jobs;
+  private final ReconcileOperations operations;
+  private final Clock clock;
+  private final String holder;
+  private final Map<String, AtomicReference<UpstreamJob>> held = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService heartbeat;
+
+  /**
+   * A runner whose leases the caller renews ({@link #renewLeases}).
+   *
+   * @param jobs the job store, on this process's clock
+   */
+  public UpstreamJobRunner(UpstreamJobs jobs, ReconcileOperations operations, Clock clock) {
+    this(jobs, operations, clock, null);
+  }
+
+  /**
+   * A runner that renews the leases of its rounds every {@code heartbeat}.
+   *
+   * @param heartbeat shorter than the lease (a third of it is usual), or {@code null} for none
+   */
+  public UpstreamJobRunner(UpstreamJobs jobs, ReconcileOperations operations, Clock clock,
+      Duration heartbeat) {
+    this.jobs = Objects.requireNonNull(jobs, "jobs");
+    this.operations = Objects.requireNonNull(operations, "operations");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.holder = "runner-" + UUID.randomUUID();
+    if (heartbeat == null) {
+      this.heartbeat = null;
+    } else {
+      if (heartbeat.compareTo(jobs.lease()) >= 0) {
+        throw new IllegalArgumentException("heartbeat " + heartbeat + " must be shorter than "
+            + "the job lease " + jobs.lease());
+      }
+      this.heartbeat = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "upstream-job-heartbeat");
+        t.setDaemon(true);
+        return t;
+      });
+      long period = heartbeat.toMillis();
+      this.heartbeat.scheduleWithFixedDelay(this::renewLeases, period, period,
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  /** This runner's holder id, as job leases name it. */
+  public String holder() {
+    return holder;
+  }
+
+  /**
+   * One round for Integration {@code integrationId}: plans (or finds) its job, takes the lease,
+   * publishes into each participating Overlay in turn, ends the round.
+   *
+   * @param demand which Overlays take part (read when planning)
+   */
+  public RoundOutcome runRound(String accountId, String integrationId,
+      Predicate<Resource<CatalogOverlay>> demand) {
+    Optional<UpstreamJob> planned = jobs.plan(accountId, integrationId, demand);
+    if (planned.isEmpty()) {
+      return RoundOutcome.of(RoundOutcome.State.IDLE, null);
+    }
+    Optional<UpstreamJob> taken = jobs.acquire(accountId, integrationId, holder);
+    if (taken.isEmpty()) {
+      return RoundOutcome.of(RoundOutcome.State.BUSY, planned.get().jobId());
+    }
+    String key = accountId + "/" + integrationId;
+    AtomicReference<UpstreamJob> current = new AtomicReference<>(taken.get());
+    held.put(key, current);
+    try {
+      return publish(current);
+    } finally {
+      held.remove(key, current);
+    }
+  }
+
+  /**
+   * Renews the lease of every round this runner holds, one small transaction each; a failure is
+   * a WARN line and a lost lease is left to the round, whose next fenced transaction fails.
+   */
+  public void renewLeases() {
+    for (AtomicReference<UpstreamJob> current : held.values()) {
+      try {
+        jobs.renew(current.get()).ifPresent(current::set);
+      } catch (RuntimeException e) {
+        LOG.warn("renewing the lease of upstream job {} failed: {}", current.get().jobId(),
+            e.getClass().getName());
+      }
+    }
+  }
+
+  private RoundOutcome publish(AtomicReference<UpstreamJob> current) {
+    UpstreamJob job = current.get();
+    RunGuard guard = tx -> jobs.fence().assertCurrent(tx, current.get());
+    Map<String, SchedulerState.OverlayRound> rounds = new LinkedHashMap<>();
+    SchedulerState.Problem failure = null;
+    for (UpstreamJob.Participant p : job.participants()) {
+      Optional<String> moved = jobs.whatMoved(current.get());
+      if (moved.isPresent()) {
+        return cancel(current.get(), rounds, moved.get());
+      }
+      SchedulerState.OverlayRound round;
+      try {
+        round = outcome(job, operations.runAttached(job.accountId(), p.overlayId(), guard));
+      } catch (IcegateException e) {
+        round = failed(job, e.code().name(), e.getMessage());
+      }
+      if ("SUPERSEDED".equals(round.outcome()) || "FAILED".equals(round.outcome())) {
+        moved = jobs.whatMoved(current.get());
+        if (moved.isPresent()) {
+          return cancel(current.get(), rounds, moved.get());
+        }
+      }
+      if (round.lastError() != null && failure == null) {
+        failure = round.lastError();
+      }
+      rounds.put(p.overlayId(), round);
+    }
+    boolean recorded = jobs.end(current.get(), rounds, failure);
+    if (!recorded) {
+      return new RoundOutcome(RoundOutcome.State.CANCELLED, job.jobId(), rounds,
+          "the job was cancelled or taken over before its end was recorded");
+    }
+    LOG.info("upstream job account={} integration={} job={} epoch={} outcome={} overlays={}",
+        job.accountId(), job.integrationId(), job.jobId(), job.epoch(),
+        failure == null ? "succeeded" : "failed", rounds.size());
+    return new RoundOutcome(failure == null ? RoundOutcome.State.SUCCEEDED
+        : RoundOutcome.State.FAILED, job.jobId(), rounds,
+        failure == null ? null : failure.code() + ": " + failure.message());
+  }
+
+  private SchedulerState.OverlayRound outcome(UpstreamJob job,
+      ReconcileOperations.Attached attached) {
+    if (attached instanceof ReconcileOperations.Joined) {
+      return new SchedulerState.OverlayRound(job.jobId(), "JOINED", clock.millis(), null);
+    }
+    ReconcileOperation op = ((ReconcileOperations.Ran) attached).operation();
+    if (op.state() == ReconcileOperation.State.SUCCEEDED) {
+      return new SchedulerState.OverlayRound(job.jobId(), "SUCCEEDED", clock.millis(), null);
+    }
+    if (op.problem() != null
+        && ErrorCode.RECONCILE_SUPERSEDED.name().equals(op.problem().code())) {
+      return new SchedulerState.OverlayRound(job.jobId(), "SUPERSEDED", clock.millis(), null);
+    }
+    return op.problem() == null ? failed(job, ErrorCode.INTERNAL.name(), "no problem recorded")
+        : failed(job, op.problem().code(), op.problem().detail());
+  }
+
+  private SchedulerState.OverlayRound failed(UpstreamJob job, String code, String message) {
+    return new SchedulerState.OverlayRound(job.jobId(), "FAILED", clock.millis(),
+        new SchedulerState.Problem(code, message));
+  }
+
+  private RoundOutcome cancel(UpstreamJob job, Map<String, SchedulerState.OverlayRound> rounds,
+      String why) {
+    jobs.cancel(job);
+    LOG.info("upstream job account={} integration={} job={} epoch={} cancelled: {}",
+        job.accountId(), job.integrationId(), job.jobId(), job.epoch(), why);
+    return new RoundOutcome(RoundOutcome.State.CANCELLED, job.jobId(), rounds, why);
+  }
+
+  @Override
+  public void close() {
+    if (heartbeat != null) {
+      heartbeat.shutdownNow();
+    }
+  }
+}
