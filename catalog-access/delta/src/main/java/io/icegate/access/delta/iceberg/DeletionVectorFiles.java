@@ -21,7 +21,7 @@ import org.apache.iceberg.io.FileIO;
  * (positions in the data file, from 0, exactly Iceberg's {@code pos}) read with Delta Kernel,
  * written with Iceberg's Avro position delete writer in the data file's partition, with {@code
  * referenced_data_file} set. The file's name derives from the data file and the vector's unique id,
- * so a vector is written once, and a changed vector (a later DELETE on the same file) gets a new
+ * so a vector is written once per spec, and a changed vector (a later DELETE on the same file) gets a new
  * file while the old one stays for the snapshots that used it.
  */
 final class DeletionVectorFiles {
@@ -42,11 +42,15 @@ final class DeletionVectorFiles {
     this.generatedLocation = generatedLocation;
   }
 
-  /** Where the delete file of this vector on this data file lives. */
-  String location(String dataFilePath, DeletionVectorDescriptor vector) {
+  /**
+   * Where the delete file of this vector on this data file, in a partition of {@code spec}, lives
+   * (a data file entered again under a new spec gets its deletes again, in a new file).
+   */
+  String location(String dataFilePath, DeletionVectorDescriptor vector, PartitionSpec spec) {
     UUID name =
         UUID.nameUUIDFromBytes(
-            (dataFilePath + "\n" + vector.getUniqueId()).getBytes(StandardCharsets.UTF_8));
+            (dataFilePath + "\n" + vector.getUniqueId() + "\n" + spec.specId())
+                .getBytes(StandardCharsets.UTF_8));
     return generatedLocation + "/deletes/" + name + "-deletes.avro";
   }
 
@@ -56,7 +60,7 @@ final class DeletionVectorFiles {
     long[] positions =
         DeletionVectorUtils.loadNewDvAndBitmap(engine, tablePath, vector)._2.toArray();
     java.util.Arrays.sort(positions); // Iceberg requires positions in order
-    String location = location(dataFilePath, vector);
+    String location = location(dataFilePath, vector, spec);
     try {
       PositionDeleteWriter<Object> writer =
           Avro.writeDeletes(io.newOutputFile(location))

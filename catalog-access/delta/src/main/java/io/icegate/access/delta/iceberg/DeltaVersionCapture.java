@@ -217,7 +217,7 @@ public final class DeltaVersionCapture {
                     UUID.nameUUIDFromBytes(tableIdentity.getBytes(StandardCharsets.UTF_8)).toString())
                 .setLocation(tablePath)
                 .setDefaultSortOrder(SortOrder.unsorted())
-            : TableMetadata.buildFrom(previous);
+            : TableMetadata.buildFrom(SpecFieldNames.clearFor(previous, mapped.schema()));
     return builder
         .setCurrentSchema(mapped.schema(), mapped.lastColumnId())
         .setDefaultPartitionSpec(spec)

@@ -91,7 +91,12 @@ final class FileChanges {
     String path = file.getPath();
     active.add(path);
     DataFile before = liveData.get(path);
-    boolean dataChanged = before == null || before.fileSizeInBytes() != file.getSize();
+    // a file captured under an older spec is entered again under the current one: its partition
+    // tuple must name the current schema's ids (they change once, when column mapping is enabled)
+    boolean dataChanged =
+        before == null
+            || before.fileSizeInBytes() != file.getSize()
+            || before.specId() != spec.specId();
     PartitionData partition = partitions.of(partitionValues);
     if (dataChanged) {
       if (before != null) {
@@ -104,7 +109,7 @@ final class FileChanges {
       delta.addRows(DeltaVersionCapture.dataFile(spec, file, partition, fileMetrics));
     }
     DeleteFile deletesBefore = liveDeletes.get(path);
-    Optional<String> deletesNow = vector.map(v -> vectors.location(path, v));
+    Optional<String> deletesNow = vector.map(v -> vectors.location(path, v, spec));
     boolean deletesSame =
         !dataChanged
             && deletesBefore != null

@@ -13,6 +13,7 @@ import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.access.delta.iceberg.KernelReadFileIO;
+import io.icegate.access.delta.schema.DeltaSchemas;
 import io.icegate.access.storage.s3.S3Location;
 import io.icegate.access.storage.s3.VendedS3Client;
 import java.io.FileNotFoundException;
@@ -129,6 +130,7 @@ public final class DeltaLog {
    * @param generatedIo writes there
    * @throws UnreadableLogException when the log or a file cannot be read
    * @throws DeltaVersionCapture.UnrepresentableFeatureException for a feature that cannot be served
+   * @throws DeltaSchemas.UnsupportedTypeException for a column type Iceberg has not
    * @throws CatalogAccessException when the outbound address policy refused the store's address
    */
   public TableMetadata capture(
@@ -152,8 +154,9 @@ public final class DeltaLog {
               tableIdentity, generatedLocation, generatedIo, new KernelReadFileIO(files)));
     } catch (TableNotFoundException e) {
       throw new UnreadableLogException("no Delta commits under " + logLocation, e);
-    } catch (DeltaVersionCapture.UnrepresentableFeatureException e) {
-      throw e;
+    } catch (DeltaVersionCapture.UnrepresentableFeatureException
+        | DeltaSchemas.UnsupportedTypeException e) {
+      throw e; // the table's, not the log's: callers hide or hold the table by name
     } catch (RuntimeException e) {
       throw unreadable(e);
     }

@@ -204,16 +204,20 @@ class DeltaVersionCaptureTest {
   }
 
   @Test
-  void columnMappingEnabledOnAnExistingTableThenARenameAndAnAddedColumnKeepTheRows() {
+  void columnMappingEnabledOnAnExistingPartitionedTableThenARenameAndAnAddedColumnKeepTheRows() {
     StructType address =
         new StructType().add("city", StringType.STRING, true).add("zip", StringType.STRING, true);
     StructType schema =
         new StructType()
             .add("id", LongType.LONG, false)
             .add("name", StringType.STRING, true)
-            .add("address", address, true);
-    delta.create("mapped", schema, List.of(), Map.of());
-    delta.append("mapped", Map.of(), List.<Object[]>of(new Object[] {1L, "a", null}));
+            .add("address", address, true)
+            .add("region", StringType.STRING, true);
+    delta.create("mapped", schema, List.of("region"), Map.of());
+    delta.append(
+        "mapped",
+        Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {1L, "a", null, "EU"}));
     TableMetadata first = capture("mapped", null);
     assertThat(ids(first.schema()).values()).allMatch(id -> id >= StableSchema.FIRST_ASSIGNED_ID);
 
@@ -226,11 +230,12 @@ class DeltaVersionCaptureTest {
             .add(current.get("id"))
             .add(new StructField("label", name.getDataType(), name.isNullable(), name.getMetadata()))
             .add(current.get("address"))
+            .add(current.get("region"))
             .add("added", IntegerType.INTEGER, true));
     TableMetadata second = capture("mapped", first);
 
     StructType mapped = delta.snapshot("mapped").getSchema();
-    for (String column : List.of("id", "label", "address", "added")) {
+    for (String column : List.of("id", "label", "address", "region", "added")) {
       int deltaId = ((Number) mapped.get(column).getMetadata().get("delta.columnMapping.id")).intValue();
       assertThat(second.schema().findField(column).fieldId()).as(column).isEqualTo(deltaId);
     }
@@ -241,7 +246,11 @@ class DeltaVersionCaptureTest {
     String physical = (String) mapped.get("label").getMetadata().get("delta.columnMapping.physicalName");
     assertThat(NameMappingParser.fromJson(second.property(TableProperties.DEFAULT_NAME_MAPPING, null)).find(physical).id())
         .isEqualTo(second.schema().findField("label").fieldId());
-    assertThat(read(second)).containsExactly(listOf(1L, "a", null, null));
+    // the partition column's id changed too: the file is entered again under a spec on the new id
+    assertThat(second.specs()).hasSize(2);
+    assertThat(second.schema().findColumnName(second.spec().fields().get(0).sourceId()))
+        .isEqualTo("region");
+    assertThat(read(second)).containsExactly(listOf(1L, "a", null, "EU", null));
   }
 
   static Map<String, Integer> ids(Schema schema) {
