@@ -1,13 +1,9 @@
 package io.icegate.access.delta.iceberg;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.types.Types;
 
 /**
@@ -22,8 +18,6 @@ import org.apache.iceberg.types.Types;
  */
 final class SpecFieldNames {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private SpecFieldNames() {}
 
   /** {@code previous}, with conflicting spec field names renamed; itself when none conflicts. */
@@ -31,20 +25,19 @@ final class SpecFieldNames {
     if (previous == null || !conflicts(previous, next)) {
       return previous;
     }
-    try {
-      ObjectNode json = (ObjectNode) JSON.readTree(TableMetadataParser.toJson(previous));
-      for (JsonNode spec : json.path("partition-specs")) {
-        for (JsonNode field : spec.path("fields")) {
-          if (conflicts(field.path("name").asText(), field.path("source-id").asInt(), next)) {
-            ((ObjectNode) field)
-                .put("name", field.path("name").asText() + "_" + field.path("source-id").asInt());
+    return MetadataJson.edit(
+        previous,
+        json -> {
+          for (JsonNode spec : json.path("partition-specs")) {
+            for (JsonNode field : spec.path("fields")) {
+              String name = field.path("name").asText();
+              int sourceId = field.path("source-id").asInt();
+              if (conflicts(name, sourceId, next)) {
+                ((ObjectNode) field).put("name", name + "_" + sourceId);
+              }
+            }
           }
-        }
-      }
-      return TableMetadataParser.fromJson(json.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+        });
   }
 
   private static boolean conflicts(TableMetadata previous, Schema next) {
