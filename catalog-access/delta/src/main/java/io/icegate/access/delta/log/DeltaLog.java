@@ -2,6 +2,8 @@ package io.icegate.access.delta.log;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.SnapshotBuilder;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
@@ -9,6 +11,9 @@ import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.delta.iceberg.DeltaVersionCapture;
+import io.icegate.access.delta.iceberg.KernelReadFileIO;
+import io.icegate.access.delta.schema.DeltaSchemas;
 import io.icegate.access.storage.s3.S3Location;
 import io.icegate.access.storage.s3.VendedS3Client;
 import java.io.FileNotFoundException;
@@ -18,7 +23,9 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
+import org.apache.iceberg.TableMetadata;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -109,6 +116,50 @@ public final class DeltaLog {
         snapshot.getSchema().toJson(),
         snapshot.getPartitionColumnNames(),
         snapshot.getTableProperties());
+  }
+
+  /**
+   * Captures a version of the table as an Iceberg snapshot ({@link DeltaVersionCapture}), reading
+   * the log and, where the log has no statistics, data file footers through this log's client.
+   *
+   * @param version the version to capture (Delta Sharing: the one the share serves); empty for
+   *     the latest
+   * @param previous the metadata of the table's previous capture, or null
+   * @param tableIdentity a stable identity of the table: snapshot ids derive from it
+   * @param generatedLocation where manifests, manifest lists and delete files go
+   * @param generatedIo writes there
+   * @throws UnreadableLogException when the log or a file cannot be read
+   * @throws DeltaVersionCapture.UnrepresentableFeatureException for a feature that cannot be served
+   * @throws DeltaSchemas.UnsupportedTypeException for a column type Iceberg has not
+   * @throws CatalogAccessException when the outbound address policy refused the store's address
+   */
+  public TableMetadata capture(
+      Optional<Long> version,
+      TableMetadata previous,
+      String tableIdentity,
+      String generatedLocation,
+      org.apache.iceberg.io.FileIO generatedIo) {
+    Engine engine = DefaultEngine.create(files);
+    try {
+      SnapshotBuilder load = TableManager.loadSnapshot(tableLocation);
+      if (version.isPresent()) {
+        load = load.atVersion(version.get());
+      }
+      Snapshot snapshot = load.build(engine);
+      return DeltaVersionCapture.capture(
+          engine,
+          snapshot,
+          previous,
+          new DeltaVersionCapture.Target(
+              tableIdentity, generatedLocation, generatedIo, new KernelReadFileIO(files)));
+    } catch (TableNotFoundException e) {
+      throw new UnreadableLogException("no Delta commits under " + logLocation, e);
+    } catch (DeltaVersionCapture.UnrepresentableFeatureException
+        | DeltaSchemas.UnsupportedTypeException e) {
+      throw e; // the table's, not the log's: callers hide or hold the table by name
+    } catch (RuntimeException e) {
+      throw unreadable(e);
+    }
   }
 
   /**

@@ -1,0 +1,245 @@
+package io.icegate.access.delta.iceberg;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import io.icegate.access.delta.schema.DeltaPartitions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.MetricsConfig;
+import org.apache.iceberg.PartitionData;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.mapping.NameMappingParser;
+import org.apache.iceberg.parquet.ParquetUtil;
+
+/**
+ * One Delta version as one Iceberg snapshot (format 2): the table metadata of the previous capture
+ * with this version's schema (stable ids, {@link StableSchema}), identity partition spec and one
+ * more snapshot whose manifests list every active file of the version, with path, size, record
+ * count, partition values from the log and bounds that never exclude a row ({@link
+ * SafeFileMetrics}); rows removed by deletion vectors are removed by position delete files ({@link
+ * DeletionVectorFiles}).
+ *
+ * <p>The snapshot is produced by iceberg-core's own {@link RowDelta} against the previous capture,
+ * so the manifests of files that did not change are reused as they are and only the change is
+ * written (new files in a new manifest; manifests holding removed files rewritten by Iceberg's
+ * filter). Snapshot ids derive from (table identity, Delta version); the timestamp is the Delta
+ * commit's, never earlier than the previous snapshot's. The data files stay where Delta wrote them;
+ * manifests, manifest lists and delete files go under {@link Target#generatedLocation()}. The
+ * metadata itself is returned, not written: the caller stores it.
+ */
+public final class DeltaVersionCapture {
+
+  /** Snapshot summary property: the Delta version the snapshot shows. */
+  public static final String DELTA_VERSION = "icegate.delta.version";
+
+  /** Table property: the Delta table the metadata shows (its location). */
+  public static final String DELTA_TABLE = "icegate.delta.table";
+
+  /**
+   * Delta reader features whose data Iceberg readers see correctly through this mapping; a table
+   * needing any other is refused by name ({@link UnrepresentableFeatureException}).
+   */
+  static final Set<String> SERVABLE_READER_FEATURES =
+      Set.of("columnMapping", "deletionVectors", "timestampNtz", "v2Checkpoint", "vacuumProtocolCheck");
+
+  /**
+   * Where one capture writes and what it is called.
+   *
+   * @param tableIdentity a stable identity of the table (snapshot ids derive from it)
+   * @param generatedLocation the table's generated-files prefix under the target warehouse, no
+   *     trailing slash
+   * @param generatedIo writes generated files (and reads the previous capture's manifests)
+   * @param dataIo reads the upstream's data files, for footers when the log has no statistics
+   */
+  public record Target(
+      String tableIdentity, String generatedLocation, FileIO generatedIo, FileIO dataIo) {}
+
+  /** A Delta feature this mapping cannot serve correctly; names the feature and a commit file. */
+  public static final class UnrepresentableFeatureException extends RuntimeException {
+    private final String feature;
+    private final String commitFile;
+
+    UnrepresentableFeatureException(String feature, String commitFile, String detail) {
+      super("Delta feature '" + feature + "' (" + commitFile + ") cannot be served as Iceberg: " + detail);
+      this.feature = feature;
+      this.commitFile = commitFile;
+    }
+
+    public String feature() {
+      return feature;
+    }
+
+    public String commitFile() {
+      return commitFile;
+    }
+  }
+
+  private DeltaVersionCapture() {}
+
+  /**
+   * @param snapshot the Delta version to capture, loaded by Kernel with {@code engine}
+   * @param previous the metadata of this table's previous capture, or null for the first
+   * @return metadata whose current snapshot shows {@code snapshot}; {@code previous} itself when it
+   *     already shows this version
+   * @throws UnrepresentableFeatureException for a feature Iceberg readers would read wrongly
+   * @throws io.icegate.access.delta.schema.DeltaSchemas.UnsupportedTypeException for a column type
+   *     Iceberg has not
+   * @throws UncheckedIOException when reading the log or writing generated files fails
+   */
+  public static TableMetadata capture(
+      Engine engine, Snapshot snapshot, TableMetadata previous, Target target) {
+    long version = snapshot.getVersion();
+    if (previous != null
+        && previous.currentSnapshot() != null
+        && String.valueOf(version).equals(previous.currentSnapshot().summary().get(DELTA_VERSION))) {
+      return previous;
+    }
+    String tablePath = snapshot.getPath();
+    String commitFile = tablePath + "/_delta_log/" + String.format("%020d.json", version);
+    refuseUnservable(snapshot, commitFile);
+
+    Map<String, String> deltaProperties = snapshot.getTableProperties();
+    StableSchema.Mapped mapped =
+        StableSchema.map(snapshot.getSchema().toJson(), deltaProperties, previous);
+    PartitionSpec spec =
+        PartitionSpecParser.fromJson(
+            mapped.schema(),
+            DeltaPartitions.identitySpecJson(
+                SchemaParser.toJson(mapped.schema()), snapshot.getPartitionColumnNames(), tablePath));
+    TableMetadata base = evolve(previous, mapped, spec, tablePath, target.tableIdentity());
+    spec = base.spec();
+
+    long snapshotId = snapshotId(target.tableIdentity(), version);
+    CaptureOperations ops =
+        new CaptureOperations(base, target.generatedIo(), target.generatedLocation(), snapshotId);
+    RowDelta delta = new BaseTable(ops, tablePath).newRowDelta().set(DELTA_VERSION, String.valueOf(version));
+    FileChanges changes =
+        new FileChanges(
+            base,
+            target.generatedIo(),
+            new SafeFileMetrics(mapped.schema(), mapped.physicalPaths(), deltaProperties),
+            new PartitionValues(spec, mapped.physicalPaths()),
+            new DeletionVectorFiles(engine, tablePath, target.generatedIo(), target.generatedLocation()),
+            target.dataIo(),
+            mapped,
+            delta);
+    try (CloseableIterator<FilteredColumnarBatch> batches =
+        snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            Row row = rows.next();
+            FileStatus file = InternalScanFileUtils.getAddFileStatus(row);
+            if (!file.getPath().startsWith(tablePath + "/")) {
+              throw new UnrepresentableFeatureException(
+                  "data files outside the table location", commitFile, file.getPath());
+            }
+            changes.active(
+                file,
+                InternalScanFileUtils.getPartitionValues(row),
+                stats(row),
+                Optional.ofNullable(InternalScanFileUtils.getDeletionVectorDescriptorFromRow(row)));
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    changes.removeInactive();
+    delta.commit();
+    long timestamp = snapshot.getTimestamp(engine);
+    return CaptureTimestamps.settle(ops.current(), snapshotId, timestamp);
+  }
+
+  /** The snapshot id of a table's Delta version: stable across captures, positive. */
+  public static long snapshotId(String tableIdentity, long version) {
+    long id =
+        UUID.nameUUIDFromBytes((tableIdentity + "@" + version).getBytes(StandardCharsets.UTF_8))
+                .getMostSignificantBits()
+            & Long.MAX_VALUE;
+    return id == 0 ? 1 : id;
+  }
+
+  private static Optional<String> stats(Row scanFile) {
+    Row add = scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
+    int ordinal = InternalScanFileUtils.ADD_FILE_STATS_ORDINAL;
+    return add.isNullAt(ordinal) ? Optional.empty() : Optional.of(add.getString(ordinal));
+  }
+
+  private static void refuseUnservable(Snapshot snapshot, String commitFile) {
+    for (String feature : snapshot.getProtocol().getReaderFeatures()) {
+      if (!SERVABLE_READER_FEATURES.contains(feature)) {
+        throw new UnrepresentableFeatureException(
+            feature, commitFile, "the table's protocol requires reader feature " + feature);
+      }
+    }
+  }
+
+  /** The previous capture (or a new table) with this version's schema, spec and properties. */
+  private static TableMetadata evolve(
+      TableMetadata previous,
+      StableSchema.Mapped mapped,
+      PartitionSpec spec,
+      String tablePath,
+      String tableIdentity) {
+    Map<String, String> properties = new HashMap<>();
+    properties.put(
+        TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapped.nameMapping()));
+    properties.put(DELTA_TABLE, tablePath);
+    TableMetadata.Builder builder =
+        previous == null
+            ? TableMetadata.buildFromEmpty(2)
+                .assignUUID(
+                    UUID.nameUUIDFromBytes(tableIdentity.getBytes(StandardCharsets.UTF_8)).toString())
+                .setLocation(tablePath)
+                .setDefaultSortOrder(SortOrder.unsorted())
+            : TableMetadata.buildFrom(SpecFieldNames.clearFor(previous, mapped.schema()));
+    return builder
+        .setCurrentSchema(mapped.schema(), mapped.lastColumnId())
+        .setDefaultPartitionSpec(spec)
+        .setProperties(properties)
+        .build();
+  }
+
+  /** Footer metrics, for files the log has no statistics for. */
+  static Metrics footer(FileIO dataIo, String path, long size, StableSchema.Mapped mapped) {
+    return ParquetUtil.fileMetrics(
+        dataIo.newInputFile(path, size), MetricsConfig.getDefault(), mapped.nameMapping());
+  }
+
+  /** A data file entry for the manifests. */
+  static DataFile dataFile(
+      PartitionSpec spec, FileStatus file, PartitionData partition, Metrics metrics) {
+    return DataFiles.builder(spec)
+        .withPath(file.getPath())
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(file.getSize())
+        .withPartition(partition)
+        .withMetrics(metrics)
+        .build();
+  }
+}

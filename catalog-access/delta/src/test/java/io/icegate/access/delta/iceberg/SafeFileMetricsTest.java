@@ -1,0 +1,144 @@
+package io.icegate.access.delta.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.Metrics;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Conversions;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Delta statistics (protocol "Per-file Statistics") as Iceberg bounds that never exclude a row:
+ * each case is one way Delta's numbers are looser than Iceberg's promise.
+ */
+class SafeFileMetricsTest {
+
+  static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "name", Types.StringType.get()),
+          Types.NestedField.optional(3, "ts", Types.TimestampType.withZone()),
+          Types.NestedField.optional(4, "local", Types.TimestampType.withoutZone()),
+          Types.NestedField.optional(5, "day", Types.DateType.get()),
+          Types.NestedField.optional(6, "amount", Types.DecimalType.of(10, 2)),
+          Types.NestedField.optional(
+              7, "address", Types.StructType.of(Types.NestedField.optional(8, "city", Types.StringType.get()))),
+          Types.NestedField.optional(9, "ratio", Types.DoubleType.get()));
+
+  static final Map<Integer, List<String>> PATHS =
+      Map.of(
+          1, List.of("id"),
+          2, List.of("name"),
+          3, List.of("ts"),
+          4, List.of("local"),
+          5, List.of("day"),
+          6, List.of("amount"),
+          7, List.of("address"),
+          8, List.of("address", "col-city"),
+          9, List.of("ratio"));
+
+  static Metrics metrics(String stats) {
+    return new SafeFileMetrics(SCHEMA, PATHS, Map.of()).fromStats(Optional.of(stats)).orElseThrow();
+  }
+
+  static Object value(Map<Integer, ByteBuffer> bounds, int id) {
+    Type type = SCHEMA.findType(id);
+    return bounds.containsKey(id) ? Conversions.fromByteBuffer(type, bounds.get(id)) : null;
+  }
+
+  @Test
+  void exactValuesAreKeptByPhysicalPath() {
+    Metrics m =
+        metrics(
+            """
+            {"numRecords":3,
+             "minValues":{"id":1,"name":"a","day":"2024-01-02","amount":1.5,"address":{"col-city":"Oslo"},"ratio":0.5},
+             "maxValues":{"id":9,"name":"z","day":"2024-03-04","amount":12.25,"address":{"col-city":"Rome"},"ratio":2.0},
+             "nullCount":{"id":0,"name":1,"address":{"col-city":2}}}
+            """);
+    assertThat(m.recordCount()).isEqualTo(3);
+    assertThat(value(m.lowerBounds(), 1)).isEqualTo(1L);
+    assertThat(value(m.upperBounds(), 1)).isEqualTo(9L);
+    assertThat(value(m.lowerBounds(), 2).toString()).isEqualTo("a");
+    assertThat(value(m.lowerBounds(), 5)).isEqualTo(19724);
+    assertThat(value(m.upperBounds(), 6)).isEqualTo(new BigDecimal("12.25"));
+    assertThat(value(m.upperBounds(), 8).toString()).isEqualTo("Rome");
+    assertThat(value(m.lowerBounds(), 9)).isEqualTo(0.5);
+    assertThat(m.nullValueCounts()).containsEntry(2, 1L).containsEntry(8, 2L).doesNotContainKey(7);
+  }
+
+  @Test
+  void timestampMaximaAreWidenedByAMillisecondAndMinimaKept() {
+    Metrics m =
+        metrics(
+            """
+            {"numRecords":1,
+             "minValues":{"ts":"2023-11-14T22:13:20.123Z","local":"2023-11-14T22:13:20.123"},
+             "maxValues":{"ts":"2023-11-14T22:13:20.123+00:00","local":"2023-11-14T22:13:20.123"}}
+            """);
+    long micros = 1_700_000_000_123_000L;
+    assertThat(value(m.lowerBounds(), 3)).isEqualTo(micros);
+    assertThat(value(m.upperBounds(), 3)).isEqualTo(micros + 1000);
+    assertThat(value(m.lowerBounds(), 4)).isEqualTo(micros);
+    assertThat(value(m.upperBounds(), 4)).isEqualTo(micros + 1000);
+  }
+
+  @Test
+  void stringBoundsAsLongAsTheTruncationPrefixAreDropped() {
+    String prefix = "x".repeat(32);
+    Metrics m =
+        metrics(
+            "{\"numRecords\":1,\"minValues\":{\"name\":\"" + prefix + "\"},\"maxValues\":{\"name\":\""
+                + prefix + "\u007f\"}}");
+    assertThat(m.lowerBounds()).doesNotContainKey(2);
+    assertThat(m.upperBounds()).doesNotContainKey(2);
+
+    Metrics shorter =
+        new SafeFileMetrics(SCHEMA, PATHS, Map.of(SafeFileMetrics.STRING_PREFIX_LENGTH, "40"))
+            .fromStats(Optional.of("{\"numRecords\":1,\"minValues\":{\"name\":\"" + prefix + "\"}}"))
+            .orElseThrow();
+    assertThat(value(shorter.lowerBounds(), 2).toString()).isEqualTo(prefix);
+  }
+
+  @Test
+  void looseBoundsKeepMinMaxButDropNullCounts() {
+    Metrics m =
+        metrics(
+            """
+            {"numRecords":4,"tightBounds":false,
+             "minValues":{"id":1},"maxValues":{"id":4},"nullCount":{"id":0,"name":4}}
+            """);
+    assertThat(m.nullValueCounts()).isEmpty();
+    assertThat(value(m.upperBounds(), 1)).isEqualTo(4L);
+  }
+
+  @Test
+  void unreadableValuesDropTheirBoundAndMissingNumRecordsMeansNoStatistics() {
+    Metrics m =
+        metrics(
+            """
+            {"numRecords":2,"minValues":{"ratio":"NaN","day":"not a date","amount":1.234},
+             "maxValues":{"id":"seven"}}
+            """);
+    assertThat(m.lowerBounds()).isEmpty();
+    assertThat(m.upperBounds()).isEmpty();
+    SafeFileMetrics mapper = new SafeFileMetrics(SCHEMA, PATHS, Map.of());
+    assertThat(mapper.fromStats(Optional.of("{\"minValues\":{}}"))).isEmpty();
+    assertThat(mapper.fromStats(Optional.empty())).isEmpty();
+    assertThat(mapper.fromStats(Optional.of("not json"))).isEmpty();
+  }
+
+  @Test
+  void aMaximumAtTheEndOfTimeSaturates() {
+    Metrics m =
+        metrics("{\"numRecords\":1,\"maxValues\":{\"local\":\"+294247-01-10T04:00:54.775\"}}");
+    assertThat(value(m.upperBounds(), 4)).isEqualTo(Long.MAX_VALUE);
+  }
+}

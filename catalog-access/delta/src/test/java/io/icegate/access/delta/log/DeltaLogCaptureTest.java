@@ -1,0 +1,90 @@
+package io.icegate.access.delta.log;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.icegate.access.delta.fixture.KernelTableWriter;
+import io.icegate.access.delta.iceberg.DeltaVersionCapture;
+import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.hadoop.HadoopFileIO;
+import org.apache.iceberg.io.FileIO;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Capturing a Delta table that lives on a real S3 API (s3proxy): the log, and a data file's footer
+ * where the log has no statistics, are read through the one client the log is opened with.
+ */
+class DeltaLogCaptureTest {
+
+  static final String BUCKET = "lake";
+  static final StructType ORDERS =
+      new StructType().add("id", LongType.LONG, false).add("region", StringType.STRING, true);
+
+  static ObjectStoreFixture store;
+  static S3Client s3;
+  @TempDir static Path scratch;
+  @TempDir Path warehouse;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
+    store = ObjectStoreFixture.startS3Proxy();
+    store.createBucket(BUCKET);
+    s3 = store.newClient();
+  }
+
+  @AfterAll
+  static void tearDown() throws Exception {
+    s3.close();
+    store.close();
+  }
+
+  @Test
+  void aTableOnS3IsCapturedAtItsLatestOrAChosenVersion() {
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, BUCKET);
+    delta.create("orders", ORDERS, List.of("region"), Map.of());
+    long v1 =
+        delta.append(
+            "orders", Map.of("region", Literal.ofString("EU")), List.<Object[]>of(new Object[] {1L, "EU"}));
+    long v2 =
+        delta.appendWithoutStats(
+            "orders",
+            Map.of("region", Literal.ofString("US")),
+            List.of(new Object[] {2L, "US"}, new Object[] {3L, "US"}));
+    delta.uploadTable("orders");
+    FileIO generated = new HadoopFileIO(new Configuration());
+    String generatedLocation = "file:" + warehouse.toAbsolutePath();
+    DeltaLog log = new DeltaLog(s3, "s3://" + BUCKET + "/orders");
+
+    TableMetadata latest = log.capture(Optional.empty(), null, "t-1", generatedLocation, generated);
+    assertThat(latest.currentSnapshot().summary()).containsEntry(DeltaVersionCapture.DELTA_VERSION, "" + v2);
+    List<DataFile> files = new ArrayList<>();
+    latest.currentSnapshot().addedDataFiles(generated).forEach(files::add);
+    assertThat(files).hasSize(2).allSatisfy(f -> assertThat(f.location()).startsWith("s3://lake/orders/region="));
+    // the US file has no statistics in the log: its record count comes from its footer on S3
+    assertThat(files)
+        .extracting(f -> f.partition().get(0, String.class) + "=" + f.recordCount())
+        .containsExactlyInAnyOrder("EU=1", "US=2");
+    assertThat(latest.snapshot(latest.currentSnapshot().snapshotId()).manifestListLocation())
+        .startsWith(generatedLocation + "/");
+
+    TableMetadata earlier = log.capture(Optional.of(v1), null, "t-1", generatedLocation, generated);
+    assertThat(earlier.currentSnapshot().snapshotId()).isEqualTo(DeltaVersionCapture.snapshotId("t-1", v1));
+    assertThat(earlier.currentSnapshot().summary()).containsEntry("total-data-files", "1");
+  }
+}
