@@ -47,11 +47,11 @@ public final class TableReads {
       Resource<Catalog> current = catalog.requireCatalog(tx);
       Resource<Table> table = requireVisible(tx, ident);
       TableSource source = TableSource.of(tx, table);
-      if (!(source instanceof TableSource.Managed) || !metadataWanted.test(source)) {
+      if (!(source instanceof TableSource.Managed managed) || !metadataWanted.test(source)) {
         return new TableRead(current, table, source, null);
       }
       return new TableRead(current, table, source,
-          ManagedRelationAccess.read(tx, table, ident.toString(), catalog.cache()).metadata());
+          ManagedRelationAccess.metadata(tx, managed, ident.toString(), catalog.cache()));
     }));
     if (read.source() instanceof TableSource.MetadataFile file && metadataWanted.test(file)) {
       return new TableRead(read.catalog(), read.table(), file,
