@@ -43,22 +43,26 @@ public final class TableReads {
    * @throws NotFoundException when the Catalog has been deleted
    */
   public TableRead readable(TableIdentifier ident, Predicate<TableSource> metadataWanted) {
-    TableRead read = RepositoryCatalog.call(() -> catalog.repositories().store().read(tx -> {
+    Found found = RepositoryCatalog.call(() -> catalog.repositories().store().read(tx -> {
       Resource<Catalog> current = catalog.requireCatalog(tx);
       Resource<Table> table = requireVisible(tx, ident);
       TableSource source = TableSource.of(tx, table);
-      if (!(source instanceof TableSource.Managed managed) || !metadataWanted.test(source)) {
-        return new TableRead(current, table, source, null);
-      }
-      return new TableRead(current, table, source,
-          ManagedRelationAccess.metadata(tx, managed, ident.toString(), catalog.cache()));
+      boolean wanted = metadataWanted.test(source);
+      return new Found(new TableRead(current, table, source,
+          wanted && source instanceof TableSource.Managed managed
+              ? ManagedRelationAccess.metadata(tx, managed, ident.toString(), catalog.cache())
+              : null), wanted);
     }));
-    if (read.source() instanceof TableSource.MetadataFile file && metadataWanted.test(file)) {
+    TableRead read = found.read();
+    if (found.metadataWanted() && read.source() instanceof TableSource.MetadataFile file) {
       return new TableRead(read.catalog(), read.table(), file,
           catalog.cache().table(catalog.io(), file.location()));
     }
     return read;
   }
+
+  /** What the transaction read, and whether the caller wants the metadata with it. */
+  private record Found(TableRead read, boolean metadataWanted) {}
 
   /**
    * As {@link #readable(TableIdentifier, Predicate)} without the metadata: for existence checks
