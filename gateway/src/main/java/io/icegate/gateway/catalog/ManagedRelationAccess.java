@@ -10,6 +10,7 @@ import io.icegate.core.store.ReadTransaction;
 import io.icegate.overlay.store.relation.ManagedRelations;
 import io.icegate.overlay.store.serve.ManagedMetadata;
 import io.icegate.overlay.store.serve.TableSource;
+import org.apache.iceberg.TableMetadata;
 
 /**
  * How the gateway treats managed (overlay-materialized) Tables and Views (seed 000, "Catalog
@@ -50,8 +51,17 @@ final class ManagedRelationAccess {
       MetadataCache cache) {
     TableSource source = TableSource.of(tx, table);
     return new TableSource.Served(source, source instanceof TableSource.Managed managed
-        ? cache.managedTable(source.key(),
-            () -> ManagedMetadata.tableMetadata(tx, managed, displayName))
+        ? metadata(tx, managed, displayName, cache)
         : null);
+  }
+
+  /**
+   * The metadata served for managed {@code source}, read in {@code tx}: from {@code cache} by the
+   * source's key, else decoded from what is stored in that same transaction.
+   */
+  static TableMetadata metadata(ReadTransaction tx, TableSource.Managed source, String displayName,
+      MetadataCache cache) {
+    return cache.managedTable(source.key(),
+        () -> ManagedMetadata.tableMetadata(tx, source, displayName));
   }
 }

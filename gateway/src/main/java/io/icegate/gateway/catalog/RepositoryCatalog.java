@@ -1,29 +1,19 @@
 package io.icegate.gateway.catalog;
 
-import io.icegate.admin.VisibilityReason;
-import io.icegate.core.error.ErrorCode;
-import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Resource;
 import io.icegate.core.paging.Page;
 import io.icegate.core.paging.PageRequest;
-import io.icegate.core.repo.ChangeKind;
 import io.icegate.core.repo.ExpectedGeneration;
-import io.icegate.core.repo.Listing;
-import io.icegate.core.repo.OnConflict;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
-import io.icegate.core.store.CommitUnknownResultException;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import io.icegate.overlay.store.serve.TableSource;
 import io.icegate.overlay.store.validation.TableValidations;
-import io.icegate.overlay.store.validation.Visibility;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,8 +25,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
-import org.apache.iceberg.exceptions.ForbiddenException;
-import org.apache.iceberg.exceptions.NamespaceNotEmptyException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NoSuchViewException;
@@ -57,7 +45,8 @@ import org.apache.iceberg.view.ViewOperations;
  *
  * <p>Holds no per-request state: the directory shares one per Catalog record among concurrent
  * requests ({@link CatalogDirectory}). Error messages follow iceberg-core's own catalogs, which
- * Iceberg's compatibility kit checks.
+ * Iceberg's compatibility kit checks. Namespaces live in {@link CatalogNamespaces}; the reads of
+ * existing tables that requests serve from (one store transaction each) in {@link TableReads}.
  */
 public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
   /** Catalog property prefixes Iceberg's table and view builders read (see properties()). */
@@ -65,7 +54,6 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
       List.of("table-default.", "table-override.", "view-default.", "view-override.");
 
   private final Repositories repositories;
-  private final Resource<io.icegate.core.model.Catalog> catalog;
   private final String accountId;
   private final String catalogId;
   private final WarehouseLocations locations;
@@ -76,6 +64,8 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   private final Runnable stale;
   private final TableValidations validations;
   private final Map<String, String> properties;
+  private final TableReads tableReads;
+  private final CatalogNamespaces namespaces;
 
   /**
    * @param catalog the icegate Catalog resource this adapter serves
@@ -103,12 +93,13 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
       MetadataCache cache,
       Runnable stale) {
     this.repositories = repositories;
-    this.catalog = catalog;
     this.generation = catalog.generation();
     this.stale = stale;
     this.validations = new TableValidations(repositories);
     this.accountId = catalog.accountId();
     this.catalogId = catalog.id();
+    this.tableReads = new TableReads(this, validations);
+    this.namespaces = new CatalogNamespaces(this, accountId, catalogId);
     String location = catalog.spec().warehouse();
     this.locations =
         new WarehouseLocations(location == null ? null : location.replaceAll("/+$", ""));
@@ -185,66 +176,17 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     return locations;
   }
 
-  // ---- namespaces ---------------------------------------------------------------------------
-
-  private ResourceRepository<io.icegate.core.model.Namespace> namespaces() {
-    return repositories.namespaces(accountId);
-  }
-
-  private static List<String> parentPath(Namespace ns) {
-    return List.of(ns.levels()).subList(0, ns.length() - 1);
-  }
-
-  private Optional<Resource<io.icegate.core.model.Namespace>> findNamespace(
-      ReadTransaction tx, Namespace ns) {
-    if (ns.isEmpty()) {
-      return Optional.empty();
-    }
-    return namespaces().getByName(tx, NameScope.inCatalog(catalogId, parentPath(ns)),
-        ns.level(ns.length() - 1));
-  }
-
-  private Resource<io.icegate.core.model.Namespace> requireNamespace(
-      ReadTransaction tx, Namespace ns) {
-    return findNamespace(tx, ns)
-        .orElseThrow(() -> new NoSuchNamespaceException("Namespace does not exist: %s", ns));
-  }
+  // ---- namespaces: CatalogNamespaces ---------------------------------------------------------
 
   /**
    * Creates namespace {@code ns}; in the same store transaction, its parent must exist.
    *
-   * @throws NoSuchNamespaceException when {@code ns} has more than one level and its parent does
-   *     not exist
+   * @throws NoSuchNamespaceException when its parent does not exist
    * @throws AlreadyExistsException when {@code ns} exists
    */
   @Override
   public void createNamespace(Namespace ns, Map<String, String> metadata) {
-    if (ns.isEmpty()) {
-      throw new IllegalArgumentException("Cannot create the root namespace");
-    }
-    io.icegate.core.model.Namespace spec =
-        new io.icegate.core.model.Namespace(catalogId, List.of(ns.levels()), metadata);
-    String id = ResourceRepository.newId();
-    call(() -> {
-      try {
-        return write(tx -> {
-          if (ns.length() > 1) {
-            // Iceberg's hierarchy (Polaris and Lakekeeper enforce it too): a child needs its
-            // parent, checked in the create's own transaction.
-            requireNamespace(tx, Namespace.of(parentPath(ns).toArray(String[]::new)));
-          }
-          return namespaces().create(tx, id, spec, OnConflict.ERROR);
-        });
-      } catch (CommitUnknownResultException e) {
-        // Resolved like the repositories' own creates: the id present means it committed.
-        return namespaces().get(id).map(r -> (Object) r).orElseThrow(() -> e);
-      } catch (IcegateException e) {
-        if (e.code() == ErrorCode.ALREADY_EXISTS) {
-          throw new AlreadyExistsException("Namespace already exists: %s", ns);
-        }
-        throw e;
-      }
-    });
+    namespaces.create(ns, metadata);
   }
 
   @Override
@@ -259,48 +201,18 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
    * @throws NoSuchNamespaceException when {@code parent} is not the root and does not exist
    */
   public Page<Namespace> listNamespaces(Namespace parent, PageRequest page) {
-    if (page == null) {
-      return new Page<>(listNamespaces(parent), null);
-    }
-    return call(() -> read(tx -> {
-      if (!parent.isEmpty()) {
-        requireNamespace(tx, parent);
-      }
-      Page<Resource<io.icegate.core.model.Namespace>> found = namespaces().list(tx,
-          Listing.of(NameScope.inCatalog(catalogId, List.of(parent.levels()))), page,
-          ReadConsistency.STRONG);
-      List<Namespace> items = new ArrayList<>();
-      for (Resource<io.icegate.core.model.Namespace> r : found.items()) {
-        items.add(Namespace.of(r.spec().path().toArray(String[]::new)));
-      }
-      return new Page<>(items, found.nextPageToken());
-    }));
+    return page == null ? new Page<>(listNamespaces(parent), null) : namespaces.list(parent, page);
   }
 
   /** A mutable copy: Iceberg's response builders NPE on immutable maps. */
   @Override
   public Map<String, String> loadNamespaceMetadata(Namespace ns) {
-    return new HashMap<>(call(() -> read(tx -> requireNamespace(tx, ns)))
-        .spec().properties());
+    return namespaces.properties(ns);
   }
 
   @Override
   public boolean dropNamespace(Namespace ns) {
-    return call(() -> write(tx -> {
-      Optional<Resource<io.icegate.core.model.Namespace>> found = findNamespace(tx, ns);
-      if (found.isEmpty()) {
-        return false;
-      }
-      try {
-        namespaces().delete(tx, found.get().id(), ExpectedGeneration.any());
-      } catch (IcegateException e) {
-        if (e.code() == ErrorCode.NAMESPACE_NOT_EMPTY) {
-          throw new NamespaceNotEmptyException("Namespace %s is not empty", ns);
-        }
-        throw e;
-      }
-      return true;
-    }));
+    return namespaces.drop(ns);
   }
 
   @Override
@@ -323,31 +235,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
    */
   public UpdateNamespacePropertiesResponse updateNamespaceProperties(
       Namespace ns, UpdateNamespacePropertiesRequest request) {
-    Set<String> overlap = new HashSet<>(request.removals());
-    overlap.retainAll(request.updates().keySet());
-    if (!overlap.isEmpty()) {
-      throw new org.apache.iceberg.exceptions.UnprocessableEntityException(
-          "Invalid namespace properties update: cannot simultaneously set and remove keys: %s",
-          overlap);
-    }
-    return call(() -> write(tx -> {
-      Resource<io.icegate.core.model.Namespace> current = requireNamespace(tx, ns);
-      Map<String, String> properties = new HashMap<>(current.spec().properties());
-      UpdateNamespacePropertiesResponse.Builder response =
-          UpdateNamespacePropertiesResponse.builder();
-      for (String key : request.removals()) {
-        if (properties.remove(key) != null) {
-          response.addRemoved(key);
-        } else {
-          response.addMissing(key);
-        }
-      }
-      properties.putAll(request.updates());
-      response.addUpdated(request.updates().keySet());
-      namespaces().update(tx, current.id(), ExpectedGeneration.of(current.generation()),
-          current.spec().withProperties(properties), ChangeKind.METADATA);
-      return response.build();
-    }));
+    return namespaces.updateProperties(ns, request);
   }
 
   // ---- tables -------------------------------------------------------------------------------
@@ -384,94 +272,9 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     return views().getByName(tx, scopeOf(catalogId, ident), ident.name());
   }
 
-  /**
-   * What table {@code ident}'s answer derives from: point reads of the record and, for a managed
-   * table, its capture pointer, in one transaction. Visibility is not checked (a drop of a managed
-   * table is refused for being managed, whatever its validation).
-   *
-   * @throws NoSuchTableException when the table does not exist
-   */
-  public TableSource tableSource(TableIdentifier ident) {
-    return call(() -> read(tx -> TableSource.of(tx, findTable(tx, ident)
-        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident)))));
-  }
-
-  /**
-   * As {@link #tableSource}, for a client about to read the table (load-table, existence): a
-   * managed table must be query-visible, checked in the same transaction; for ETags and the
-   * load-table cache.
-   *
-   * @throws NoSuchTableException when the table does not exist
-   * @throws ForbiddenException with the reason when a managed table is not query-visible
-   */
-  public TableSource readableSource(TableIdentifier ident) {
-    return call(() -> read(tx -> TableSource.of(tx, requireVisible(tx, ident))));
-  }
-
-  /**
-   * Table {@code ident}'s record: one point read (credential vending tells managed from native
-   * tables by it).
-   *
-   * @throws NoSuchTableException when the table does not exist
-   */
-  public Resource<io.icegate.core.model.Table> tableRecord(TableIdentifier ident) {
-    return call(() -> read(tx -> findTable(tx, ident)))
-        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
-  }
-
-  /** The Catalog resource this adapter serves, as read when the adapter was made. */
-  public Resource<io.icegate.core.model.Catalog> catalogResource() {
-    return catalog;
-  }
-
-  /**
-   * The Catalog's record as stored now, one point read: the copy this adapter was built from may
-   * be a few seconds old (the directory shares adapters), and credential vending needs the current
-   * storage settings and credential generation, since a rotation deletes the previous generation's
-   * secret once it is published.
-   *
-   * @throws NotFoundException when the Catalog has been deleted
-   */
-  public Resource<io.icegate.core.model.Catalog> currentCatalogResource() {
-    return call(() -> repositories.store().read(this::requireCatalog));
-  }
-
-  /**
-   * The metadata to serve for table {@code ident} now, with its source: a managed table's record,
-   * visibility, capture pointer and captured metadata (or definition) are read in one transaction
-   * (never from an upstream catalog; parsed metadata comes from the shared cache by the source's
-   * key), a local table's metadata file through the shared cache.
-   *
-   * @throws NoSuchTableException when the table does not exist
-   * @throws ForbiddenException with the reason when a managed table is not query-visible
-   */
-  public TableSource.Served served(TableIdentifier ident) {
-    TableSource.Served found = call(() -> read(tx -> ManagedRelationAccess.read(tx,
-        requireVisible(tx, ident), ident.toString(), cache)));
-    if (found.source() instanceof TableSource.MetadataFile file) {
-      return new TableSource.Served(file, cache.table(io, file.location()));
-    }
-    return found;
-  }
-
-  /**
-   * In {@code tx}: table {@code ident}, which clients may query (issue 10, "Visibility": a
-   * managed table only when its current capture validated with no error, or with an override).
-   *
-   * @throws NoSuchTableException when the table does not exist
-   * @throws ForbiddenException with the reason (validation pending, or how many errors and the
-   *     admin route listing them) when it is not visible
-   */
-  private Resource<io.icegate.core.model.Table> requireVisible(
-      ReadTransaction tx, TableIdentifier ident) {
-    Resource<io.icegate.core.model.Table> table = findTable(tx, ident)
-        .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
-    Visibility visibility = validations.visibility(tx, accountId, table);
-    if (!visibility.visible()) {
-      throw new ForbiddenException("Table %s is not visible: %s", ident,
-          VisibilityReason.of(visibility, table));
-    }
-    return table;
+  /** The reads of existing tables that requests serve from, each one store transaction. */
+  public TableReads tableReads() {
+    return tableReads;
   }
 
   @Override
@@ -516,9 +319,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   /**
    * One page of the query-visible tables of {@code ns}, filtered inside the range read ({@link
-   * ResourceRepository#list(ReadTransaction, Listing, PageRequest, ReadConsistency,
-   * java.util.function.Predicate)}: full pages where possible, tokens resuming after the last
-   * entry examined); a {@code null} page means all of them.
+   * CatalogNamespaces#relations}); a {@code null} page means all of them.
    */
   public Page<TableIdentifier> listTables(Namespace ns, PageRequest page) {
     return listRelations(ns, page, tables(),
@@ -535,27 +336,12 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     return listRelations(ns, page, views(), (tx, view) -> true);
   }
 
-  /** Which relations a listing shows, decided in its transaction. */
-  private interface Shown<S extends io.icegate.core.model.ResourceSpec> {
-    boolean test(ReadTransaction tx, Resource<S> relation);
-  }
-
   private <S extends io.icegate.core.model.ResourceSpec> Page<TableIdentifier> listRelations(
-      Namespace ns, PageRequest page, ResourceRepository<S> repository, Shown<S> shown) {
-    if (page == null) {
-      return new Page<>(all(p -> listRelations(ns, p, repository, shown)), null);
-    }
-    return call(() -> read(tx -> {
-      requireNamespace(tx, ns);
-      Listing listing = Listing.of(NameScope.inCatalog(catalogId, List.of(ns.levels())));
-      Page<Resource<S>> found = repository.list(tx, listing, page, ReadConsistency.STRONG,
-          relation -> shown.test(tx, relation));
-      List<TableIdentifier> items = new ArrayList<>();
-      for (Resource<S> r : found.items()) {
-        items.add(TableIdentifier.of(ns, r.name()));
-      }
-      return new Page<>(items, found.nextPageToken());
-    }));
+      Namespace ns, PageRequest page, ResourceRepository<S> repository,
+      CatalogNamespaces.Shown<S> shown) {
+    return page == null
+        ? new Page<>(all(p -> listRelations(ns, p, repository, shown)), null)
+        : namespaces.relations(ns, page, repository, shown);
   }
 
   @Override
@@ -564,7 +350,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     if (purge) {
       TableSource source;
       try {
-        source = tableSource(ident);
+        source = tableReads.stored(ident);
       } catch (NoSuchTableException e) {
         return false;
       }
@@ -624,7 +410,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   private <S extends io.icegate.core.model.ResourceSpec> void rename(Transaction tx,
       ResourceRepository<S> repository, String id, TableIdentifier from, TableIdentifier to) {
-    requireNamespace(tx, to.namespace());
+    namespaces.require(tx, to.namespace());
     if (findTable(tx, to).isPresent()) {
       throw new AlreadyExistsException("Cannot rename %s to %s. Table already exists", from, to);
     }
@@ -666,7 +452,13 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     });
   }
 
-  private Resource<io.icegate.core.model.Catalog> requireCatalog(ReadTransaction tx) {
+  /**
+   * In {@code tx}: this Catalog's record as stored now; forgets this adapter (the {@code stale}
+   * callback) when it changed.
+   *
+   * @throws NotFoundException when the Catalog has been deleted
+   */
+  Resource<io.icegate.core.model.Catalog> requireCatalog(ReadTransaction tx) {
     Optional<Resource<io.icegate.core.model.Catalog>> current =
         repositories.catalogs(accountId).get(tx, catalogId);
     if (current.isEmpty() || current.get().generation() != generation) {

@@ -1,19 +1,17 @@
 package io.icegate.gateway.iceberg;
 
 import io.icegate.core.auth.TokenRole;
-import io.icegate.core.model.Resource;
-import io.icegate.core.model.Table;
 import io.icegate.gateway.catalog.RepositoryCatalog;
+import io.icegate.gateway.catalog.TableRead;
+import io.icegate.gateway.catalog.TableReads;
 import io.icegate.gateway.vending.CredentialRequest;
 import io.icegate.gateway.vending.StorageAccess;
 import io.icegate.gateway.vending.TableCredentials;
 import io.icegate.gateway.vending.VendingOutcome;
-import io.icegate.overlay.store.serve.TableSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
@@ -48,21 +46,22 @@ final class CredentialDelegation {
 
   /**
    * Load-table: with the delegation header and credentials to vend, the metadata plus {@code
-   * storage-credentials}; otherwise {@code plain}'s answer (ETag, cache, 304).
+   * storage-credentials}; otherwise {@code loads}' plain answer (ETag, cache, 304). Either way the
+   * table is read in one store transaction ({@link TableReads#readable}).
    */
-  IcebergReply load(RepositoryCatalog catalog, IcebergRequest request,
-      Supplier<IcebergReply> plain) {
+  IcebergReply load(RepositoryCatalog catalog, IcebergRequest request, TableLoads loads) {
     if (!request.wantsVendedCredentials()) {
-      return plain.get();
+      return loads.load(catalog, request);
     }
     String mode = TableLoads.snapshotsMode(request);
     TableIdentifier ident = request.table();
-    Asked asked = ask(catalog, ident, access(request));
-    if (!(asked.outcome() instanceof VendingOutcome.Vended vended)) {
-      return plain.get();
+    TableRead read = catalog.tableReads().readable(ident, source -> true);
+    VendingOutcome outcome = vend(read, ident, access(request));
+    if (!(outcome instanceof VendingOutcome.Vended vended)) {
+      return loads.answer(catalog, request, read);
     }
     LoadTableResponse.Builder response = LoadTableResponse.builder()
-        .withTableMetadata(TableLoads.forMode(asked.served().metadata(), mode));
+        .withTableMetadata(TableLoads.forMode(read.metadata(), mode));
     return new IcebergReply(200, withCredentials(response, catalog, ident, vended).build(),
         NO_STORE);
   }
@@ -78,12 +77,13 @@ final class CredentialDelegation {
     LoadTableResponse created = parse(reply.body());
     CreateTableRequest body = request.bodyAs(CreateTableRequest.class);
     TableIdentifier ident = TableIdentifier.of(request.namespace(), body.name());
-    // A staged create stores nothing until its commit: no record, and always a native table.
-    Resource<Table> record = body.stageCreate() ? null : catalog.tableRecord(ident);
+    // A staged create stores nothing until its commit: no record, and always a native table
+    // (which is always visible: its read is the Catalog's and its record's, one transaction).
+    TableRead read = body.stageCreate() ? null : catalog.tableReads().readable(ident, s -> false);
     TableMetadata metadata = created.tableMetadata();
     VendingOutcome outcome = credentials.credentials(new CredentialRequest(
-        catalog.currentCatalogResource(), ident, record, metadata.location(),
-        StorageAccess.READ_WRITE));
+        read == null ? catalog.tableReads().currentCatalog() : read.catalog(), ident,
+        read == null ? null : read.table(), metadata.location(), StorageAccess.READ_WRITE));
     if (!(outcome instanceof VendingOutcome.Vended vended)) {
       return reply;
     }
@@ -103,7 +103,8 @@ final class CredentialDelegation {
    * @throws ForbiddenException with the reason when nothing is vended for the table
    */
   IcebergReply credentials(RepositoryCatalog catalog, IcebergRequest request) {
-    VendingOutcome outcome = ask(catalog, request.table(), access(request)).outcome();
+    TableRead read = catalog.tableReads().readable(request.table(), source -> true);
+    VendingOutcome outcome = vend(read, request.table(), access(request));
     if (outcome instanceof VendingOutcome.NotVended none) {
       throw new ForbiddenException("%s", none.reason());
     }
@@ -113,19 +114,15 @@ final class CredentialDelegation {
         NO_STORE);
   }
 
-  /** What vending answered for an existing table, and the metadata it was asked about. */
-  private record Asked(TableSource.Served served, VendingOutcome outcome) {}
-
   /**
-   * Vending for existing table {@code ident} now: its record, the metadata served for it (whose
-   * location the credentials cover) and the Catalog's current record (its storage settings and
-   * credential generation, which a rotation may have moved since the adapter was built).
+   * Vending for existing table {@code ident} as {@code read} found it: its record, the metadata
+   * served for it (whose location the credentials cover) and the Catalog's current record (its
+   * storage settings and credential generation, which a rotation may have moved since the adapter
+   * was built).
    */
-  private Asked ask(RepositoryCatalog catalog, TableIdentifier ident, StorageAccess access) {
-    Resource<Table> record = catalog.tableRecord(ident);
-    TableSource.Served served = catalog.served(ident);
-    return new Asked(served, credentials.credentials(new CredentialRequest(
-        catalog.currentCatalogResource(), ident, record, served.metadata().location(), access)));
+  private VendingOutcome vend(TableRead read, TableIdentifier ident, StorageAccess access) {
+    return credentials.credentials(new CredentialRequest(
+        read.catalog(), ident, read.table(), read.metadata().location(), access));
   }
 
   private static StorageAccess access(IcebergRequest request) {

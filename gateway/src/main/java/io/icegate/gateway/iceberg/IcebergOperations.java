@@ -119,12 +119,11 @@ public final class IcebergOperations {
             ? CatalogHandlers.stageTableCreate(catalog, request.namespace(), staged(catalog, body))
             : CatalogHandlers.createTable(catalog, request.namespace(), body));
       }
-      case LOAD_TABLE ->
-          delegation.load(catalog, request, () -> tableLoads.load(catalog, request));
+      case LOAD_TABLE -> delegation.load(catalog, request, tableLoads);
       case LOAD_CREDENTIALS -> delegation.credentials(catalog, request);
       case TABLE_EXISTS -> {
         // A point read, and like load-table a 403 for a managed table that is not visible.
-        catalog.readableSource(request.table());
+        catalog.tableReads().readableSource(request.table());
         yield IcebergReply.noContent();
       }
       case UPDATE_TABLE -> IcebergReply.ok(CatalogHandlers.updateTable(
@@ -146,7 +145,7 @@ public final class IcebergOperations {
       case REPORT_METRICS -> {
         // Accepted and dropped: the gateway keeps no scan or commit reports (yet).
         request.bodyAs(ReportMetricsRequest.class);
-        catalog.readableSource(request.table());
+        catalog.tableReads().readableSource(request.table());
         yield IcebergReply.noContent();
       }
       case COMMIT_TRANSACTION -> {

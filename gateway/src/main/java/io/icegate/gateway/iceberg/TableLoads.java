@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.icegate.gateway.catalog.RepositoryCatalog;
+import io.icegate.gateway.catalog.TableRead;
+import io.icegate.gateway.catalog.TableReads;
 import io.icegate.overlay.store.serve.TableSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,15 +17,16 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.zip.GZIPOutputStream;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.responses.LoadTableResponse;
 
 /**
  * Load-table with an {@code ETag} and a cache of serialized responses. A table's answer depends
  * only on its {@link TableSource} (an immutable metadata file, a managed table's capture named by
  * its capture generation and digest, or a managed table's definition named by its digest) and the
- * {@code snapshots} mode, so the ETag is a digest of the two and a cached body never goes stale. A
- * hit costs point reads of the table record and its capture pointer; {@code If-None-Match} with
+ * {@code snapshots} mode, so the ETag is a digest of the two and a cached body never goes stale.
+ * Every load is one store transaction ({@link TableReads#readable}): a hit costs point reads of
+ * the Catalog and table records, visibility and capture pointer; a miss reads the managed metadata
+ * in the same transaction (a local table's metadata file after it). {@code If-None-Match} with
  * the current ETag answers 304 without a body. A managed table is served from its capture
  * (upstream snapshots and refs, as captured) or, before its first capture, from its stored
  * definition (no snapshots, no {@code metadata-location}); never with an upstream call.
@@ -76,29 +79,50 @@ public final class TableLoads {
         : metadata;
   }
 
+  /**
+   * Load-table without credentials: one store transaction, which reads the table's metadata only
+   * when the answer needs a body that is not cached.
+   */
   IcebergReply load(RepositoryCatalog catalog, IcebergRequest request) {
     String mode = snapshotsMode(request);
-    TableIdentifier ident = request.table();
-    TableSource source = catalog.readableSource(ident);
-    Cached cached = bodies.getIfPresent(mode + '|' + source.key());
-    String etag = cached != null ? cached.etag() : etag(source.key(), mode);
+    TableRead read = catalog.tableReads().readable(request.table(),
+        source -> bodies.getIfPresent(cacheKey(mode, source)) == null
+            && !matches(request.ifNoneMatch(), etag(source.key(), mode)));
+    return answer(catalog, request, read);
+  }
+
+  /**
+   * The plain answer (ETag, cache, 304) from {@code read}, made by {@link TableReads#readable}
+   * for {@code request}'s table; read with its metadata, it needs no store transaction more.
+   */
+  IcebergReply answer(RepositoryCatalog catalog, IcebergRequest request, TableRead read) {
+    String mode = snapshotsMode(request);
+    Cached cached = bodies.getIfPresent(cacheKey(mode, read.source()));
+    String etag = cached != null ? cached.etag() : etag(read.source().key(), mode);
     boolean gzip = request.acceptsGzip();
     if (matches(request.ifNoneMatch(), etag)) {
       return new IcebergReply(304, null,
           Map.of("ETag", gzip ? gzipTagOf(etag) : etag, "Vary", "Accept-Encoding"));
     }
     if (cached == null) {
-      // Read again with the metadata: the ETag and cache key must name what the body holds, should
-      // the table have moved since the point read above.
-      TableSource.Served served = catalog.served(ident);
+      if (read.metadata() == null) {
+        // The cached answer was evicted since the read found it: read again, with the metadata.
+        read = catalog.tableReads().readable(request.table(), source -> true);
+      }
+      // The ETag and cache key name the source the metadata was read with.
+      TableSource.Served served = read.served();
       cached = new Cached(etag(served.source().key(), mode), serialize(served, mode));
-      bodies.put(mode + '|' + served.source().key(), cached);
+      bodies.put(cacheKey(mode, served.source()), cached);
     }
     return gzip
         ? new IcebergReply(200, cached.gzip(), Map.of("ETag", cached.gzipEtag(),
             "Content-Encoding", "gzip", "Vary", "Accept-Encoding"))
         : new IcebergReply(200, cached.body(), Map.of("ETag", cached.etag(),
             "Vary", "Accept-Encoding"));
+  }
+
+  private static String cacheKey(String mode, TableSource source) {
+    return mode + '|' + source.key();
   }
 
   private static byte[] compress(byte[] body) {

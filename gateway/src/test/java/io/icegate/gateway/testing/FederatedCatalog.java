@@ -58,9 +58,14 @@ public final class FederatedCatalog implements AutoCloseable {
    * Overlay. Nothing is reconciled yet.
    */
   public static FederatedCatalog start() throws Exception {
+    return start(null);
+  }
+
+  /** As {@link #start()}, with the gateway on {@code store} (its own SQLite store when null). */
+  public static FederatedCatalog start(io.icegate.core.store.KvStore store) throws Exception {
     ObjectStoreFixture objects = ObjectStoreFixture.startS3Proxy();
     IcebergRestFixture upstream = IcebergRestFixture.start(objects).seed();
-    GatewayFixture gw = GatewayFixture.start();
+    GatewayFixture gw = GatewayFixture.start(store);
     String account = gw.defaultAccountId();
     String base = "/admin/v1/accounts/" + account;
     String integration = json(gw.send("POST", base + "/integrations", "{\"displayName\":\"up\","

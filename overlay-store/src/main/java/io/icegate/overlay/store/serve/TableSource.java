@@ -22,7 +22,9 @@ public sealed interface TableSource {
 
   /**
    * The source of {@code table} as stored, read in {@code tx}: for a managed table its capture
-   * pointer when it has one ({@link CapturePointers}), else its definition.
+   * pointer when it has one ({@link CapturePointers}), else its definition. {@code tx} is the
+   * caller's, so a server reads record, visibility, source and {@link ManagedMetadata} in one
+   * transaction, and they agree.
    */
   static TableSource of(ReadTransaction tx, Resource<Table> table) {
     if (!table.spec().managed()) {
