@@ -1,6 +1,7 @@
 package io.icegate.gateway;
 
 import io.icegate.access.network.OutboundAddressPolicy;
+import io.icegate.core.credential.MasterKey;
 import io.icegate.overlay.reconcile.ReconcileSettings;
 import java.nio.file.Path;
 import java.util.Map;
@@ -70,11 +71,17 @@ public final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     // The one read of the environment beyond the flags' own: everything below gets values.
-    GatewaySettings settings = settingsFrom(System.getenv());
+    return serve(System.getenv());
+  }
+
+  /** Starts the server with the parsed flags and {@code environment}; the exit code. */
+  int serve(Map<String, String> environment) throws Exception {
     Gateway gateway;
     try {
+      GatewaySettings settings = settingsFrom(environment);
       gateway = Gateway.start(settings, System.out);
-    } catch (DataDirLock.InUseException e) {
+    } catch (DataDirLock.InUseException | MasterKey.UnusableKeyException
+        | ReconcileSettings.InvalidSettingException e) {
       // An operator's mistake, not a defect: one line, no stack trace.
       spec.commandLine().getErr().println("icegate: " + e.getMessage());
       spec.commandLine().getErr().flush();
@@ -92,8 +99,8 @@ public final class ServeCommand implements Callable<Integer> {
    * ICEGATE_BOOTSTRAP_TOKEN}), the master key ({@link MasterKeySource#fromEnvironment}) and the
    * reconcile concurrency ({@link ReconcileSettings#CONCURRENCY_ENV}).
    *
-   * @throws IllegalArgumentException when the reconcile concurrency is not an integer from 1 to
-   *     256
+   * @throws ReconcileSettings.InvalidSettingException when the reconcile concurrency is not an
+   *     integer from 1 to 256
    */
   GatewaySettings settingsFrom(Map<String, String> environment) {
     return settings(environment.get("ICEGATE_BOOTSTRAP_TOKEN"),

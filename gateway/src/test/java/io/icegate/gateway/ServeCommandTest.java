@@ -60,4 +60,28 @@ class ServeCommandTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("ICEGATE_RECONCILE_CONCURRENCY");
   }
+
+  @Test
+  void anUnusableSettingIsOneLineNamingItNeverItsValue(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path tmp) throws Exception {
+    java.nio.file.Path keyDir = java.nio.file.Files.createDirectory(tmp.resolve("keys"));
+    java.util.Map<java.util.Map<String, String>, String> cases = java.util.Map.of(
+        java.util.Map.of("ICEGATE_MASTER_KEY", "notbase64!!"), "is not base64",
+        java.util.Map.of("ICEGATE_MASTER_KEY", "c2hvcnQ="), "must be 32 bytes",
+        java.util.Map.of("ICEGATE_MASTER_KEY", ""), "set but empty",
+        java.util.Map.of("ICEGATE_MASTER_KEY_FILE", ""), "path is empty",
+        java.util.Map.of("ICEGATE_MASTER_KEY_FILE", keyDir.toString()), "is not a regular file",
+        java.util.Map.of("ICEGATE_RECONCILE_CONCURRENCY", "abc"), "from 1 to 256");
+    for (var entry : cases.entrySet()) {
+      ServeCommand command = new ServeCommand();
+      java.io.StringWriter err = new java.io.StringWriter();
+      CommandLine commandLine = new CommandLine(command);
+      commandLine.setErr(new java.io.PrintWriter(err, true));
+      commandLine.parseArgs("--port", "0", "--data-dir", tmp.resolve("data").toString());
+      assertThat(command.serve(entry.getKey())).as(entry.getKey().toString()).isEqualTo(1);
+      assertThat(err.toString()).startsWith("icegate: ").contains(entry.getValue())
+          .doesNotContain("notbase64!!").doesNotContain("\tat ");
+      assertThat(err.toString().strip().lines()).hasSize(1);
+    }
+  }
 }

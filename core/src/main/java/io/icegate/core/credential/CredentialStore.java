@@ -5,6 +5,7 @@ import com.apple.foundationdb.tuple.Tuple;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.icegate.core.durability.CleanupStep;
 import io.icegate.core.durability.DeletionFences;
+import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceKind;
@@ -29,6 +30,8 @@ import java.util.Objects;
 import java.util.Optional;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Secrets of integrations (their authentication) and catalogs (their storage keys), stored under
@@ -42,6 +45,7 @@ import javax.crypto.spec.GCMParameterSpec;
  * failure. Values in this class never reach a log line or an exception message. Thread-safe.
  */
 public final class CredentialStore {
+  private static final Logger LOG = LoggerFactory.getLogger(CredentialStore.class);
   private static final byte FORMAT = 1;
   private static final int NONCE_BYTES = 12;
   private static final int TAG_BITS = 128;
@@ -254,9 +258,14 @@ public final class CredentialStore {
       Arrays.fill(plain, (byte) 0);
       return new SecretValues(values);
     } catch (GeneralSecurityException | IOException e) {
-      // No cause attached: a JSON parser's message could quote plaintext.
-      throw new IllegalStateException("credential of " + ownerId + " generation " + generation
-          + " cannot be decrypted with the configured master key");
+      // No cause attached: a JSON parser's message could quote plaintext. The log line is what
+      // tells an operator which key is wrong (the answer to the client names no source or path).
+      LOG.error("credential of {} generation {} cannot be decrypted with the master key from {}:"
+          + " was the server started with another {} or key file?", ownerId, generation,
+          key.source(), MasterKey.ENV);
+      throw new IcegateException(ErrorCode.MASTER_KEY_MISMATCH, null, "credential of " + ownerId
+          + " generation " + generation + " cannot be decrypted with the configured master key",
+          null);
     }
   }
 

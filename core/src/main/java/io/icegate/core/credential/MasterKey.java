@@ -50,18 +50,28 @@ public final class MasterKey {
    *
    * @param envValue base64 key or {@code null}
    * @param keyFile path of a key file or {@code null}
-   * @throws IllegalStateException when no key is configured and none may be generated, or the
-   *     configured key is not 32 base64-encoded bytes (the message names the source, never the
+   * @throws UnusableKeyException when no key is configured and none may be generated, or the
+   *     configured key is set but empty, not a file, or not 32 base64-encoded bytes (the message names the source, never the
    *     value)
    */
   public static MasterKey load(String envValue, Path keyFile, Path dataDir, Generation generation)
       throws IOException {
-    if (envValue != null && !envValue.isBlank()) {
+    if (envValue != null) {
+      // Set but empty is a secret that failed to reach the process: never fall back to another key.
+      if (envValue.isBlank()) {
+        throw new UnusableKeyException(ENV + " is set but empty");
+      }
       return new MasterKey(decode(envValue, ENV), ENV);
     }
     if (keyFile != null) {
+      if (keyFile.toString().isBlank()) {
+        throw new UnusableKeyException("the master key file is set but its path is empty");
+      }
+      if (!Files.exists(keyFile)) {
+        throw new UnusableKeyException("master key file " + keyFile + " does not exist");
+      }
       if (!Files.isRegularFile(keyFile)) {
-        throw new IllegalStateException("master key file " + keyFile + " does not exist");
+        throw new UnusableKeyException("master key file " + keyFile + " is not a regular file");
       }
       return new MasterKey(decode(Files.readString(keyFile), keyFile.toString()), keyFile.toString());
     }
@@ -71,7 +81,7 @@ public final class MasterKey {
           generated.toString());
     }
     if (generation == Generation.FORBIDDEN) {
-      throw new IllegalStateException("a master key is required for this store: set " + ENV
+      throw new UnusableKeyException("a master key is required for this store: set " + ENV
           + " or a master key file (the same key on every gateway instance)");
     }
     byte[] bytes = new byte[KEY_BYTES];
@@ -102,15 +112,20 @@ public final class MasterKey {
     return key;
   }
 
+  /** Where the key came from (the variable's name or a file path; never the key). */
+  String source() {
+    return source;
+  }
+
   private static byte[] decode(String text, String source) {
     byte[] bytes;
     try {
       bytes = Base64.getDecoder().decode(text.strip());
     } catch (IllegalArgumentException e) {
-      throw new IllegalStateException("master key from " + source + " is not base64");
+      throw new UnusableKeyException("master key from " + source + " is not base64");
     }
     if (bytes.length != KEY_BYTES) {
-      throw new IllegalStateException(
+      throw new UnusableKeyException(
           "master key from " + source + " must be 32 bytes, base64-encoded");
     }
     return bytes;
@@ -119,5 +134,18 @@ public final class MasterKey {
   @Override
   public String toString() {
     return "MasterKey[from " + source + "]";
+  }
+
+  /**
+   * The configured key cannot be used (missing, empty, not a file, not 32 base64 bytes): an
+   * operator's mistake, reported at startup in one line. The message names the source, never the
+   * value.
+   */
+  public static final class UnusableKeyException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    UnusableKeyException(String message) {
+      super(message);
+    }
   }
 }

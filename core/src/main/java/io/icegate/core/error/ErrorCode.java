@@ -174,6 +174,13 @@ public enum ErrorCode {
   MASS_RETIREMENT_UNCONFIRMED(409, "the reconcile would retire %d of the overlay's %d"
       + " relation(s), all of them or all under an include path; nothing was published (confirm"
       + " with confirmRetirement=true if the upstream really dropped them)"),
+  /**
+   * A stored credential does not decrypt with the master key this server was started with (the
+   * server was restarted with another {@code ICEGATE_MASTER_KEY} / key file, or the credential was
+   * tampered with). An operator error, not a client one: the server log names the key's source.
+   */
+  MASTER_KEY_MISMATCH(500, "a stored credential cannot be decrypted with the master key this"
+      + " server was started with; start it with the key the credentials were written with"),
   /** An unexpected server failure; details are in the server log. */
   INTERNAL(500, "internal error");
 

@@ -3,6 +3,8 @@ package io.icegate.core.credential;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
@@ -34,6 +36,19 @@ class CredentialStoreTest {
   }
 
   @Test
+  void anotherMasterKeyIsAnOperatorErrorNamingNoSecret() {
+    credentials.putIfAbsent("a", "owner", 1, SECRET);
+    byte[] other = new byte[32];
+    other[0] = 1;
+    CredentialStore restartedWithAnotherKey =
+        new CredentialStore(store, MasterKey.of(other), Clock.systemUTC());
+    assertThatThrownBy(() -> restartedWithAnotherKey.read("owner", 1))
+        .isInstanceOfSatisfying(IcegateException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.MASTER_KEY_MISMATCH))
+        .hasMessageContaining("master key").hasMessageNotContaining("hunter2");
+  }
+
+  @Test
   void ciphertextIsBoundToOwnerAndGeneration() {
     credentials.putIfAbsent("a", "owner", 1, SECRET);
     byte[] sealed = store.read(tx -> tx.get(KeyLayout.credential("owner", 1)));
@@ -47,7 +62,9 @@ class CredentialStoreTest {
     assertThatThrownBy(() -> credentials.read("other-owner", 1))
         .hasMessageContaining("cannot be decrypted").hasMessageNotContaining("hunter2");
     assertThatThrownBy(() -> credentials.read("owner", 2))
-        .hasMessageContaining("cannot be decrypted");
+        .hasMessageContaining("cannot be decrypted")
+        .isInstanceOfSatisfying(IcegateException.class,
+            e -> assertThat(e.code()).isEqualTo(ErrorCode.MASTER_KEY_MISMATCH));
   }
 
   @Test

@@ -65,7 +65,7 @@ public final class RepositoryErrors {
           new org.apache.iceberg.exceptions.NotAuthorizedException("%s", message);
       case PERMISSION_DENIED, MANAGED_BY_OVERLAY -> new org.apache.iceberg.exceptions.ForbiddenException("%s", message);
       case ROUTE_NOT_FOUND -> new NotFoundException("%s", message);
-      case METHOD_NOT_ALLOWED, INTERNAL, UPSTREAM_FAILED, RECONCILE_INTERRUPTED ->
+      case METHOD_NOT_ALLOWED, INTERNAL, UPSTREAM_FAILED, RECONCILE_INTERRUPTED, MASTER_KEY_MISMATCH ->
           new org.apache.iceberg.exceptions.ServiceFailureException("%s", message);
       case INTEGRATION_NOT_USABLE, RECONCILE_HANDOVER_TOO_LARGE, NOT_REPRESENTABLE ->
           new org.apache.iceberg.exceptions.UnprocessableEntityException("%s", message);

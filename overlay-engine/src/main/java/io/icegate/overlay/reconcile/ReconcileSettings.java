@@ -47,7 +47,7 @@ public record ReconcileSettings(int concurrency, int batch, Duration lease,
    * {@link #DEFAULT} with the concurrency named by {@code value} ({@link #CONCURRENCY_ENV}), or
    * unchanged when it is {@code null} or blank.
    *
-   * @throws IllegalArgumentException when the value is not an integer from 1 to 256
+   * @throws InvalidSettingException when the value is not an integer from 1 to 256
    */
   public static ReconcileSettings withConcurrency(String value) {
     if (value == null || value.isBlank()) {
@@ -60,7 +60,7 @@ public record ReconcileSettings(int concurrency, int batch, Duration lease,
       concurrency = 0;
     }
     if (concurrency < 1 || concurrency > 256) {
-      throw new IllegalArgumentException(CONCURRENCY_ENV + " must be an integer from 1 to 256");
+      throw new InvalidSettingException(CONCURRENCY_ENV + " must be an integer from 1 to 256");
     }
     return new ReconcileSettings(concurrency, DEFAULT.batch(), DEFAULT.lease());
   }
@@ -70,5 +70,14 @@ public record ReconcileSettings(int concurrency, int batch, Duration lease,
       throw new IllegalArgumentException("concurrency and batch must be at least 1");
     }
     Objects.requireNonNull(lease, "lease");
+  }
+
+  /** A setting from the environment is out of range: an operator's mistake, reported in one line. */
+  public static final class InvalidSettingException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    InvalidSettingException(String message) {
+      super(message);
+    }
   }
 }
