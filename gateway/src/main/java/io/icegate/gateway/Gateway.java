@@ -117,7 +117,7 @@ public final class Gateway implements AutoCloseable {
               new ManagedTableCredentials(services.adapter(), services.clients(), clock, 10_000)));
       RouteMetrics metrics = new RouteMetrics();
       CachingAuthenticator authenticator =
-          new CachingAuthenticator(tokens, Duration.ofSeconds(10), 100_000);
+          new CachingAuthenticator(tokens, CachingAuthenticator.REVOCATION_BOUND, 100_000);
       HttpSettings http = new HttpSettings(
           settings.bind(), settings.port(), HttpSettings.DEFAULT_MAX_REQUEST_BYTES);
       IcebergRestServlet servlet = new IcebergRestServlet(
