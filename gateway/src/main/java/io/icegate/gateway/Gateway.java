@@ -123,7 +123,8 @@ public final class Gateway implements AutoCloseable {
       IcebergRestServlet servlet = new IcebergRestServlet(
           operations, authenticator, metrics, http.maxRequestBytes());
       io.icegate.admin.AdminServlet admin = io.icegate.admin.AdminApi.servlet(
-          services, authenticator.accountCleanup(), http.maxRequestBytes());
+          services, authenticator.accountCleanup(), http.maxRequestBytes(),
+          settings.maxTokenLifetime());
       HttpServer server = HttpServer.start(http, store, services.core().readiness(), servlet,
           admin, metrics);
       // The resolved values (bound port, store path), not the flags: port 0 and a default store

@@ -21,6 +21,7 @@ import io.icegate.core.repo.Listing;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.ReadConsistency;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
@@ -34,9 +35,17 @@ public final class AccountService {
   private final IdempotentCreates creates;
   private final ApiTokens tokens;
   private final AccountDeletion deletion;
+  private final Duration maxTokenLifetime;
 
   public AccountService(Repositories repositories, IdempotentCreates creates, ApiTokens tokens,
       AccountDeletion deletion) {
+    this(repositories, creates, tokens, deletion, null);
+  }
+
+  /** @param maxTokenLifetime the longest lifetime of an issued token, or null for none */
+  public AccountService(Repositories repositories, IdempotentCreates creates, ApiTokens tokens,
+      AccountDeletion deletion, Duration maxTokenLifetime) {
+    this.maxTokenLifetime = maxTokenLifetime;
     this.repositories = Objects.requireNonNull(repositories, "repositories");
     this.creates = Objects.requireNonNull(creates, "creates");
     this.tokens = Objects.requireNonNull(tokens, "tokens");
@@ -85,7 +94,8 @@ public final class AccountService {
    * Whether the caller may issue a server-admin token is the HTTP layer's rule.
    *
    * @param serverAdmin whether the token acts in every account (role admin)
-   * @param expiresAt from when it is refused, or null (never); must be in the future
+   * @param expiresAt from when it is refused, or null (never, or the server's maximum lifetime
+   *     when one is set); must be in the future and within that maximum
    * @return the token, to be shown once
    * @throws io.icegate.core.error.IcegateException NOT_FOUND (no account), FENCED, INVALID_ARGUMENT
    */
@@ -100,6 +110,14 @@ public final class AccountService {
     if (expiresAt != null && !expiresAt.isAfter(now)) {
       throw io.icegate.core.error.IcegateException.invalidArgument(
           "expiresAt must be in the future");
+    }
+    if (maxTokenLifetime != null) {
+      Instant latest = now.plus(maxTokenLifetime);
+      if (expiresAt != null && expiresAt.isAfter(latest)) {
+        throw io.icegate.core.error.IcegateException.invalidArgument(
+            "expiresAt must be within the server's maximum token lifetime of " + maxTokenLifetime);
+      }
+      expiresAt = expiresAt == null ? latest : expiresAt;
     }
     String token = ApiTokens.newToken();
     TokenGrant grant = new TokenGrant(accountId, serverAdmin ? TokenRole.ADMIN : role, serverAdmin,

@@ -224,6 +224,28 @@ class TokenLifecycleTest {
     assertThat(bootstrap).isNotEqualTo(ops);
   }
 
+  @Test
+  void theServerMaximumLifetimeBoundsEveryIssuedToken() {
+    try (GatewayFixture limited =
+        GatewayFixture.startWith(s -> s.withMaxTokenLifetime(java.time.Duration.ofHours(1)))) {
+      String home = json(limited.send("GET", "/admin/v1/accounts", null)).get("items").get(0)
+          .get("id").asText();
+      String path = "/admin/v1/accounts/" + home + "/tokens";
+      Instant before = Instant.now();
+      HttpResponse<String> defaulted =
+          limited.send("POST", path, "{\"name\":\"d\",\"role\":\"reader\"}");
+      assertThat(defaulted.statusCode()).as(defaulted.body()).isEqualTo(201);
+      assertThat(Instant.parse(json(defaulted).get("expiresAt").asText()))
+          .isBetween(before.plusSeconds(3600), Instant.now().plusSeconds(3600));
+      assertProblem(limited.send("POST", path, "{\"name\":\"long\",\"role\":\"reader\","
+          + "\"expiresAt\":\"" + Instant.now().plusSeconds(7200) + "\"}"), 400,
+          "INVALID_ARGUMENT");
+      HttpResponse<String> shorter = limited.send("POST", path, "{\"name\":\"s\","
+          + "\"role\":\"reader\",\"expiresAt\":\"" + Instant.now().plusSeconds(60) + "\"}");
+      assertThat(shorter.statusCode()).as(shorter.body()).isEqualTo(201);
+    }
+  }
+
   private static long boundMillis() {
     return CachingAuthenticator.REVOCATION_BOUND.toMillis() + 500;
   }
