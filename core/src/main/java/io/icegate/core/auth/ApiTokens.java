@@ -46,8 +46,11 @@ import org.slf4j.LoggerFactory;
  * #revoke}).
  */
 public final class ApiTokens {
-  /** "Last used" is recorded truncated to the hour, so a token causes at most one write an hour. */
-  public static final ChronoUnit LAST_USED_GRANULARITY = ChronoUnit.HOURS;
+  /**
+   * "Last used" is rewritten only when the stored value is this much older than now, so a token
+   * causes at most one write per hour and a listed value is at most this far behind.
+   */
+  public static final Duration LAST_USED_GRANULARITY = Duration.ofHours(1);
 
   private static final Logger LOG = LoggerFactory.getLogger(ApiTokens.class);
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -145,13 +148,14 @@ public final class ApiTokens {
   }
 
   /**
-   * Records "last used" when the stored value is older than this hour. Re-reads the record in the
+   * Records "last used" (to the second) when the stored value is absent or older than {@link
+   * #LAST_USED_GRANULARITY}. Re-reads the record in the
    * writing transaction, so a concurrent revocation is never undone; any failure is logged and
    * ignored, since authentication must not depend on a bookkeeping write.
    */
   private void touch(byte[] key, TokenGrant seen, Instant now) {
-    Instant hour = now.truncatedTo(LAST_USED_GRANULARITY);
-    if (seen.lastUsedAt() != null && !seen.lastUsedAt().isBefore(hour)) {
+    Instant stale = now.minus(LAST_USED_GRANULARITY);
+    if (seen.lastUsedAt() != null && seen.lastUsedAt().isAfter(stale)) {
       return;
     }
     try {
@@ -159,8 +163,8 @@ public final class ApiTokens {
         byte[] value = tx.get(key);
         if (value != null) {
           TokenGrant current = parse(value);
-          if (current.lastUsedAt() == null || current.lastUsedAt().isBefore(hour)) {
-            tx.set(key, write(current.usedAt(hour)));
+          if (current.lastUsedAt() == null || !current.lastUsedAt().isAfter(stale)) {
+            tx.set(key, write(current.usedAt(now.truncatedTo(ChronoUnit.SECONDS))));
           }
         }
         return null;

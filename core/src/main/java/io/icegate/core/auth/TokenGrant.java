@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param name a label for listings and audit, e.g. {@code bootstrap}
  * @param createdAt when it was issued, or null (older records)
  * @param expiresAt from when it is refused, or null (never)
- * @param lastUsedAt when it last authenticated, at {@link ApiTokens#LAST_USED_GRANULARITY}, or null
+ * @param lastUsedAt when it last authenticated, at most {@link ApiTokens#LAST_USED_GRANULARITY} behind, or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record TokenGrant(String accountId, TokenRole role, boolean serverAdmin, String name,
