@@ -141,15 +141,7 @@ public final class IcebergRestServlet extends HttpServlet {
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
       throw new NotAuthorizedException("a bearer token is required");
     }
-    Optional<Principal> principal;
-    try {
-      principal = authenticator.authenticate(header.substring(7).strip());
-    } catch (io.icegate.core.error.IcegateException e) {
-      if (e.code() != io.icegate.core.error.ErrorCode.TOKEN_EXPIRED) {
-        throw e;
-      }
-      throw new NotAuthorizedException("%s", e.getMessage());
-    }
+    Optional<Principal> principal = authenticator.authenticate(header.substring(7).strip());
     return principal.orElseThrow(() -> new NotAuthorizedException("the bearer token is not valid"));
   }
 
