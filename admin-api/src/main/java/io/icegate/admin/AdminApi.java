@@ -22,9 +22,19 @@ public final class AdminApi {
    */
   public static AdminServlet servlet(Services services, CleanupStep forgetTokens,
       long maxBodyBytes) {
+    return servlet(services, forgetTokens, maxBodyBytes, null);
+  }
+
+  /**
+   * As {@link #servlet(Services, CleanupStep, long)}, issuing tokens that live at most {@code
+   * maxTokenLifetime} (null: no maximum).
+   */
+  public static AdminServlet servlet(Services services, CleanupStep forgetTokens,
+      long maxBodyBytes, java.time.Duration maxTokenLifetime) {
     AdminOperations operations = new AdminOperations(
         new AccountService(services.repositories(), services.core().creates(),
-            services.core().tokens(), services.accountDeletion(List.of(forgetTokens))),
+            services.core().tokens(), services.accountDeletion(List.of(forgetTokens)),
+            maxTokenLifetime),
         services.core().catalogs(),
         services.integrations(),
         new UpstreamOperations(services.validator(), services.discovery()),

@@ -2,7 +2,6 @@ package io.icegate.admin;
 
 import io.icegate.admin.model.AdminRequests;
 import io.icegate.core.account.AccountService;
-import io.icegate.core.auth.TokenRole;
 import io.icegate.core.catalog.CatalogService;
 import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.durability.IdempotentResult;
@@ -47,6 +46,7 @@ public final class AdminOperations {
   private final IntegrationCascade cascade;
   private final ReconcileRoutes reconcile;
   private final TableRoutes tables;
+  private final TokenRoutes tokens;
   private final byte[] openapi;
 
   /**
@@ -65,6 +65,7 @@ public final class AdminOperations {
     this.cascade = Objects.requireNonNull(cascade);
     this.reconcile = Objects.requireNonNull(reconcile);
     this.tables = Objects.requireNonNull(tables);
+    this.tokens = new TokenRoutes(accounts);
     try (InputStream in = AdminOperations.class.getResourceAsStream("/openapi.yaml")) {
       this.openapi = Objects.requireNonNull(in, "openapi.yaml is missing").readAllBytes();
     } catch (IOException e) {
@@ -88,7 +89,7 @@ public final class AdminOperations {
         accounts.delete(account, optionalIfMatch(call, account));
         yield new AdminReply(204, null, null, Map.of());
       }
-      case ISSUE_TOKEN -> issueToken(call, account);
+      case ISSUE_TOKEN, LIST_TOKENS, REVOKE_TOKEN -> tokens.handle(call, pageRequest(call));
       case CREATE_CATALOG -> createCatalog(call, account);
       case LIST_CATALOGS -> page(catalogs.list(existing(account), pageRequest(call)));
       case GET_CATALOG -> resource(200, catalogs.get(account, call.var("catalog")));
@@ -184,25 +185,6 @@ public final class AdminOperations {
   private String existing(String account) {
     accounts.get(account);
     return account;
-  }
-
-  private AdminReply issueToken(AdminCall call, String account) {
-    AdminRequests.IssueToken body = AdminJson.read(call.body(), AdminRequests.IssueToken.class);
-    String role = AdminJson.require(body.role(), "role");
-    TokenRole parsed = switch (role) {
-      case "admin" -> TokenRole.ADMIN;
-      case "writer" -> TokenRole.WRITER;
-      case "reader" -> TokenRole.READER;
-      default -> throw AdminJson.malformed("member role must be admin, writer or reader");
-    };
-    AccountService.IssuedToken issued =
-        accounts.issueToken(account, AdminJson.require(body.name(), "name"), parsed);
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("name", issued.grant().name());
-    out.put("role", role);
-    out.put("accountId", account);
-    out.put("token", issued.token());
-    return AdminReply.json(201, out).withHeader("Cache-Control", "no-store");
   }
 
   private AdminReply createCatalog(AdminCall call, String account) {

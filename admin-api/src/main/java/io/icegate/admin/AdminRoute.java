@@ -15,6 +15,8 @@ public enum AdminRoute {
   GET_ACCOUNT("GET", "/admin/v1/accounts/{account}", Access.READ),
   DELETE_ACCOUNT("DELETE", "/admin/v1/accounts/{account}", Access.SERVER_ADMIN),
   ISSUE_TOKEN("POST", "/admin/v1/accounts/{account}/tokens", Access.ADMIN),
+  LIST_TOKENS("GET", "/admin/v1/accounts/{account}/tokens", Access.ADMIN),
+  REVOKE_TOKEN("DELETE", "/admin/v1/accounts/{account}/tokens/{token}", Access.ADMIN),
   CREATE_CATALOG("POST", "/admin/v1/accounts/{account}/catalogs", Access.ADMIN),
   LIST_CATALOGS("GET", "/admin/v1/accounts/{account}/catalogs", Access.READ),
   GET_CATALOG("GET", "/admin/v1/accounts/{account}/catalogs/{catalog}", Access.READ),

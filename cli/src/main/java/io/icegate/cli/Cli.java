@@ -5,6 +5,7 @@ import io.icegate.cli.command.CatalogCommand;
 import io.icegate.cli.command.IntegrationCommand;
 import io.icegate.cli.command.OperationCommand;
 import io.icegate.cli.command.OverlayCommand;
+import io.icegate.cli.command.TokenCommand;
 import java.lang.reflect.Constructor;
 import java.util.List;
 import picocli.CommandLine;
@@ -20,7 +21,7 @@ public final class Cli {
 
   static final List<Class<?>> GROUPS =
       List.of(CatalogCommand.class, IntegrationCommand.class, OverlayCommand.class,
-          OperationCommand.class, AccountCommand.class);
+          OperationCommand.class, AccountCommand.class, TokenCommand.class);
 
   /**
    * Adds the command groups to {@code root}, with {@code environment} handed to every command, and

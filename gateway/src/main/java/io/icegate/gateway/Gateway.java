@@ -117,13 +117,14 @@ public final class Gateway implements AutoCloseable {
               new ManagedTableCredentials(services.adapter(), services.clients(), clock, 10_000)));
       RouteMetrics metrics = new RouteMetrics();
       CachingAuthenticator authenticator =
-          new CachingAuthenticator(tokens, Duration.ofSeconds(10), 100_000);
+          new CachingAuthenticator(tokens, CachingAuthenticator.REVOCATION_BOUND, 100_000);
       HttpSettings http = new HttpSettings(
           settings.bind(), settings.port(), HttpSettings.DEFAULT_MAX_REQUEST_BYTES);
       IcebergRestServlet servlet = new IcebergRestServlet(
           operations, authenticator, metrics, http.maxRequestBytes());
       io.icegate.admin.AdminServlet admin = io.icegate.admin.AdminApi.servlet(
-          services, authenticator.accountCleanup(), http.maxRequestBytes());
+          services, authenticator.accountCleanup(), http.maxRequestBytes(),
+          settings.maxTokenLifetime());
       HttpServer server = HttpServer.start(http, store, services.core().readiness(), servlet,
           admin, metrics);
       // The resolved values (bound port, store path), not the flags: port 0 and a default store

@@ -3,6 +3,7 @@ package io.icegate.gateway;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.overlay.reconcile.ReconcileSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -32,9 +33,13 @@ public record GatewaySettings(
     String bootstrapToken,
     OutboundAddressPolicy outboundPolicy,
     MasterKeySource masterKey,
-    ReconcileSettings reconcile) {
+    ReconcileSettings reconcile,
+    Duration maxTokenLifetime) {
 
   public GatewaySettings {
+    if (maxTokenLifetime != null && (maxTokenLifetime.isNegative() || maxTokenLifetime.isZero())) {
+      throw new IllegalArgumentException("the maximum token lifetime must be positive");
+    }
     Objects.requireNonNull(dataDir, "dataDir");
     Objects.requireNonNull(bind, "bind");
     if (store != null && store.isBlank()) {
@@ -57,13 +62,20 @@ public record GatewaySettings(
   /** Settings with no configured master key and default reconciliation. */
   public GatewaySettings(Path dataDir, String store, String bind, int port,
       boolean allowLocalFiles, String bootstrapToken, OutboundAddressPolicy outboundPolicy) {
-    this(dataDir, store, bind, port, allowLocalFiles, bootstrapToken, outboundPolicy, null, null);
+    this(dataDir, store, bind, port, allowLocalFiles, bootstrapToken, outboundPolicy, null, null,
+        null);
   }
 
   /** Settings with the default outbound address policy. */
   public GatewaySettings(Path dataDir, String store, String bind, int port,
       boolean allowLocalFiles, String bootstrapToken) {
-    this(dataDir, store, bind, port, allowLocalFiles, bootstrapToken, null, null, null);
+    this(dataDir, store, bind, port, allowLocalFiles, bootstrapToken, null, null, null, null);
+  }
+
+  /** These settings with issued tokens living at most {@code lifetime} (null: no maximum). */
+  public GatewaySettings withMaxTokenLifetime(Duration lifetime) {
+    return new GatewaySettings(dataDir, store, bind, port, allowLocalFiles, bootstrapToken,
+        outboundPolicy, masterKey, reconcile, lifetime);
   }
 
   /** Shows no token: settings are logged. */
@@ -71,6 +83,7 @@ public record GatewaySettings(
   public String toString() {
     return "GatewaySettings[dataDir=" + dataDir + ", store=" + store + ", bind=" + bind + ", port="
         + port + ", allowLocalFiles=" + allowLocalFiles + ", outboundPolicy=" + outboundPolicy
-        + ", masterKey=" + masterKey + ", reconcile=" + reconcile + "]";
+        + ", masterKey=" + masterKey + ", reconcile=" + reconcile + ", maxTokenLifetime="
+        + maxTokenLifetime + "]";
   }
 }

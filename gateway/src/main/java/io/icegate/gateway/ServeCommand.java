@@ -68,6 +68,12 @@ public final class ServeCommand implements Callable<Integer> {
           + "default (env ICEGATE_ALLOW_METADATA_ADDRESSES).")
   boolean allowMetadataAddresses;
 
+  @Option(names = "--max-token-lifetime", defaultValue = "${env:ICEGATE_MAX_TOKEN_LIFETIME}",
+      description = "Longest lifetime of an issued token, ISO-8601 (e.g. P90D, PT12H): tokens "
+          + "issued without expiresAt expire after it, a later expiresAt is refused. Default: no "
+          + "maximum (env ICEGATE_MAX_TOKEN_LIFETIME).")
+  java.time.Duration maxTokenLifetime;
+
   @Override
   public Integer call() throws Exception {
     // The one read of the environment beyond the flags' own: everything below gets values.
@@ -126,6 +132,6 @@ public final class ServeCommand implements Callable<Integer> {
       policy = policy.allowMetadataAddresses();
     }
     return new GatewaySettings(dataDir.toAbsolutePath().normalize(), store, bind, port,
-        allowLocalFiles, bootstrapToken, policy, masterKey, reconcile);
+        allowLocalFiles, bootstrapToken, policy, masterKey, reconcile, maxTokenLifetime);
   }
 }

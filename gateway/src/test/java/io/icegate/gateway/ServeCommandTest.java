@@ -21,6 +21,15 @@ class ServeCommandTest {
   }
 
   @Test
+  void maxTokenLifetimeIsAnIsoDuration() {
+    assertThat(parse().maxTokenLifetime()).isNull();
+    assertThat(parse("--max-token-lifetime", "P90D").maxTokenLifetime())
+        .isEqualTo(java.time.Duration.ofDays(90));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> parse("--max-token-lifetime", "90"))
+        .isInstanceOf(CommandLine.ParameterException.class);
+  }
+
+  @Test
   void outboundAddressFlagsBuildThePolicy() throws Exception {
     GatewaySettings plain = parse();
     assertThat(plain.outboundPolicy()).isEqualTo(OutboundAddressPolicy.defaults());

@@ -16,8 +16,16 @@ public final class AdminRequests {
   /** {@code POST /accounts}. */
   public record CreateAccount(String name) {}
 
-  /** {@code POST /accounts/{account}/tokens}; role is {@code admin}, {@code writer} or {@code reader}. */
-  public record IssueToken(String name, String role) {}
+  /**
+   * {@code POST /accounts/{account}/tokens}; role is {@code admin}, {@code writer} or {@code
+   * reader}. {@code expiresAt} (ISO-8601 instant) is optional; {@code serverAdmin} (server admins
+   * only) issues a token that acts in every account.
+   */
+  public record IssueToken(String name, String role, String expiresAt, Boolean serverAdmin) {
+    public IssueToken(String name, String role) {
+      this(name, role, null, null);
+    }
+  }
 
   /** {@code POST /catalogs}. */
   public record CreateCatalog(String name, String warehouse, Map<String, String> properties,

@@ -24,7 +24,11 @@ public enum ResourceKind {
           Column.of("INTEGRATION", "/integrationId"), Column.of("CATALOG", "/catalogId"),
           Column.paths("INCLUDE", "/includeNamespaces"),
           Column.paths("EXCLUDE", "/excludeNamespaces"),
-          Column.of("GENERATION", "/generation")));
+          Column.of("GENERATION", "/generation"))),
+  TOKEN("token", "tokens", "name",
+      List.of(Column.of("ID", "/id"), Column.of("NAME", "/name"), Column.of("ROLE", "/role"),
+          Column.of("SERVER-ADMIN", "/serverAdmin"), Column.of("CREATED", "/createdAt"),
+          Column.of("LAST-USED", "/lastUsedAt"), Column.of("EXPIRES", "/expiresAt")));
 
   /**
    * A table column: header, the JSON pointer of its value in a resource body, and whether the

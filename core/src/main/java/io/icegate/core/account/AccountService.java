@@ -1,6 +1,7 @@
 package io.icegate.core.account;
 
 import io.icegate.core.auth.ApiTokens;
+import io.icegate.core.auth.TokenEntry;
 import io.icegate.core.auth.TokenGrant;
 import io.icegate.core.auth.TokenRole;
 import io.icegate.core.durability.AccountDeletion;
@@ -20,6 +21,8 @@ import io.icegate.core.repo.Listing;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.ReadConsistency;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 
@@ -32,9 +35,17 @@ public final class AccountService {
   private final IdempotentCreates creates;
   private final ApiTokens tokens;
   private final AccountDeletion deletion;
+  private final Duration maxTokenLifetime;
 
   public AccountService(Repositories repositories, IdempotentCreates creates, ApiTokens tokens,
       AccountDeletion deletion) {
+    this(repositories, creates, tokens, deletion, null);
+  }
+
+  /** @param maxTokenLifetime the longest lifetime of an issued token, or null for none */
+  public AccountService(Repositories repositories, IdempotentCreates creates, ApiTokens tokens,
+      AccountDeletion deletion, Duration maxTokenLifetime) {
+    this.maxTokenLifetime = maxTokenLifetime;
     this.repositories = Objects.requireNonNull(repositories, "repositories");
     this.creates = Objects.requireNonNull(creates, "creates");
     this.tokens = Objects.requireNonNull(tokens, "tokens");
@@ -73,39 +84,81 @@ public final class AccountService {
     return deletion.delete(accountId, expected);
   }
 
+  /** As {@link #issueToken(String, String, TokenRole, boolean, Instant)}: no expiry, not server admin. */
+  public IssuedToken issueToken(String accountId, String name, TokenRole role) {
+    return issueToken(accountId, name, role, false, null);
+  }
+
   /**
    * Issues a token with {@code role} in account {@code accountId}; only its digest is stored.
+   * Whether the caller may issue a server-admin token is the HTTP layer's rule.
    *
+   * @param serverAdmin whether the token acts in every account (role admin)
+   * @param expiresAt from when it is refused, or null (never, or the server's maximum lifetime
+   *     when one is set); must be in the future and within that maximum
    * @return the token, to be shown once
    * @throws io.icegate.core.error.IcegateException NOT_FOUND (no account), FENCED, INVALID_ARGUMENT
    */
-  public IssuedToken issueToken(String accountId, String name, TokenRole role) {
+  public IssuedToken issueToken(String accountId, String name, TokenRole role,
+      boolean serverAdmin, Instant expiresAt) {
     Objects.requireNonNull(role, "role");
     if (name == null || name.isBlank() || name.length() > 255) {
       throw io.icegate.core.error.IcegateException.invalidArgument(
           "token name must be 1 to 255 characters");
     }
+    Instant now = tokens.now();
+    if (expiresAt != null && !expiresAt.isAfter(now)) {
+      throw io.icegate.core.error.IcegateException.invalidArgument(
+          "expiresAt must be in the future");
+    }
+    if (maxTokenLifetime != null) {
+      Instant latest = now.plus(maxTokenLifetime);
+      if (expiresAt != null && expiresAt.isAfter(latest)) {
+        throw io.icegate.core.error.IcegateException.invalidArgument(
+            "expiresAt must be within the server's maximum token lifetime of " + maxTokenLifetime);
+      }
+      expiresAt = expiresAt == null ? latest : expiresAt;
+    }
     String token = ApiTokens.newToken();
-    TokenGrant grant = new TokenGrant(accountId, role, false, name);
+    TokenGrant grant = new TokenGrant(accountId, serverAdmin ? TokenRole.ADMIN : role, serverAdmin,
+        name, now, expiresAt, null);
     repositories.store().run(tx -> {
       repositories.fences().assertAbsent(tx, ResourceRef.account(accountId));
       repositories.accounts().require(tx, accountId);
       tokens.put(tx, token, grant);
       return null;
     });
-    return new IssuedToken(grant, token);
+    return new IssuedToken(ApiTokens.id(ApiTokens.digest(token)), grant, token);
+  }
+
+  /** One page of the account's tokens (never their secrets). @throws ... NOT_FOUND */
+  public Page<TokenEntry> listTokens(String accountId, PageRequest page) {
+    get(accountId);
+    return tokens.list(accountId, page);
+  }
+
+  /**
+   * Revokes token {@code id} of the account; never the last server-admin token.
+   *
+   * @param byServerAdmin whether the caller is a server admin (only they revoke server-admin tokens)
+   * @throws io.icegate.core.error.IcegateException NOT_FOUND, PERMISSION_DENIED,
+   *     LAST_SERVER_ADMIN_TOKEN
+   */
+  public TokenEntry revokeToken(String accountId, String id, boolean byServerAdmin) {
+    return tokens.revoke(accountId, id, byServerAdmin);
   }
 
   /**
    * A newly issued token.
    *
+   * @param id its public id
    * @param grant what it grants
    * @param token the secret, shown once
    */
-  public record IssuedToken(TokenGrant grant, String token) {
+  public record IssuedToken(String id, TokenGrant grant, String token) {
     @Override
     public String toString() {
-      return "IssuedToken[" + grant + ", token redacted]";
+      return "IssuedToken[" + id + ", " + grant + ", token redacted]";
     }
   }
 }

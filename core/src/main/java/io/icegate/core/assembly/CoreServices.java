@@ -44,7 +44,7 @@ public final class CoreServices {
     this.credentials = new CredentialStore(store, settings.masterKey(), clock);
     this.creates = new IdempotentCreates(repositories, clock, settings.idempotency());
     this.writes = new CredentialedWrites(new CredentialPublication(credentials), creates);
-    this.tokens = new ApiTokens(store);
+    this.tokens = new ApiTokens(store, clock);
     this.integrations = new IntegrationService(repositories, writes, credentials,
         settings.addresses(), settings.connectionSettings());
     this.catalogs = new CatalogService(repositories, writes, credentials);

@@ -70,6 +70,13 @@ public enum ErrorCode {
   PRECONDITION_FAILED(412, "If-Match does not match the current version of %s %s"),
   /** No or an unknown bearer token. */
   UNAUTHENTICATED(401, "a valid bearer token is required"),
+  /** Issue 31: the bearer token's expiry has passed. Args: the expiry instant. */
+  TOKEN_EXPIRED(401, "the bearer token expired at %s"),
+  /**
+   * Issue 31: revoking the token would leave no server-admin token. Args: token id.
+   */
+  LAST_SERVER_ADMIN_TOKEN(409,
+      "token %s is the last server-admin token; issue another server-admin token first"),
   /** The token's role does not allow the operation. Args: role, operation. */
   PERMISSION_DENIED(403, "a %s token may not %s"),
   /** No route serves the path. */

@@ -201,9 +201,10 @@ public final class KeyLayout {
   public static final Subspace BLOBS = subspace(8);
 
   /**
-   * API tokens: {@code (sha-256 hex of the token) -> grant} (JSON: account id, role, name). Keyed
-   * by digest, never by the token, so lookup needs no account and a leaked store reveals no token.
-   * Written by {@link io.icegate.core.auth.ApiTokens} (bootstrap, token issue).
+   * API tokens: {@code (sha-256 hex of the token) -> grant} (JSON: account id, role, server-admin
+   * flag, name; optional created, expiry and last-used instants). Keyed by digest, never by the
+   * token, so lookup needs no account and a leaked store reveals no token. Written by {@link
+   * io.icegate.core.auth.ApiTokens} (bootstrap, token issue, revocation, last used).
    */
   public static final Subspace TOKENS = subspace(9);
 

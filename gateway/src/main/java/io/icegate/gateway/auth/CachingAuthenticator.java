@@ -3,6 +3,7 @@ package io.icegate.gateway.auth;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.icegate.core.auth.ApiTokens;
+import io.icegate.core.auth.TokenGrant;
 import io.icegate.core.durability.CleanupStep;
 import java.time.Duration;
 import java.util.Optional;
@@ -11,13 +12,21 @@ import java.util.Optional;
  * Bearer-token authentication over {@link ApiTokens}, with recent answers (including "unknown")
  * cached by token digest for a short time, so a busy client costs one store read per token per
  * {@code ttl} instead of one per request. A revoked token therefore keeps working for at most
- * {@code ttl}. Deleting an account in this process evicts its tokens' answers at once ({@link
+ * {@code ttl} on the routes this authenticator guards, in every process sharing the store (the
+ * gateway passes {@link #REVOCATION_BOUND}). Expiry is checked on every request, cached or not. Deleting an account in this process evicts its tokens' answers at once ({@link
  * #accountCleanup}); a gateway process that did not run the deletion (shared FoundationDB store)
  * keeps answering from its cache for at most {@code ttl}.
  */
 public final class CachingAuthenticator implements Authenticator {
   private final ApiTokens tokens;
-  private final Cache<String, Optional<Principal>> recent;
+  /**
+   * The cache lifetime the gateway uses, and so the bound on how long a revoked token still works
+   * on the Iceberg routes of any gateway process (issue 31; the admin routes read the store on
+   * every request). One store read per busy token per 2 s is cheap.
+   */
+  public static final Duration REVOCATION_BOUND = Duration.ofSeconds(2);
+
+  private final Cache<String, Optional<TokenGrant>> recent;
 
   /**
    * @param ttl how long an answer is reused
@@ -28,10 +37,15 @@ public final class CachingAuthenticator implements Authenticator {
     this.recent = Caffeine.newBuilder().expireAfterWrite(ttl).maximumSize(maxEntries).build();
   }
 
+  /**
+   * @throws io.icegate.core.error.IcegateException TOKEN_EXPIRED (never cached: an expired
+   *     token's every request reads the store)
+   */
   @Override
   public Optional<Principal> authenticate(String token) {
-    return recent.get(ApiTokens.digest(token), digest -> tokens.resolve(token)
-        .map(g -> new Principal(g.accountId(), g.role(), g.serverAdmin())));
+    Optional<TokenGrant> grant = recent.get(ApiTokens.digest(token), digest -> tokens.resolve(token));
+    grant.ifPresent(g -> ApiTokens.requireUnexpired(g, tokens.now()));
+    return grant.map(g -> new Principal(g.accountId(), g.role(), g.serverAdmin()));
   }
 
   /**

@@ -47,7 +47,8 @@ public final class RepositoryErrors {
       case NAMESPACE_NOT_EMPTY -> new NamespaceNotEmptyException("%s", message);
       case GENERATION_MISMATCH, FENCED, DEPENDENCY_EXISTS, IDEMPOTENCY_IN_PROGRESS,
           NAMESPACE_CLAIMED, RECONCILE_CONFLICT, RECONCILE_IN_PROGRESS, RECONCILE_SUPERSEDED,
-          VALIDATION_NOT_PUBLISHED, MASS_RETIREMENT_UNCONFIRMED, PATH_HELD_BY_HELD_OBJECT ->
+          VALIDATION_NOT_PUBLISHED, MASS_RETIREMENT_UNCONFIRMED, PATH_HELD_BY_HELD_OBJECT,
+          LAST_SERVER_ADMIN_TOKEN ->
           new CommitFailedException("%s", message);
       case INVALID_ARGUMENT, INVALID_PAGE_TOKEN -> new BadRequestException("%s", message);
       case IDEMPOTENCY_KEY_REUSED ->
@@ -61,7 +62,7 @@ public final class RepositoryErrors {
           new BadRequestException("%s", message);
       case BODY_TOO_LARGE -> new RequestTooLargeException(message);
       case PRECONDITION_REQUIRED, PRECONDITION_FAILED -> new CommitFailedException("%s", message);
-      case UNAUTHENTICATED ->
+      case UNAUTHENTICATED, TOKEN_EXPIRED ->
           new org.apache.iceberg.exceptions.NotAuthorizedException("%s", message);
       case PERMISSION_DENIED, MANAGED_BY_OVERLAY -> new org.apache.iceberg.exceptions.ForbiddenException("%s", message);
       case ROUTE_NOT_FOUND -> new NotFoundException("%s", message);

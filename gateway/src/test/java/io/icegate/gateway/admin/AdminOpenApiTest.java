@@ -44,7 +44,8 @@ class AdminOpenApiTest {
         String method = operation.substring(0, operation.indexOf(' '));
         String path = operation.substring(operation.indexOf(' ') + 1)
             .replace("{account}", "a").replace("{catalog}", "c").replace("{integration}", "i")
-            .replace("{overlay}", "o").replace("{operation}", "op").replace("{table}", "t");
+            .replace("{overlay}", "o").replace("{operation}", "op").replace("{table}", "t")
+            .replace("{token}", "tk");
         HttpResponse<String> r = gw.send(method, path, "{}");
         assertThat(r.body()).as(operation)
             .doesNotContain("ROUTE_NOT_FOUND").doesNotContain("METHOD_NOT_ALLOWED");

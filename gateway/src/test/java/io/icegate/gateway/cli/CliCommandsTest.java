@@ -303,4 +303,22 @@ class CliCommandsTest {
     assertThat(createHelp.out()).contains("--client-secret-file").contains("--client-secret-env")
         .doesNotContain("--client-secret ");
   }
+
+  @Test
+  void tokenIssueListAndRevoke() {
+    JsonNode issued = run("token", "issue", "cli-reader", "--role", "reader",
+        "--expires-at", java.time.Instant.now().plusSeconds(3600).toString(), "-o", "json")
+        .expect(0).json();
+    String secret = issued.get("token").asText();
+    assertThat(secret).startsWith("igt_");
+    Run listed = run("token", "list").expect(0);
+    assertThat(listed.out()).contains("cli-reader").contains(issued.get("id").asText())
+        .doesNotContain(secret);
+    assertThat(gw.send("GET", "/admin/v1/accounts", null, "Authorization", "Bearer " + secret)
+        .statusCode()).isEqualTo(403);
+    assertThat(run("token", "revoke", "cli-reader").expect(0).out()).contains("revoked token");
+    assertThat(gw.send("GET", "/admin/v1/accounts", null, "Authorization", "Bearer " + secret)
+        .statusCode()).isEqualTo(401);
+    assertThat(run("token", "list", "-o", "json").expect(0).out()).doesNotContain("cli-reader");
+  }
 }

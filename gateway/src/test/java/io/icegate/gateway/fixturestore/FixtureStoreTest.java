@@ -44,6 +44,9 @@ import org.junit.jupiter.api.Test;
  *   <li><b>Open.</b> The gateway starts on a copy of the fixture's data dir (no bootstrap token
  *       configured: the store holds it) and writes nothing: the dump through the KvStore equals
  *       the file's rows read with plain SQL before anything opened it.
+ *   <li><b>First use of the tokens.</b> The stored server-admin and account-admin tokens
+ *       (records older than issue 31) authenticate, and each gets its "last used" member: one
+ *       write per token, adding only {@code lastUsedAt} (issue 31; none again within the hour).
  *   <li><b>Move the upstreams.</b> The upstreams come back with their saved content ({@link
  *       FixtureUpstreams}), but on new ports; four admin PATCHes point the three Integrations (URI,
  *       and the object-store endpoint in their properties) and Catalog {@code lakehouse}'s storage
@@ -104,6 +107,7 @@ class FixtureStoreTest {
         assertThat(pristine.differences(StoreDump.of(store))).as("opening the store").isEmpty();
         assertThat(store.stats().committedWrites()).as("opening the store").isZero();
 
+        firstUseOfTheTokens(gw, account, expected.at("/tokens/accountAdmin").asText());
         now = moveUpstreams(gw, up, account, ids);
 
         Map<String, String> catalogs = new LinkedHashMap<>();
@@ -132,6 +136,36 @@ class FixtureStoreTest {
     StoreDump closed = StoreDump.ofSqliteFile(dataDir.resolve(FixtureStore.STORE_FILE));
     assertThat(now.differences(closed)).as("the file after closing").isEmpty();
     assertThat(closed.schema()).as("the SQLite schema").isEqualTo(pristine.schema());
+  }
+
+  /**
+   * Authenticates with the fixture's two tokens and checks that exactly their two records changed,
+   * once each and only by the added {@code lastUsedAt}.
+   */
+  private static void firstUseOfTheTokens(GatewayFixture gw, String account, String accountAdmin)
+      throws Exception {
+    KvStore store = gw.gateway().store();
+    StoreDump before = StoreDump.of(store);
+    KvStoreStats was = store.stats();
+    String path = "/admin/v1/accounts/" + account;
+    assertThat(gw.send("GET", path, null).statusCode()).isEqualTo(200);
+    assertThat(gw.send("GET", path, null, "Authorization", "Bearer " + accountAdmin).statusCode())
+        .isEqualTo(200);
+    Set<String> tokenKeys = new TreeSet<>();
+    for (String token : List.of(GatewayFixture.TOKEN, accountAdmin)) {
+      tokenKeys.add(HEX.formatHex(KeyLayout.token(
+          io.icegate.core.auth.ApiTokens.digest(token))));
+    }
+    StoreDump after = StoreDump.of(store);
+    assertThat(before.changedKeys(after)).as(String.join("\n", before.differences(after)))
+        .isEqualTo(tokenKeys);
+    assertThat(store.stats().committedWrites() - was.committedWrites()).as("one write per token")
+        .isEqualTo(2);
+    for (String key : tokenKeys) {
+      assertThat(jsonDifferences("", JSON.readTree(before.value(key)),
+          JSON.readTree(after.value(key))))
+          .singleElement().asString().startsWith("/lastUsedAt: (absent) -> ");
+    }
   }
 
   /**

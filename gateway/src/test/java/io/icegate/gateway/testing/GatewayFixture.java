@@ -67,12 +67,28 @@ public final class GatewayFixture implements AutoCloseable {
     return start(dataDir, store, null);
   }
 
+  /** Starts a gateway on a new data dir with {@code adjust} applied to its settings. */
+  public static GatewayFixture startWith(
+      java.util.function.UnaryOperator<GatewaySettings> adjust) {
+    try {
+      Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
+      return start(Files.createTempDirectory("icegate-gw"), null, TOKEN, adjust);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("gateway failed to start", e);
+    }
+  }
+
   private static GatewayFixture start(Path dir, io.icegate.core.store.KvStore store,
       String bootstrapToken) {
+    return start(dir, store, bootstrapToken, s -> s);
+  }
+
+  private static GatewayFixture start(Path dir, io.icegate.core.store.KvStore store,
+      String bootstrapToken, java.util.function.UnaryOperator<GatewaySettings> adjust) {
     try {
       Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
       GatewaySettings settings =
-          new GatewaySettings(dir, null, "127.0.0.1", 0, true, bootstrapToken);
+          adjust.apply(new GatewaySettings(dir, null, "127.0.0.1", 0, true, bootstrapToken));
       PrintStream quiet = new PrintStream(java.io.OutputStream.nullOutputStream());
       return new GatewayFixture(dir, store == null
           ? Gateway.start(settings, quiet)
