@@ -2,8 +2,6 @@ package io.icegate.overlay.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.icegate.access.iceberg.fixture.IcebergRestFixture;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.core.credential.SecretValues;
 import io.icegate.core.durability.CreateRequest;
@@ -14,24 +12,16 @@ import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
-import io.icegate.core.store.KvStore;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.overlay.reconcile.JobWorld;
 import io.icegate.overlay.store.testing.ContributionInvariants;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -49,58 +39,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * makes a pause change advance the configuration generation, the same fence the selection and
  * URI cases exercise.
  */
-class JobInvalidationTest {
-  private static ObjectStoreFixture objects;
-  private static IcebergRestFixture upstream;
-
-  @TempDir Path dir;
-  private KvStore store;
-  private final List<AutoCloseable> closing = new ArrayList<>();
-  private final ExecutorService threads = Executors.newCachedThreadPool();
-
-  @BeforeAll
-  static void startUpstream() throws Exception {
-    objects = ObjectStoreFixture.startS3Proxy();
-    upstream = IcebergRestFixture.start(objects).seed();
-  }
-
-  @AfterAll
-  static void stopUpstream() throws Exception {
-    upstream.close();
-    objects.close();
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    for (AutoCloseable c : closing) {
-      c.close();
-    }
-    threads.shutdownNow();
-    ContributionInvariants.checker(store).assertClean();
-    store.close();
-  }
-
-  private record World(JobWorld w, String integration, String catalog, String overlay) {
-    String account() {
-      return w.account();
-    }
-  }
-
-  private World world(String kind) {
-    store = JobWorld.openStore(kind, dir);
-    JobWorld w = new JobWorld(store, java.time.Clock.systemUTC());
-    String integration = w.integration("a", upstream);
-    String catalog = w.catalog("analytics");
-    String overlay = w.overlay("sales", integration, catalog, List.of(List.of("sales")));
-    return new World(w, integration, catalog, overlay);
-  }
-
-  private JobProcess process(World world) {
-    JobProcess p = new JobProcess(world.w(), Instant.now());
-    closing.add(p);
-    return p;
-  }
-
+class JobInvalidationTest extends JobTestSupport {
   static Stream<Arguments> changes() {
     List<Arguments> out = new ArrayList<>();
     for (String kind : List.of("memory", "sqlite")) {
@@ -118,7 +57,7 @@ class JobInvalidationTest {
   void aChangeBetweenDiscoveryAndPublicationCancelsTheJobAndNothingIsPublished(String kind,
       String change) throws Exception {
     World world = world(kind);
-    JobProcess a = process(world);
+    JobProcess a = process(world, Instant.now());
     a.gate.arm();
     Future<RoundOutcome> round = threads.submit(() -> a.runner.runRound(world.account(),
         world.integration(), UpstreamJobRunner.EVERY_OVERLAY));
@@ -166,7 +105,7 @@ class JobInvalidationTest {
     String secondCatalog = world.w().catalog("second");
     String second = world.w().overlay("emea", world.integration(), secondCatalog,
         List.of(List.of("sales", "emea")));
-    JobProcess a = process(world);
+    JobProcess a = process(world, Instant.now());
     a.gate.arm();
     Future<RoundOutcome> round = threads.submit(() -> a.runner.runRound(world.account(),
         world.integration(), UpstreamJobRunner.EVERY_OVERLAY));
@@ -241,7 +180,7 @@ class JobInvalidationTest {
     String account = world.account();
     String second = w.overlay("emea", world.integration(), w.catalog("second"),
         List.of(List.of("sales", "emea")));
-    JobProcess a = process(world);
+    JobProcess a = process(world, Instant.now());
     assertThat(a.runner.runRound(account, world.integration(), UpstreamJobRunner.EVERY_OVERLAY)
         .state()).isEqualTo(RoundOutcome.State.SUCCEEDED);
     assertThat(a.jobs.overlayRound(account, world.integration(), world.overlay())).isPresent();

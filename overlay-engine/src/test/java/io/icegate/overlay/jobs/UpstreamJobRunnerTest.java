@@ -3,31 +3,18 @@ package io.icegate.overlay.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.icegate.access.iceberg.fixture.IcebergRestFixture;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.jobs.SchedulerState;
 import io.icegate.core.jobs.UpstreamJob;
-import io.icegate.core.store.KvStore;
-import io.icegate.overlay.reconcile.JobWorld;
 import io.icegate.overlay.reconcile.ReconcileOperation;
-import io.icegate.overlay.store.testing.ContributionInvariants;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -40,55 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * exponentially with the last error kept. The upstream is the Iceberg REST fixture over HTTP on
  * loopback.
  */
-class UpstreamJobRunnerTest {
-  private static ObjectStoreFixture objects;
-  private static IcebergRestFixture upstream;
-
-  @TempDir Path dir;
-  private KvStore store;
-  private final List<AutoCloseable> closing = new ArrayList<>();
-  private final ExecutorService threads = Executors.newCachedThreadPool();
-
-  @BeforeAll
-  static void startUpstream() throws Exception {
-    objects = ObjectStoreFixture.startS3Proxy();
-    upstream = IcebergRestFixture.start(objects).seed();
-  }
-
-  @AfterAll
-  static void stopUpstream() throws Exception {
-    upstream.close();
-    objects.close();
-  }
-
-  @AfterEach
-  void close() throws Exception {
-    for (AutoCloseable c : closing) {
-      c.close();
-    }
-    threads.shutdownNow();
-    ContributionInvariants.checker(store).assertClean();
-    store.close();
-  }
-
-  private record World(JobWorld w, String integration, String catalog, String overlay) {}
-
-  /** An Overlay of upstream {@code sales} (three relations), never reconciled yet. */
-  private World world(String kind) {
-    store = JobWorld.openStore(kind, dir);
-    JobWorld w = new JobWorld(store, java.time.Clock.systemUTC());
-    String integration = w.integration("a", upstream);
-    String catalog = w.catalog("analytics");
-    String overlay = w.overlay("sales", integration, catalog, List.of(List.of("sales")));
-    return new World(w, integration, catalog, overlay);
-  }
-
-  private JobProcess process(World world, Instant start) {
-    JobProcess p = new JobProcess(world.w(), start);
-    closing.add(p);
-    return p;
-  }
-
+class UpstreamJobRunnerTest extends JobTestSupport {
   private Future<RoundOutcome> round(JobProcess p, World world) {
     return threads.submit(() -> p.runner.runRound(world.w().account(), world.integration(),
         UpstreamJobRunner.EVERY_OVERLAY));
