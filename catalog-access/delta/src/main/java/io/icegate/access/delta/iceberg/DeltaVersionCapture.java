@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -101,6 +102,29 @@ public final class DeltaVersionCapture {
   private DeltaVersionCapture() {}
 
   /**
+   * What one capture did.
+   *
+   * @param metadata the metadata whose current snapshot shows the captured version
+   * @param incremental whether it read only the commits since the previous capture (else a full
+   *     scan of the version: the first capture, or the commits since are cleaned up, or the
+   *     partition spec changed)
+   * @param addedDataFiles the data files the new snapshot added (new, or entered again because
+   *     they changed): the only ones validation has to check; empty when nothing changed
+   * @param removedDataFiles the data file paths whose entries the new snapshot removed (a path may
+   *     also be among the added files, entered again)
+   */
+  public record Captured(
+      TableMetadata metadata,
+      boolean incremental,
+      List<DataFile> addedDataFiles,
+      Set<String> removedDataFiles) {
+    public Captured {
+      addedDataFiles = List.copyOf(addedDataFiles);
+      removedDataFiles = Set.copyOf(removedDataFiles);
+    }
+  }
+
+  /**
    * @param snapshot the Delta version to capture, loaded by Kernel with {@code engine}
    * @param previous the metadata of this table's previous capture, or null for the first
    * @return metadata whose current snapshot shows {@code snapshot}; {@code previous} itself when it
@@ -112,11 +136,22 @@ public final class DeltaVersionCapture {
    */
   public static TableMetadata capture(
       Engine engine, Snapshot snapshot, TableMetadata previous, Target target) {
+    return captureChanges(engine, snapshot, previous, target).metadata();
+  }
+
+  /**
+   * As {@link #capture}, saying what changed. When {@code previous} shows an earlier version of
+   * the same table under the same partition spec and the log still holds every commit since, only
+   * those commits are read ({@link CommitChanges}) and only the manifests holding changed files
+   * are rewritten; otherwise the version's files are listed in full by Kernel's scan and compared
+   * with the previous capture's manifests. Both give the same live files.
+   */
+  public static Captured captureChanges(
+      Engine engine, Snapshot snapshot, TableMetadata previous, Target target) {
     long version = snapshot.getVersion();
-    if (previous != null
-        && previous.currentSnapshot() != null
-        && String.valueOf(version).equals(previous.currentSnapshot().summary().get(DELTA_VERSION))) {
-      return previous;
+    Optional<Long> previousVersion = capturedVersion(previous);
+    if (previousVersion.isPresent() && previousVersion.get() == version) {
+      return new Captured(previous, true, List.of(), Set.of());
     }
     String tablePath = snapshot.getPath();
     String commitFile = tablePath + "/_delta_log/" + String.format("%020d.json", version);
@@ -125,28 +160,62 @@ public final class DeltaVersionCapture {
     Map<String, String> deltaProperties = snapshot.getTableProperties();
     StableSchema.Mapped mapped =
         StableSchema.map(snapshot.getSchema().toJson(), deltaProperties, previous);
-    PartitionSpec spec =
-        PartitionSpecParser.fromJson(
-            mapped.schema(),
-            DeltaPartitions.identitySpecJson(
-                SchemaParser.toJson(mapped.schema()), snapshot.getPartitionColumnNames(), tablePath));
-    TableMetadata base = evolve(previous, mapped, spec, tablePath, target.tableIdentity());
-    spec = base.spec();
+    TableMetadata base =
+        evolve(
+            previous,
+            mapped,
+            PartitionSpecParser.fromJson(
+                mapped.schema(),
+                DeltaPartitions.identitySpecJson(
+                    SchemaParser.toJson(mapped.schema()), snapshot.getPartitionColumnNames(), tablePath)),
+            tablePath,
+            target.tableIdentity());
+    PartitionSpec spec = base.spec();
 
     long snapshotId = snapshotId(target.tableIdentity(), version);
     CaptureOperations ops =
         new CaptureOperations(base, target.generatedIo(), target.generatedLocation(), snapshotId);
     RowDelta delta = new BaseTable(ops, tablePath).newRowDelta().set(DELTA_VERSION, String.valueOf(version));
-    FileChanges changes =
-        new FileChanges(
-            base,
-            target.generatedIo(),
-            new SafeFileMetrics(mapped.schema(), mapped.physicalPaths(), deltaProperties),
-            new PartitionValues(spec, mapped.physicalPaths()),
-            new DeletionVectorFiles(engine, tablePath, target.generatedIo(), target.generatedLocation()),
-            target.dataIo(),
-            mapped,
-            delta);
+    SafeFileMetrics metrics = new SafeFileMetrics(mapped.schema(), mapped.physicalPaths(), deltaProperties);
+    PartitionValues partitions = new PartitionValues(spec, mapped.physicalPaths());
+    DeletionVectorFiles vectors =
+        new DeletionVectorFiles(engine, tablePath, target.generatedIo(), target.generatedLocation());
+
+    Optional<CommitChanges> commits =
+        previousVersion.isPresent()
+                && previousVersion.get() < version
+                && tablePath.equals(previous.property(DELTA_TABLE, null))
+                && previous.spec().specId() == spec.specId()
+            ? CommitChanges.read(engine, tablePath, previousVersion.get(), version)
+                .filter(c -> locatable(c, spec))
+            : Optional.empty();
+    FileChanges changes;
+    if (commits.isPresent()) {
+      changes =
+          FileChanges.incremental(base, metrics, partitions, vectors, target.dataIo(), mapped, delta);
+      for (CommitChanges.Change change : commits.get().changes()) {
+        change.after().ifPresent(a -> refuseOutside(a.file(), tablePath, commitFile));
+        changes.changed(change);
+      }
+    } else {
+      changes =
+          FileChanges.full(
+              base, target.generatedIo(), metrics, partitions, vectors, target.dataIo(), mapped, delta);
+      scanAll(engine, snapshot, tablePath, commitFile, changes);
+      changes.removeInactive();
+    }
+    delta.commit();
+    long timestamp = snapshot.getTimestamp(engine);
+    return new Captured(
+        CaptureTimestamps.settle(ops.current(), snapshotId, timestamp),
+        commits.isPresent(),
+        changes.added(),
+        changes.removed());
+  }
+
+  /** Every active file of the version, from Kernel's scan (log replay from the checkpoint). */
+  private static void scanAll(
+      Engine engine, Snapshot snapshot, String tablePath, String commitFile, FileChanges changes) {
     try (CloseableIterator<FilteredColumnarBatch> batches =
         snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
       while (batches.hasNext()) {
@@ -154,10 +223,7 @@ public final class DeltaVersionCapture {
           while (rows.hasNext()) {
             Row row = rows.next();
             FileStatus file = InternalScanFileUtils.getAddFileStatus(row);
-            if (!file.getPath().startsWith(tablePath + "/")) {
-              throw new UnrepresentableFeatureException(
-                  "data files outside the table location", commitFile, file.getPath());
-            }
+            refuseOutside(file, tablePath, commitFile);
             changes.active(
                 file,
                 InternalScanFileUtils.getPartitionValues(row),
@@ -169,10 +235,36 @@ public final class DeltaVersionCapture {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    changes.removeInactive();
-    delta.commit();
-    long timestamp = snapshot.getTimestamp(engine);
-    return CaptureTimestamps.settle(ops.current(), snapshotId, timestamp);
+  }
+
+  /** The Delta version the capture's current snapshot shows, if it is one of ours. */
+  private static Optional<Long> capturedVersion(TableMetadata previous) {
+    if (previous == null || previous.currentSnapshot() == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Long.parseLong(previous.currentSnapshot().summary().get(DELTA_VERSION)));
+    } catch (NumberFormatException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Whether every file a change removes can be found by partition: a {@code remove} without
+   * partition values (optional in the protocol) on a partitioned table cannot.
+   */
+  private static boolean locatable(CommitChanges commits, PartitionSpec spec) {
+    return spec.isUnpartitioned()
+        || commits.changes().stream()
+            .flatMap(c -> c.before().stream())
+            .allMatch(b -> b.partitionValues().isPresent());
+  }
+
+  private static void refuseOutside(FileStatus file, String tablePath, String commitFile) {
+    if (!file.getPath().startsWith(tablePath + "/")) {
+      throw new UnrepresentableFeatureException(
+          "data files outside the table location", commitFile, file.getPath());
+    }
   }
 
   /** The snapshot id of a table's Delta version: stable across captures, positive. */

@@ -4,13 +4,19 @@ import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
 import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
@@ -27,6 +33,14 @@ import org.apache.iceberg.io.FileIO;
  * version being captured, handed to a {@link RowDelta} as it is found: a new data file is added, a
  * file no longer active is removed, a file whose deletion vector changed gets its old delete file
  * replaced. Unchanged files produce nothing, so Iceberg keeps their manifests as they are.
+ *
+ * <p>Two ways in. A full capture ({@link #full}) reads the previous capture's manifests, hears
+ * every active file of the version ({@link #active}) and removes the rest ({@link
+ * #removeInactive}). An incremental one ({@link #incremental}) reads no manifest: it hears only
+ * the files the commits since the previous capture touched ({@link #changed}), and names the
+ * entries to remove by path and partition, so Iceberg opens only the manifests whose partition
+ * ranges can hold them. Both record which data files they added and which paths they removed, for
+ * validation that checks only what changed.
  */
 final class FileChanges {
 
@@ -40,10 +54,42 @@ final class FileChanges {
   private final Map<String, DataFile> liveData = new HashMap<>();
   private final Map<String, DeleteFile> liveDeletes = new HashMap<>();
   private final Set<String> active = new HashSet<>();
+  private final List<DataFile> added = new ArrayList<>();
+  private final Set<String> removed = new LinkedHashSet<>();
 
-  FileChanges(
+  /** Against the previous capture's live files, read from its manifests. */
+  static FileChanges full(
       TableMetadata base,
       FileIO generatedIo,
+      SafeFileMetrics metrics,
+      PartitionValues partitions,
+      DeletionVectorFiles vectors,
+      FileIO dataIo,
+      StableSchema.Mapped mapped,
+      RowDelta delta) {
+    FileChanges changes =
+        new FileChanges(base, metrics, partitions, vectors, dataIo, mapped, delta);
+    Snapshot current = base.currentSnapshot();
+    if (current != null) {
+      changes.load(current, base, generatedIo);
+    }
+    return changes;
+  }
+
+  /** Against the previous capture, without reading its manifests ({@link #changed}). */
+  static FileChanges incremental(
+      TableMetadata base,
+      SafeFileMetrics metrics,
+      PartitionValues partitions,
+      DeletionVectorFiles vectors,
+      FileIO dataIo,
+      StableSchema.Mapped mapped,
+      RowDelta delta) {
+    return new FileChanges(base, metrics, partitions, vectors, dataIo, mapped, delta);
+  }
+
+  private FileChanges(
+      TableMetadata base,
       SafeFileMetrics metrics,
       PartitionValues partitions,
       DeletionVectorFiles vectors,
@@ -57,10 +103,6 @@ final class FileChanges {
     this.dataIo = dataIo;
     this.mapped = mapped;
     this.delta = delta;
-    Snapshot current = base.currentSnapshot();
-    if (current != null) {
-      load(current, base, generatedIo);
-    }
   }
 
   /** The live files of the previous capture, by data file path. */
@@ -100,13 +142,9 @@ final class FileChanges {
     PartitionData partition = partitions.of(partitionValues);
     if (dataChanged) {
       if (before != null) {
-        delta.removeRows(before);
+        removeRows(before);
       }
-      Metrics fileMetrics =
-          metrics
-              .fromStats(stats)
-              .orElseGet(() -> DeltaVersionCapture.footer(dataIo, path, file.getSize(), mapped));
-      delta.addRows(DeltaVersionCapture.dataFile(spec, file, partition, fileMetrics));
+      addRows(file, partition, stats);
     }
     DeleteFile deletesBefore = liveDeletes.get(path);
     Optional<String> deletesNow = vector.map(v -> vectors.location(path, v, spec));
@@ -128,12 +166,94 @@ final class FileChanges {
     liveData.forEach(
         (path, file) -> {
           if (!active.contains(path)) {
-            delta.removeRows(file);
+            removeRows(file);
             DeleteFile deletes = liveDeletes.get(path);
             if (deletes != null) {
               delta.removeDeletes(deletes);
             }
           }
         });
+  }
+
+  /**
+   * One path the commits since the previous capture touched ({@link CommitChanges}). A file a
+   * {@code remove} named and that is live again with the same size is the same immutable file:
+   * its entry stays and only a changed deletion vector swaps its delete file (as {@link #active}
+   * does). Otherwise its entries from before are removed, named by path and partition (Iceberg
+   * matches removals by path and opens only the manifests whose partition ranges can hold them),
+   * and it is added as it is now, if it is live.
+   */
+  void changed(CommitChanges.Change change) {
+    String path = change.path();
+    Optional<CommitChanges.Before> before = change.before();
+    Optional<CommitChanges.After> after = change.after();
+    boolean sameFile =
+        before.isPresent()
+            && after.isPresent()
+            && before.get().removed()
+            && before.get().size().map(s -> s == after.get().file().getSize()).orElse(true);
+    PartitionData partitionBefore =
+        before.map(b -> partitions.of(b.partitionValues().orElse(Map.of()))).orElse(null);
+    if (before.isPresent() && !sameFile) {
+      removeRows(
+          DataFiles.builder(spec)
+              .withPath(path)
+              .withFormat(FileFormat.PARQUET)
+              .withFileSizeInBytes(0)
+              .withRecordCount(0)
+              .withPartition(partitionBefore)
+              .build());
+    }
+    Optional<String> deletesBefore =
+        before.flatMap(CommitChanges.Before::vector).map(v -> vectors.location(path, v, spec));
+    Optional<String> deletesAfter =
+        after.flatMap(CommitChanges.After::vector).map(v -> vectors.location(path, v, spec));
+    boolean deletesSame = sameFile && deletesBefore.equals(deletesAfter);
+    if (deletesBefore.isPresent() && !deletesSame) {
+      delta.removeDeletes(
+          FileMetadata.deleteFileBuilder(spec)
+              .ofPositionDeletes()
+              .withPath(deletesBefore.get())
+              .withFileSizeInBytes(0)
+              .withRecordCount(0)
+              .withPartition(partitionBefore)
+              .build());
+    }
+    if (after.isPresent()) {
+      CommitChanges.After now = after.get();
+      PartitionData partition = partitions.of(now.partitionValues());
+      if (!sameFile) {
+        addRows(now.file(), partition, now.stats());
+      }
+      if (now.vector().isPresent() && !deletesSame) {
+        delta.addDeletes(vectors.write(path, now.vector().get(), spec, partition));
+      }
+    }
+  }
+
+  /** The data files this capture added (new, or entered again because they changed). */
+  List<DataFile> added() {
+    return List.copyOf(added);
+  }
+
+  /** The paths whose entries this capture removed (some may be added again: see {@link #added}). */
+  Set<String> removed() {
+    return Set.copyOf(removed);
+  }
+
+  private void addRows(FileStatus file, PartitionData partition, Optional<String> stats) {
+    Metrics fileMetrics =
+        metrics
+            .fromStats(stats)
+            .orElseGet(
+                () -> DeltaVersionCapture.footer(dataIo, file.getPath(), file.getSize(), mapped));
+    DataFile entry = DeltaVersionCapture.dataFile(spec, file, partition, fileMetrics);
+    delta.addRows(entry);
+    added.add(entry);
+  }
+
+  private void removeRows(DataFile file) {
+    delta.removeRows(file);
+    removed.add(file.location());
   }
 }

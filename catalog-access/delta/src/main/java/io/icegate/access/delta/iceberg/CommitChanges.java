@@ -1,0 +1,193 @@
+package io.icegate.access.delta.iceberg;
+
+import io.delta.kernel.CommitActions;
+import io.delta.kernel.CommitRange;
+import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.data.ColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
+import io.delta.kernel.internal.actions.RemoveFile;
+import io.delta.kernel.internal.fs.Path;
+import io.delta.kernel.internal.util.VectorUtils;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The net change of a Delta table's files between two versions, read from the commits between them
+ * only (Delta Kernel's {@link CommitRange}), never from a checkpoint or a full log replay: what a
+ * capture needs to update the previous capture's snapshot at a cost that follows the change.
+ *
+ * <p>Per data file path, in commit order (within a commit {@code remove}s before {@code add}s: a
+ * commit that replaces a file's deletion vector removes the old logical file and adds the new
+ * one), the file's state before the range and after it:
+ *
+ * <ul>
+ *   <li>{@link Change#before()}: present when the file may have been live at the start version,
+ *       with the partition values and deletion vector it had there. That is so when the first
+ *       action on the path is a {@code remove}, or an {@code add} with {@code dataChange=false}
+ *       (the protocol: such an add restates a logical file already in the table or re-adds records
+ *       removed in the same commit). An {@code add} with {@code dataChange=true} adds new records,
+ *       so its logical file was not in the table.
+ *   <li>{@link Change#after()}: the file's last {@code add}, when it is live at the end version.
+ * </ul>
+ */
+final class CommitChanges {
+
+  /**
+   * A file that may have been live before the range: what is needed to find its captured entries
+   * again.
+   *
+   * @param removed it was named by a {@code remove} (so it was live), not by a restating {@code add}
+   * @param size its size, when the action states it
+   */
+  record Before(
+      Optional<Map<String, String>> partitionValues,
+      Optional<DeletionVectorDescriptor> vector,
+      boolean removed,
+      Optional<Long> size) {}
+
+  /** A file live after the range, as its last {@code add} states it. */
+  record After(
+      FileStatus file,
+      Map<String, String> partitionValues,
+      Optional<String> stats,
+      Optional<DeletionVectorDescriptor> vector) {}
+
+  /** One path's change; at least one side is present. */
+  record Change(String path, Optional<Before> before, Optional<After> after) {}
+
+  private final List<Change> changes;
+  private final long commits;
+
+  private CommitChanges(List<Change> changes, long commits) {
+    this.changes = changes;
+    this.commits = commits;
+  }
+
+  /** The changed paths, in the order they were first touched. */
+  List<Change> changes() {
+    return changes;
+  }
+
+  /** How many commits were read. */
+  long commits() {
+    return commits;
+  }
+
+  /**
+   * Reads commits {@code fromExclusive + 1} to {@code toInclusive}.
+   *
+   * @return empty when those commit files are no longer all in the log (cleaned up after a
+   *     checkpoint): then only a full scan of the end version can say which files are live
+   * @throws UncheckedIOException when a commit file cannot be read
+   */
+  static Optional<CommitChanges> read(
+      Engine engine, String tablePath, long fromExclusive, long toInclusive) {
+    CommitRange range;
+    try {
+      range =
+          TableManager.loadCommitRange(tablePath, CommitBoundary.atVersion(fromExclusive + 1))
+              .withEndBoundary(CommitBoundary.atVersion(toInclusive))
+              .build(engine);
+    } catch (RuntimeException e) {
+      // Kernel refuses a range whose first commits are gone ("missing delta files"); any other
+      // failure to list the log fails the full scan that follows just the same
+      return Optional.empty();
+    }
+    Map<String, Change> byPath = new LinkedHashMap<>();
+    Path root = new Path(URI.create(tablePath));
+    try (CloseableIterator<CommitActions> commits =
+        range.getCommitActions(engine, Set.of(DeltaAction.ADD, DeltaAction.REMOVE))) {
+      while (commits.hasNext()) {
+        try (CommitActions commit = commits.next()) {
+          List<AddFile> adds = new ArrayList<>();
+          try (CloseableIterator<ColumnarBatch> batches = commit.getActions()) {
+            while (batches.hasNext()) {
+              ColumnarBatch batch = batches.next();
+              int addOrdinal = batch.getSchema().indexOf(DeltaAction.ADD.colName);
+              int removeOrdinal = batch.getSchema().indexOf(DeltaAction.REMOVE.colName);
+              try (CloseableIterator<Row> rows = batch.getRows()) {
+                while (rows.hasNext()) {
+                  Row row = rows.next();
+                  if (!row.isNullAt(removeOrdinal)) {
+                    removed(byPath, root, new RemoveFile(row.getStruct(removeOrdinal)));
+                  }
+                  if (!row.isNullAt(addOrdinal)) {
+                    adds.add(new AddFile(row.getStruct(addOrdinal)));
+                  }
+                }
+              }
+            }
+          }
+          adds.forEach(add -> added(byPath, root, add));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (Exception e) {
+      if (e instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(e); // CommitActions.close declares Exception
+    }
+    return Optional.of(
+        new CommitChanges(List.copyOf(byPath.values()), toInclusive - fromExclusive));
+  }
+
+  private static void removed(Map<String, Change> byPath, Path root, RemoveFile remove) {
+    String path = absolute(root, remove.getPath());
+    Change seen = byPath.get(path);
+    Optional<Before> before =
+        seen != null
+            ? seen.before()
+            : Optional.of(
+                new Before(
+                    remove.getPartitionValues().map(VectorUtils::<String, String>toJavaMap),
+                    remove.getDeletionVector(),
+                    true,
+                    remove.getSize()));
+    byPath.put(path, new Change(path, before, Optional.empty()));
+  }
+
+  private static void added(Map<String, Change> byPath, Path root, AddFile add) {
+    String path = absolute(root, add.getPath());
+    Map<String, String> partitionValues = VectorUtils.toJavaMap(add.getPartitionValues());
+    Change seen = byPath.get(path);
+    Optional<Before> before =
+        seen != null
+            ? seen.before()
+            : add.getDataChange()
+                ? Optional.empty()
+                : Optional.of(
+                    new Before(
+                        Optional.of(partitionValues),
+                        add.getDeletionVector(),
+                        false,
+                        Optional.of(add.getSize())));
+    After after =
+        new After(
+            FileStatus.of(path, add.getSize(), add.getModificationTime()),
+            partitionValues,
+            add.getStatsJson(),
+            add.getDeletionVector());
+    byPath.put(path, new Change(path, before, Optional.of(after)));
+  }
+
+  /** As Kernel's scan names a file: the log's (relative, URI-encoded) path against the root. */
+  private static String absolute(Path root, String logPath) {
+    return new Path(root, new Path(URI.create(logPath))).toString();
+  }
+}
