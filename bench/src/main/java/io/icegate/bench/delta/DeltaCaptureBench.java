@@ -1,0 +1,231 @@
+package io.icegate.bench.delta;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.data.Row;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.delta.kernel.types.TimestampType;
+import io.delta.kernel.utils.CloseableIterator;
+import io.icegate.access.delta.fixture.KernelTableWriter;
+import io.icegate.access.delta.iceberg.DeltaVersionCapture;
+import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.hadoop.HadoopFileIO;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Delta capture against Delta Kernel's bare snapshot scan (issue 26, bench bullet). A Delta table
+ * of {@code partitions × filesPerPartition} active files is written with Delta Kernel's own writer
+ * on local disk (one commit per partition, one small Parquet file per {@code add}, statistics as
+ * Kernel collects them, then a checkpoint, as a table of that size has). Each counted iteration
+ * times, in the same JVM and the same run:
+ *
+ * <ol>
+ *   <li>{@code scan}: Kernel loads the latest snapshot and lists every active file with its
+ *       statistics ({@code getScanFiles(engine, true)}), reading each file's path: what any reader
+ *       of the table pays, the baseline;
+ *   <li>{@code full}: a first capture of the same version ({@link DeltaVersionCapture}: snapshot,
+ *       scan, metrics, manifests, manifest list; no file validation);
+ *   <li>{@code incremental}: after one more small commit (one file), the capture of that version
+ *       from the full capture's metadata.
+ * </ol>
+ *
+ * Ratios are per iteration ({@code full/scan}, {@code incremental/full}); on a shared machine
+ * compare those, not the absolute times. One untimed warm-up round first.
+ *
+ * <pre>
+ * java -cp bench/target/icegate-bench.jar io.icegate.bench.delta.DeltaCaptureBench \
+ *     [partitions=100] [filesPerPartition=100] [iterations=5]
+ * </pre>
+ */
+public final class DeltaCaptureBench {
+
+  static final StructType SCHEMA =
+      new StructType()
+          .add("id", LongType.LONG, false)
+          .add("name", StringType.STRING, true)
+          .add("ts", TimestampType.TIMESTAMP, true)
+          .add("region", StringType.STRING, true);
+
+  private DeltaCaptureBench() {}
+
+  /** What to measure. */
+  public record Plan(int partitions, int filesPerPartition, int iterations) {}
+
+  /** One counted iteration, wall-clock milliseconds. */
+  public record Measurement(
+      int iteration, long scanMillis, long fullMillis, long incrementalMillis, int files) {
+    double fullOverScan() {
+      return fullMillis / (double) Math.max(1, scanMillis);
+    }
+
+    double incrementalOverFull() {
+      return incrementalMillis / (double) Math.max(1, fullMillis);
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Plan plan = new Plan(arg(args, 0, 100), arg(args, 1, 100), arg(args, 2, 5));
+    double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    List<Measurement> measurements = run(plan, System.out);
+    double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    System.out.printf(
+        Locale.ROOT, "load average %.1f before, %.1f after%n", loadBefore, loadAfter);
+    System.out.printf(
+        Locale.ROOT,
+        "median full/scan %.2fx, incremental/full %.3fx%n",
+        median(measurements.stream().map(Measurement::fullOverScan).toList()),
+        median(measurements.stream().map(Measurement::incrementalOverFull).toList()));
+  }
+
+  /** Writes the table, warms up, measures. */
+  public static List<Measurement> run(Plan plan, PrintStream out) throws IOException {
+    Path root = Files.createTempDirectory("icegate-delta-bench");
+    try {
+      KernelTableWriter writer = new KernelTableWriter(root.resolve("lake"), null, null);
+      long started = System.nanoTime();
+      write(writer, plan);
+      int files = plan.partitions() * plan.filesPerPartition();
+      out.printf(
+          Locale.ROOT,
+          "table of %d files in %d partitions written in %d s%n",
+          files,
+          plan.partitions(),
+          (System.nanoTime() - started) / 1_000_000_000L);
+      String table = writer.location("t");
+      FileIO io = new HadoopFileIO(new Configuration());
+      List<Measurement> measurements = new ArrayList<>();
+      for (int i = 0; i <= plan.iterations(); i++) {
+        long scan = timed(() -> scan(table));
+        String generated = root.resolve("warehouse-" + i).toUri().toString().replaceAll("/$", "");
+        TableMetadata[] full = new TableMetadata[1];
+        long fullMillis = timed(() -> full[0] = capture(table, null, generated, io).metadata());
+        // one more small commit, captured from the full capture
+        writer.appendFiles(
+            "t",
+            Map.of("region", Literal.ofString("p000")),
+            List.of(List.<Object[]>of(row(1_000_000L + i, "p000"))));
+        Captured[] incremental = new Captured[1];
+        long incrementalMillis =
+            timed(() -> incremental[0] = capture(table, full[0], generated, io));
+        if (!incremental[0].incremental() || incremental[0].addedDataFiles().size() != 1) {
+          throw new IllegalStateException("the capture after one commit was not incremental");
+        }
+        // the next iteration's full capture sees one more file; the baseline scan does too
+        Measurement m = new Measurement(i, scan, fullMillis, incrementalMillis, files + i + 1);
+        if (i == 0) {
+          out.printf(Locale.ROOT, "warm-up: scan %d ms, full %d ms, incremental %d ms%n",
+              scan, fullMillis, incrementalMillis);
+          continue;
+        }
+        measurements.add(m);
+        out.printf(
+            Locale.ROOT,
+            "iteration %d: scan %d ms, full capture %d ms (%.2fx scan), incremental %d ms (%.3fx full)%n",
+            i,
+            scan,
+            fullMillis,
+            m.fullOverScan(),
+            incrementalMillis,
+            m.incrementalOverFull());
+      }
+      return measurements;
+    } finally {
+      deleteRecursively(root);
+    }
+  }
+
+  private static void write(KernelTableWriter writer, Plan plan) {
+    writer.create("t", SCHEMA, List.of("region"), Map.of());
+    long id = 0;
+    for (int p = 0; p < plan.partitions(); p++) {
+      String region = String.format(Locale.ROOT, "p%03d", p);
+      List<List<Object[]>> files = new ArrayList<>();
+      for (int f = 0; f < plan.filesPerPartition(); f++) {
+        files.add(List.of(row(id++, region), row(id++, region)));
+      }
+      writer.appendFiles("t", Map.of("region", Literal.ofString(region)), files);
+    }
+    writer.checkpoint("t");
+  }
+
+  private static Object[] row(long id, String region) {
+    return new Object[] {id, "name-" + id, 1_700_000_000_000_000L + id, region};
+  }
+
+  /** The baseline: Kernel's own snapshot load and scan of every active file. */
+  private static void scan(String table) {
+    Engine engine = DefaultEngine.create(new Configuration());
+    Snapshot snapshot = TableManager.loadSnapshot(table).build(engine);
+    long seen = 0;
+    try (CloseableIterator<FilteredColumnarBatch> batches =
+        snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
+      while (batches.hasNext()) {
+        try (CloseableIterator<Row> rows = batches.next().getRows()) {
+          while (rows.hasNext()) {
+            seen += InternalScanFileUtils.getAddFileStatus(rows.next()).getPath().length();
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    if (seen == 0) {
+      throw new IllegalStateException("the scan listed no file");
+    }
+  }
+
+  private static Captured capture(
+      String table, TableMetadata previous, String generated, FileIO io) {
+    Engine engine = DefaultEngine.create(new Configuration());
+    Snapshot snapshot = TableManager.loadSnapshot(table).build(engine);
+    return DeltaVersionCapture.captureChanges(
+        engine,
+        snapshot,
+        previous,
+        new DeltaVersionCapture.Target("bench/t", generated, io, io));
+  }
+
+  private static long timed(Runnable work) {
+    long start = System.nanoTime();
+    work.run();
+    return (System.nanoTime() - start) / 1_000_000L;
+  }
+
+  static double median(List<Double> values) {
+    List<Double> sorted = values.stream().sorted().toList();
+    return sorted.isEmpty() ? Double.NaN : sorted.get(sorted.size() / 2);
+  }
+
+  private static int arg(String[] args, int i, int fallback) {
+    return args.length > i ? Integer.parseInt(args[i]) : fallback;
+  }
+
+  private static void deleteRecursively(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}
