@@ -1,9 +1,12 @@
 package io.icegate.access.delta.iceberg;
 
 import io.delta.kernel.Snapshot;
+import io.delta.kernel.SnapshotBuilder;
+import io.delta.kernel.TableManager;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
 import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
@@ -16,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
@@ -99,6 +103,9 @@ public final class DeltaVersionCapture {
     }
   }
 
+  /** The reader feature of tables whose commits a catalog coordinates. */
+  static final String CATALOG_MANAGED = "catalogManaged";
+
   private DeltaVersionCapture() {}
 
   /**
@@ -154,7 +161,7 @@ public final class DeltaVersionCapture {
       return new Captured(previous, true, List.of(), Set.of());
     }
     String tablePath = snapshot.getPath();
-    String commitFile = tablePath + "/_delta_log/" + String.format("%020d.json", version);
+    String commitFile = commitFile(tablePath, version);
     refuseUnservable(snapshot, commitFile);
 
     Map<String, String> deltaProperties = snapshot.getTableProperties();
@@ -213,6 +220,42 @@ public final class DeltaVersionCapture {
         changes.removed());
   }
 
+  /**
+   * As {@link #captureChanges(Engine, Snapshot, TableMetadata, Target)}, loading the version with
+   * Kernel first: a table whose protocol Kernel itself refuses to read (a reader feature it does
+   * not know) is refused here by that feature's name, as one this mapping cannot serve.
+   *
+   * @param tablePath the Delta table's root as Kernel names it
+   * @param version the version to capture; empty for the latest
+   */
+  public static Captured captureChanges(
+      Engine engine,
+      String tablePath,
+      Optional<Long> version,
+      TableMetadata previous,
+      Target target) {
+    Snapshot snapshot;
+    try {
+      SnapshotBuilder load = TableManager.loadSnapshot(tablePath);
+      if (version.isPresent()) {
+        load = load.atVersion(version.get());
+      }
+      snapshot = load.build(engine);
+    } catch (UnsupportedTableFeatureException e) {
+      throw refused(
+          new TreeSet<>(e.getUnsupportedFeatures()).first(), engine, tablePath, version, e);
+    } catch (IllegalArgumentException e) {
+      // Kernel 4.4 refuses a path-only load of a catalog-managed table with an argument check:
+      // its newest commits may exist only in the catalog (unpublished), so the log alone is not
+      // the table, and icegate reads no catalog's commit API
+      if (String.valueOf(e.getMessage()).contains(CATALOG_MANAGED)) {
+        throw refused(CATALOG_MANAGED, engine, tablePath, version, e);
+      }
+      throw e;
+    }
+    return captureChanges(engine, snapshot, previous, target);
+  }
+
   /** Every active file of the version, from Kernel's scan (log replay from the checkpoint). */
   private static void scanAll(
       Engine engine, Snapshot snapshot, String tablePath, String commitFile, FileChanges changes) {
@@ -258,6 +301,20 @@ public final class DeltaVersionCapture {
         || commits.changes().stream()
             .flatMap(c -> c.before().stream())
             .allMatch(b -> b.partitionValues().isPresent());
+  }
+
+  private static UnrepresentableFeatureException refused(
+      String feature, Engine engine, String tablePath, Optional<Long> version, Exception cause) {
+    String commitFile =
+        version
+            .map(v -> commitFile(tablePath, v))
+            .orElseGet(() -> LogListing.newestCommit(engine, tablePath));
+    return new UnrepresentableFeatureException(feature, commitFile, cause.getMessage());
+  }
+
+  /** The commit file of a version: where a refusal points. */
+  static String commitFile(String tablePath, long version) {
+    return tablePath.replaceAll("/$", "") + "/_delta_log/" + String.format("%020d.json", version);
   }
 
   private static void refuseOutside(FileStatus file, String tablePath, String commitFile) {
