@@ -16,6 +16,7 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
+import io.icegate.gateway.fileio.LocalFileIO;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -30,7 +31,6 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.FileIO;
 
 /**
@@ -115,7 +115,8 @@ public final class DeltaCaptureBench {
           plan.partitions(),
           (System.nanoTime() - started) / 1_000_000_000L);
       String table = writer.location("t");
-      FileIO io = new HadoopFileIO(new Configuration());
+      // the server's FileIO for a file: warehouse (Hadoop's forks a chmod per file it creates)
+      FileIO io = new LocalFileIO();
       List<Measurement> measurements = new ArrayList<>();
       for (int i = 0; i <= plan.iterations(); i++) {
         long scan = timed(() -> scan(table));

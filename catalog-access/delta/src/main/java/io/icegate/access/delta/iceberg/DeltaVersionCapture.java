@@ -23,12 +23,9 @@ import java.util.TreeSet;
 import java.util.UUID;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.MetricsConfig;
-import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.RowDelta;
@@ -380,15 +377,5 @@ public final class DeltaVersionCapture {
         dataIo.newInputFile(path, size), MetricsConfig.getDefault(), mapped.nameMapping());
   }
 
-  /** A data file entry for the manifests. */
-  static DataFile dataFile(
-      PartitionSpec spec, FileStatus file, PartitionData partition, Metrics metrics) {
-    return DataFiles.builder(spec)
-        .withPath(file.getPath())
-        .withFormat(FileFormat.PARQUET)
-        .withFileSizeInBytes(file.getSize())
-        .withPartition(partition)
-        .withMetrics(metrics)
-        .build();
-  }
+
 }

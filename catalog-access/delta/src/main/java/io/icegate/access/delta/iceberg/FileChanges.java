@@ -56,6 +56,7 @@ final class FileChanges {
   private final Set<String> active = new HashSet<>();
   private final List<DataFile> added = new ArrayList<>();
   private final Set<String> removed = new LinkedHashSet<>();
+  private final DataFiles.Builder entries;
 
   /** Against the previous capture's live files, read from its manifests. */
   static FileChanges full(
@@ -97,6 +98,7 @@ final class FileChanges {
       StableSchema.Mapped mapped,
       RowDelta delta) {
     this.spec = base.spec();
+    this.entries = DataFiles.builder(spec);
     this.metrics = metrics;
     this.partitions = partitions;
     this.vectors = vectors;
@@ -196,7 +198,7 @@ final class FileChanges {
         before.map(b -> partitions.of(b.partitionValues().orElse(Map.of()))).orElse(null);
     if (before.isPresent() && !sameFile) {
       removeRows(
-          DataFiles.builder(spec)
+          entry()
               .withPath(path)
               .withFormat(FileFormat.PARQUET)
               .withFileSizeInBytes(0)
@@ -247,9 +249,25 @@ final class FileChanges {
             .fromStats(stats)
             .orElseGet(
                 () -> DeltaVersionCapture.footer(dataIo, file.getPath(), file.getSize(), mapped));
-    DataFile entry = DeltaVersionCapture.dataFile(spec, file, partition, fileMetrics);
+    DataFile entry =
+        entry()
+            .withPath(file.getPath())
+            .withFormat(FileFormat.PARQUET)
+            .withFileSizeInBytes(file.getSize())
+            .withPartition(partition)
+            .withMetrics(fileMetrics)
+            .build();
     delta.addRows(entry);
     added.add(entry);
+  }
+
+  /**
+   * The one entry builder of this capture, cleared: a new builder makes a new partition tuple,
+   * which builds and prints an Avro schema of the partition type each time.
+   */
+  private DataFiles.Builder entry() {
+    entries.clear();
+    return entries;
   }
 
   private void removeRows(DataFile file) {

@@ -2,8 +2,6 @@ package io.icegate.access.delta.log;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.Table;
-import io.delta.kernel.TableManager;
-import io.delta.kernel.SnapshotBuilder;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
@@ -139,16 +137,26 @@ public final class DeltaLog {
       String tableIdentity,
       String generatedLocation,
       org.apache.iceberg.io.FileIO generatedIo) {
+    return captureChanges(version, previous, tableIdentity, generatedLocation, generatedIo)
+        .metadata();
+  }
+
+  /**
+   * As {@link #capture}, saying whether only the commits since {@code previous} were read and which
+   * data files the new snapshot added or removed: validation then checks only the added ones.
+   */
+  public DeltaVersionCapture.Captured captureChanges(
+      Optional<Long> version,
+      TableMetadata previous,
+      String tableIdentity,
+      String generatedLocation,
+      org.apache.iceberg.io.FileIO generatedIo) {
     Engine engine = DefaultEngine.create(files);
     try {
-      SnapshotBuilder load = TableManager.loadSnapshot(tableLocation);
-      if (version.isPresent()) {
-        load = load.atVersion(version.get());
-      }
-      Snapshot snapshot = load.build(engine);
-      return DeltaVersionCapture.capture(
+      return DeltaVersionCapture.captureChanges(
           engine,
-          snapshot,
+          tableLocation,
+          version,
           previous,
           new DeltaVersionCapture.Target(
               tableIdentity, generatedLocation, generatedIo, new KernelReadFileIO(files)));
