@@ -52,8 +52,10 @@ import org.apache.iceberg.io.FileIO;
  *       from the full capture's metadata.
  * </ol>
  *
- * Ratios are per iteration ({@code full/scan}, {@code incremental/full}); on a shared machine
- * compare those, not the absolute times. One untimed warm-up round first.
+ * Ratios are per iteration ({@code full/scan}, {@code incremental/full}), of wall-clock time and of
+ * the process's CPU time (all threads: Iceberg writes manifests on its worker pool); on a shared
+ * machine compare those, not the absolute times, and the CPU ratios first. One warm-up round first,
+ * printed, not counted.
  *
  * <pre>
  * java -cp bench/target/icegate-bench.jar io.icegate.bench.delta.DeltaCaptureBench \
@@ -74,15 +76,25 @@ public final class DeltaCaptureBench {
   /** What to measure. */
   public record Plan(int partitions, int filesPerPartition, int iterations) {}
 
-  /** One counted iteration, wall-clock milliseconds. */
-  public record Measurement(
-      int iteration, long scanMillis, long fullMillis, long incrementalMillis, int files) {
+  /** One phase: wall-clock and process CPU milliseconds (all threads, JIT and GC included). */
+  public record Cost(long millis, long cpuMillis) {}
+
+  /** One counted iteration. */
+  public record Measurement(int iteration, Cost scan, Cost full, Cost incremental, int files) {
     double fullOverScan() {
-      return fullMillis / (double) Math.max(1, scanMillis);
+      return full.millis() / (double) Math.max(1, scan.millis());
     }
 
     double incrementalOverFull() {
-      return incrementalMillis / (double) Math.max(1, fullMillis);
+      return incremental.millis() / (double) Math.max(1, full.millis());
+    }
+
+    double fullOverScanCpu() {
+      return full.cpuMillis() / (double) Math.max(1, scan.cpuMillis());
+    }
+
+    double incrementalOverFullCpu() {
+      return incremental.cpuMillis() / (double) Math.max(1, full.cpuMillis());
     }
   }
 
@@ -95,9 +107,12 @@ public final class DeltaCaptureBench {
         Locale.ROOT, "load average %.1f before, %.1f after%n", loadBefore, loadAfter);
     System.out.printf(
         Locale.ROOT,
-        "median full/scan %.2fx, incremental/full %.3fx%n",
+        "median wall full/scan %.2fx, incremental/full %.3fx; median cpu full/scan %.2fx,"
+            + " incremental/full %.3fx%n",
         median(measurements.stream().map(Measurement::fullOverScan).toList()),
-        median(measurements.stream().map(Measurement::incrementalOverFull).toList()));
+        median(measurements.stream().map(Measurement::incrementalOverFull).toList()),
+        median(measurements.stream().map(Measurement::fullOverScanCpu).toList()),
+        median(measurements.stream().map(Measurement::incrementalOverFullCpu).toList()));
   }
 
   /** Writes the table, warms up, measures. */
@@ -119,38 +134,40 @@ public final class DeltaCaptureBench {
       FileIO io = new LocalFileIO();
       List<Measurement> measurements = new ArrayList<>();
       for (int i = 0; i <= plan.iterations(); i++) {
-        long scan = timed(() -> scan(table));
+        Cost scan = timed(() -> scan(table));
         String generated = root.resolve("warehouse-" + i).toUri().toString().replaceAll("/$", "");
         TableMetadata[] full = new TableMetadata[1];
-        long fullMillis = timed(() -> full[0] = capture(table, null, generated, io).metadata());
+        Cost fullCost = timed(() -> full[0] = capture(table, null, generated, io).metadata());
         // one more small commit, captured from the full capture
         writer.appendFiles(
             "t",
             Map.of("region", Literal.ofString("p000")),
             List.of(List.<Object[]>of(row(1_000_000L + i, "p000"))));
         Captured[] incremental = new Captured[1];
-        long incrementalMillis =
-            timed(() -> incremental[0] = capture(table, full[0], generated, io));
+        Cost incrementalCost = timed(() -> incremental[0] = capture(table, full[0], generated, io));
         if (!incremental[0].incremental() || incremental[0].addedDataFiles().size() != 1) {
           throw new IllegalStateException("the capture after one commit was not incremental");
         }
         // the next iteration's full capture sees one more file; the baseline scan does too
-        Measurement m = new Measurement(i, scan, fullMillis, incrementalMillis, files + i + 1);
-        if (i == 0) {
-          out.printf(Locale.ROOT, "warm-up: scan %d ms, full %d ms, incremental %d ms%n",
-              scan, fullMillis, incrementalMillis);
-          continue;
-        }
-        measurements.add(m);
+        Measurement m = new Measurement(i, scan, fullCost, incrementalCost, files + i + 1);
         out.printf(
             Locale.ROOT,
-            "iteration %d: scan %d ms, full capture %d ms (%.2fx scan), incremental %d ms (%.3fx full)%n",
-            i,
-            scan,
-            fullMillis,
+            "%s: scan %d ms (cpu %d), full capture %d ms (cpu %d; %.2fx scan, cpu %.2fx),"
+                + " incremental %d ms (cpu %d; %.3fx full, cpu %.3fx)%n",
+            i == 0 ? "warm-up" : "iteration " + i,
+            scan.millis(),
+            scan.cpuMillis(),
+            fullCost.millis(),
+            fullCost.cpuMillis(),
             m.fullOverScan(),
-            incrementalMillis,
-            m.incrementalOverFull());
+            m.fullOverScanCpu(),
+            incrementalCost.millis(),
+            incrementalCost.cpuMillis(),
+            m.incrementalOverFull(),
+            m.incrementalOverFullCpu());
+        if (i > 0) {
+          measurements.add(m);
+        }
       }
       return measurements;
     } finally {
@@ -209,10 +226,14 @@ public final class DeltaCaptureBench {
         new DeltaVersionCapture.Target("bench/t", generated, io, io));
   }
 
-  private static long timed(Runnable work) {
+  private static Cost timed(Runnable work) {
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    long cpu = os.getProcessCpuTime();
     long start = System.nanoTime();
     work.run();
-    return (System.nanoTime() - start) / 1_000_000L;
+    return new Cost(
+        (System.nanoTime() - start) / 1_000_000L, (os.getProcessCpuTime() - cpu) / 1_000_000L);
   }
 
   static double median(List<Double> values) {

@@ -25,6 +25,6 @@ class DeltaCaptureBenchSmokeTest {
 
     assertThat(measurements).singleElement().satisfies(m -> assertThat(m.files()).isEqualTo(8));
     assertThat(text.toString(StandardCharsets.UTF_8))
-        .contains("table of 6 files in 3 partitions", "warm-up", "iteration 1");
+        .contains("table of 6 files in 3 partitions", "warm-up:", "iteration 1:", "cpu");
   }
 }
