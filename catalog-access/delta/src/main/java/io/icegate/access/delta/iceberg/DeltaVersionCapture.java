@@ -193,18 +193,15 @@ public final class DeltaVersionCapture {
             ? CommitChanges.read(engine, tablePath, previousVersion.get(), version)
                 .filter(c -> locatable(c, spec))
             : Optional.empty();
-    FileChanges changes;
+    FileChanges changes =
+        new FileChanges(base, metrics, partitions, vectors, target.dataIo(), mapped, delta);
     if (commits.isPresent()) {
-      changes =
-          FileChanges.incremental(base, metrics, partitions, vectors, target.dataIo(), mapped, delta);
       for (CommitChanges.Change change : commits.get().changes()) {
         change.after().ifPresent(a -> refuseOutside(a.file(), tablePath, commitFile));
         changes.changed(change);
       }
     } else {
-      changes =
-          FileChanges.full(
-              base, target.generatedIo(), metrics, partitions, vectors, target.dataIo(), mapped, delta);
+      changes.readPrevious(base, target.generatedIo());
       scanAll(engine, snapshot, tablePath, commitFile, changes);
       changes.removeInactive();
     }

@@ -34,9 +34,9 @@ import org.apache.iceberg.io.FileIO;
  * file no longer active is removed, a file whose deletion vector changed gets its old delete file
  * replaced. Unchanged files produce nothing, so Iceberg keeps their manifests as they are.
  *
- * <p>Two ways in. A full capture ({@link #full}) reads the previous capture's manifests, hears
+ * <p>Two ways in. A full capture ({@link #readPrevious}) reads the previous capture's manifests, hears
  * every active file of the version ({@link #active}) and removes the rest ({@link
- * #removeInactive}). An incremental one ({@link #incremental}) reads no manifest: it hears only
+ * #removeInactive}). An incremental one reads no manifest: it hears only
  * the files the commits since the previous capture touched ({@link #changed}), and names the
  * entries to remove by path and partition, so Iceberg opens only the manifests whose partition
  * ranges can hold them. Both record which data files they added and which paths they removed, for
@@ -58,38 +58,11 @@ final class FileChanges {
   private final Set<String> removed = new LinkedHashSet<>();
   private final DataFiles.Builder entries;
 
-  /** Against the previous capture's live files, read from its manifests. */
-  static FileChanges full(
-      TableMetadata base,
-      FileIO generatedIo,
-      SafeFileMetrics metrics,
-      PartitionValues partitions,
-      DeletionVectorFiles vectors,
-      FileIO dataIo,
-      StableSchema.Mapped mapped,
-      RowDelta delta) {
-    FileChanges changes =
-        new FileChanges(base, metrics, partitions, vectors, dataIo, mapped, delta);
-    Snapshot current = base.currentSnapshot();
-    if (current != null) {
-      changes.load(current, base, generatedIo);
-    }
-    return changes;
-  }
-
-  /** Against the previous capture, without reading its manifests ({@link #changed}). */
-  static FileChanges incremental(
-      TableMetadata base,
-      SafeFileMetrics metrics,
-      PartitionValues partitions,
-      DeletionVectorFiles vectors,
-      FileIO dataIo,
-      StableSchema.Mapped mapped,
-      RowDelta delta) {
-    return new FileChanges(base, metrics, partitions, vectors, dataIo, mapped, delta);
-  }
-
-  private FileChanges(
+  /**
+   * Against the previous capture ({@code base}), without reading its manifests: ready for {@link
+   * #changed}; {@link #readPrevious} first for {@link #active}.
+   */
+  FileChanges(
       TableMetadata base,
       SafeFileMetrics metrics,
       PartitionValues partitions,
@@ -107,7 +80,16 @@ final class FileChanges {
     this.delta = delta;
   }
 
-  /** The live files of the previous capture, by data file path. */
+  /** Reads the live files of the previous capture from its manifests (a full capture needs them). */
+  FileChanges readPrevious(TableMetadata base, FileIO io) {
+    Snapshot current = base.currentSnapshot();
+    if (current != null) {
+      load(current, base, io);
+    }
+    return this;
+  }
+
+  /** The live files of a capture, by data file path. */
   private void load(Snapshot current, TableMetadata base, FileIO io) {
     try {
       for (ManifestFile manifest : current.dataManifests(io)) {
