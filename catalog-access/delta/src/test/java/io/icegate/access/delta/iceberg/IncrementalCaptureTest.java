@@ -2,12 +2,17 @@ package io.icegate.access.delta.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.delta.kernel.data.Row;
 import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.internal.InternalScanFileUtils;
+import io.delta.kernel.internal.deletionvectors.Base85Codec;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Target;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -31,6 +36,7 @@ import org.apache.iceberg.io.FileIO;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.roaringbitmap.RoaringBitmap;
 
 /**
  * A capture from an earlier captured version reads only the commits since ({@link CommitChanges})
@@ -202,6 +208,79 @@ class IncrementalCaptureTest {
     assertThat(second.addedDataFiles()).hasSize(2);
   }
 
+  @Test
+  void aDeletionVectorAddedIsIncrementalAndAReplacedOneFallsBackToTheFullScan() throws IOException {
+    delta.create(
+        "dv",
+        DeltaVersionCaptureTest.ORDERS,
+        List.of("region"),
+        Map.of("delta.enableDeletionVectors", "true"));
+    delta.append(
+        "dv",
+        Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(
+            new Object[] {1L, "a", TS, "EU"},
+            new Object[] {2L, "b", TS, "EU"},
+            new Object[] {3L, "c", TS, "EU"}));
+    append("dv", "US", 4);
+    Captured first = capture("dv", null, "dv");
+    Map<String, Row> files = new TreeMap<>();
+    delta
+        .snapshot("dv")
+        .getScanBuilder()
+        .build()
+        .getScanFiles(delta.engine(), true)
+        .forEachRemaining(
+            batch ->
+                batch
+                    .getRows()
+                    .forEachRemaining(
+                        row -> files.put(InternalScanFileUtils.getAddFileStatus(row).getPath(), row)));
+    String eu = files.keySet().stream().filter(p -> p.contains("region=EU")).findFirst().orElseThrow();
+    String relative = eu.substring(eu.indexOf("region=EU"));
+    long size = InternalScanFileUtils.getAddFileStatus(files.get(eu)).getSize();
+    // the physical file is unchanged: a writer restates its statistics with the vector (Delta
+    // writes tightBounds=false then; the values stay those of the file)
+    String stats =
+        files
+            .get(eu)
+            .getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL)
+            .getString(InternalScanFileUtils.ADD_FILE_STATS_ORDINAL);
+    String oneDeleted = inlineVector(1); // row 1: id 2
+    String twoDeleted = inlineVector(0, 1); // rows 0 and 1: ids 1 and 2
+
+    // a DELETE marks a row: the file is removed and added again with a vector
+    long v = delta.snapshot("dv").getVersion();
+    commit("dv", v + 1, remove(relative, size, null), addWithVector(relative, size, stats, oneDeleted));
+    Captured second = capture("dv", first.metadata(), "dv");
+    assertThat(second.incremental()).isTrue();
+    assertThat(second.addedDataFiles()).isEmpty(); // the same file: only a delete file is added
+    assertThat(rows(second.metadata())).extracting(r -> r.get(0)).containsExactly(1L, 3L, 4L);
+    assertThat(liveState(second.metadata()))
+        .isEqualTo(liveState(capture("dv", null, "dv-full-1").metadata()));
+
+    // a second DELETE on the same file replaces its vector
+    commit(
+        "dv",
+        v + 2,
+        remove(relative, size, oneDeleted),
+        addWithVector(relative, size, stats, twoDeleted));
+    Captured third = capture("dv", second.metadata(), "dv");
+    // a replaced vector makes the capture full: see DeltaVersionCapture.locatable
+    assertThat(third.incremental()).isFalse();
+    assertThat(rows(third.metadata())).extracting(r -> r.get(0)).containsExactly(3L, 4L);
+    assertThat(liveState(third.metadata()))
+        .isEqualTo(liveState(capture("dv", null, "dv-full-2").metadata()));
+    // time travel: each version keeps its own deletes
+    assertThat(
+            IcebergRows.read(
+                table(third.metadata()),
+                second.metadata().currentSnapshot().snapshotId(),
+                Expressions.alwaysTrue()))
+        .extracting(r -> r.get(0))
+        .containsExactly(1L, 3L, 4L);
+  }
+
   // --- helpers ---
 
   BaseTable table(TableMetadata metadata) {
@@ -212,10 +291,13 @@ class IncrementalCaptureTest {
     return IcebergRows.read(table(metadata), null, Expressions.alwaysTrue());
   }
 
-  /** Per live data file: partition, record count, bounds, null counts, and its deletes' paths. */
+  /**
+   * Per live data file: partition, record count, size, bounds, null counts, and its deletes' file
+   * names (they derive from the data file and the vector; the generated location differs).
+   */
   Map<String, List<Object>> liveState(TableMetadata metadata) {
     Map<String, List<Object>> state = new TreeMap<>();
-    try (CloseableIterable<FileScanTask> tasks = table(metadata).newScan().planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks = table(metadata).newScan().includeColumnStats().planFiles()) {
       for (FileScanTask task : tasks) {
         DataFile f = task.file();
         state.put(
@@ -224,15 +306,22 @@ class IncrementalCaptureTest {
                 f.partition().toString(),
                 f.recordCount(),
                 f.fileSizeInBytes(),
-                String.valueOf(f.lowerBounds()),
-                String.valueOf(f.upperBounds()),
-                String.valueOf(f.nullValueCounts()),
-                task.deletes().stream().map(ContentFile::location).sorted().toList()));
+                sorted(f.lowerBounds()),
+                sorted(f.upperBounds()),
+                sorted(f.nullValueCounts()),
+                task.deletes().stream()
+                    .map(d -> d.location().substring(d.location().lastIndexOf('/') + 1))
+                    .sorted()
+                    .toList()));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     return state;
+  }
+
+  static <V> Map<Integer, V> sorted(Map<Integer, V> map) {
+    return map == null ? Map.of() : new TreeMap<>(map);
   }
 
   Set<String> livePaths(TableMetadata metadata) {
@@ -252,6 +341,57 @@ class IncrementalCaptureTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * An inline deletion vector (protocol "Deletion Vector Format": storage type {@code i}, the
+   * RoaringBitmapArray in its portable serialization, Z85-encoded) marking these row indexes, as
+   * the JSON of a {@code deletionVector} field.
+   */
+  static String inlineVector(int... rows) {
+    RoaringBitmap bitmap = RoaringBitmap.bitmapOf(rows);
+    ByteBuffer bytes =
+        ByteBuffer.allocate(4 + 8 + 4 + bitmap.serializedSizeInBytes()).order(ByteOrder.LITTLE_ENDIAN);
+    bytes.putInt(1681511377); // portable RoaringBitmapArray magic number
+    bytes.putLong(1); // one 32-bit bitmap
+    bytes.putInt(0); // its high 32 bits
+    bitmap.serialize(bytes);
+    byte[] data = bytes.array();
+    return "{\"storageType\":\"i\",\"pathOrInlineDv\":"
+        + UnrepresentableFeaturesTest.quote(Base85Codec.encodeBytes(data))
+        + ",\"sizeInBytes\":"
+        + data.length
+        + ",\"cardinality\":"
+        + rows.length
+        + "}";
+  }
+
+  static String addWithVector(String path, long size, String stats, String vector) {
+    return "{\"add\":{\"path\":"
+        + UnrepresentableFeaturesTest.quote(path)
+        + ",\"partitionValues\":{\"region\":\"EU\"},\"size\":"
+        + size
+        + ",\"modificationTime\":1700000000000,\"dataChange\":true,\"stats\":"
+        + UnrepresentableFeaturesTest.quote(stats)
+        + ",\"deletionVector\":"
+        + vector
+        + "}}";
+  }
+
+  static String remove(String path, long size, String vector) {
+    return "{\"remove\":{\"path\":"
+        + UnrepresentableFeaturesTest.quote(path)
+        + ",\"deletionTimestamp\":1700000000000,\"dataChange\":true,\"extendedFileMetadata\":true,"
+        + "\"partitionValues\":{\"region\":\"EU\"},\"size\":"
+        + size
+        + (vector == null ? "" : ",\"deletionVector\":" + vector)
+        + "}}";
+  }
+
+  void commit(String table, long version, String... actions) throws IOException {
+    Files.writeString(
+        lake.resolve(table).resolve("_delta_log").resolve(String.format("%020d.json", version)),
+        String.join("\n", actions) + "\n");
   }
 
   static Set<String> paths(List<ManifestFile> manifests) {
