@@ -102,14 +102,12 @@ final class DeltaCapturer {
   TableCapturer.Result capture(List<TableCapturer.Target> targets, Supplier<CatalogClient> open) {
     String account = fence.accountId();
     List<TableCapturer.Target> work = new ArrayList<>();
-    List<Optional<Captures.Capture>> previous = new ArrayList<>();
     Resource<Catalog> catalog = repositories.store().read(tx -> {
       for (TableCapturer.Target target : targets) {
         Optional<CapturePointer> pointer = POINTERS.get(tx, account, target.tableId());
         if (target.knownLocation() == null || pointer.isEmpty()
             || !pointer.get().upstreamMetadataLocation().equals(target.knownLocation())) {
           work.add(target);
-          previous.add(captures.read(tx, account, target.tableId()));
         }
       }
       return repositories.catalogs(account).get(tx, fence.overlay().spec().catalogId())
@@ -124,7 +122,10 @@ final class DeltaCapturer {
       if (catalog == null) {
         throw new UnsupportedOperationException("the target Catalog is gone");
       }
-      GeneratedFiles.location(catalog, "");
+      if (catalog.spec().warehouse() == null) {
+        throw new UnsupportedOperationException(
+            "Catalog " + catalog.spec().name() + " has no warehouse");
+      }
       generatedIo = catalogFiles.forCatalog(catalog);
     } catch (UnsupportedOperationException e) {
       tally.failed += work.size();
@@ -147,7 +148,8 @@ final class DeltaCapturer {
             break;
           }
         }
-        Optional<Captures.Capture> before = previous.get(k);
+        // read one at a time: a previous capture's metadata is held only while it is extended
+        Optional<Captures.Capture> before = captures.read(account, target.tableId());
         Optional<Captures.Candidate> candidate = captureOne(client, target, before,
             GeneratedFiles.location(catalog, target.tableId()), generatedIo, tally);
         if (candidate.isPresent()) {

@@ -9,9 +9,16 @@ import io.delta.kernel.types.StructType;
 import io.icegate.access.delta.fixture.DeltaLogWriter;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
+import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.unity.fixture.UnityCatalogFixture;
+import io.icegate.admin.model.IntegrationAuthentication;
+import io.icegate.admin.model.IntegrationType;
+import io.icegate.core.credential.SecretValues;
+import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.model.Catalog;
+import io.icegate.core.model.Integration;
+import io.icegate.core.repo.OnConflict;
 import io.icegate.core.paging.PageRequest;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
@@ -256,6 +263,62 @@ class DeltaCaptureReconcileTest {
     assertThat(clean.properties()).doesNotContainKey(DeltaRefusal.FEATURE);
     assertThat(clean.currentSnapshot().summary()).containsEntry(DeltaVersionCapture.DELTA_VERSION,
         "2");
+  }
+
+  /**
+   * Delta Sharing: the version the share serves is captured (not the newest in the log), read
+   * with the directory-access credentials the share vends; a table offered with url access only
+   * is refused by name and stays uncaptured.
+   */
+  @Test
+  void aDeltaSharingTableIsCapturedAtTheServedVersionAndUrlOnlyIsRefusedByName()
+      throws Exception {
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
+    delta.create("shared/orders", ORDERS, List.of("region"), Map.of());
+    long served = delta.append("shared/orders", Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {1L, "EU"}));
+    delta.append("shared/orders", Map.of("region", Literal.ofString("US")),
+        List.<Object[]>of(new Object[] {2L, "US"}));
+    delta.uploadTable("shared/orders");
+    String schema = delta.snapshot("shared/orders").getSchema().toJson();
+    try (DeltaSharingFixture sharing = DeltaSharingFixture.start()) {
+      sharing.vend(new DeltaSharingFixture.Keys(objects.accessKeyId(), objects.secretAccessKey(),
+          "session"));
+      sharing.put("partners", "feeds", "orders", new DeltaSharingFixture.Table("t-orders",
+          "s3://" + LAKE + "/shared/orders", List.of("dir"), served, schema, true,
+          List.of("region")));
+      sharing.put("partners", "feeds", "links", new DeltaSharingFixture.Table("t-links",
+          "s3://" + LAKE + "/shared/orders", List.of("url"), served, schema, false,
+          List.of("region")));
+      String catalog = h.repos.catalogs(h.account)
+          .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
+      Map<String, String> store = new LinkedHashMap<>();
+      store.put("s3.endpoint", objects.endpoint().toString());
+      store.put("s3.path-style-access", "true");
+      Integration spec = new Integration("sharing", IntegrationType.DELTA_SHARING,
+          sharing.endpoint().toString(), store, new IntegrationAuthentication.Bearer(), 0);
+      String integration = h.integrations.create(h.account, spec,
+          new SecretValues(Map.of("token", sharing.issueToken())),
+          new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
+      String overlay = h.overlay("feeds", integration, catalog,
+          List.of(List.of("partners", "feeds")));
+
+      ReconcileReport report = h.reconcile(overlay);
+      assertThat(report.warnings()).singleElement().satisfies(w -> assertThat(w)
+          .contains("partners.feeds.links").contains("UNSUPPORTED"));
+      String tableId = h.relations(catalog).get("partners.feeds.orders").id();
+      TableMetadata captured =
+          metadata(new Captures(h.repos).read(h.account, tableId).orElseThrow());
+      assertThat(captured.currentSnapshot().summary())
+          .containsEntry(DeltaVersionCapture.DELTA_VERSION, "" + served);
+      assertThat(dataFiles(captured, captured.currentSnapshot()))
+          .containsExactly("s3://" + LAKE + "/shared/orders/region=EU=1");
+      TableValidations validations = new TableValidations(h.repos);
+      assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+      String links = h.relations(catalog).get("partners.feeds.links").id();
+      assertThat(new Captures(h.repos).read(h.account, links)).isEmpty();
+      assertThat(visibility(validations, links)).isEqualTo(Visibility.PENDING);
+    }
   }
 
   private static void putCommit(String path, long version, String body) {
