@@ -113,7 +113,7 @@ final class DeltaCapturer {
       return repositories.catalogs(account).get(tx, fence.overlay().spec().catalogId())
           .orElse(null);
     });
-    Tally tally = new Tally(targets.size() - work.size());
+    TableCapturer.Tally tally = new TableCapturer.Tally(targets.size() - work.size());
     if (work.isEmpty()) {
       return tally.result();
     }
@@ -174,7 +174,7 @@ final class DeltaCapturer {
   /** One Table read and captured; empty when it failed (counted, warned) or is unchanged. */
   private Optional<Captures.Candidate> captureOne(CatalogClient client,
       TableCapturer.Target target, Optional<Captures.Capture> before, String generatedLocation,
-      FileIO generatedIo, Tally tally) {
+      FileIO generatedIo, TableCapturer.Tally tally) {
     String what = "capture of Delta table " + target.displayPath();
     TableMetadata previous = before.map(c -> TableMetadataParser.fromJson(
         c.pointer().upstreamMetadataLocation(),
@@ -246,50 +246,14 @@ final class DeltaCapturer {
 
   /** Publishes a batch, every pointer transaction fenced by the run. */
   private void publish(List<Captures.Candidate> candidates, List<TableCapturer.Target> targets,
-      Tally tally) {
+      TableCapturer.Tally tally) {
     if (candidates.isEmpty()) {
       return;
     }
     List<CaptureOutcome> outcomes = captures.publishAll(fence.accountId(), fence.overlay().id(),
         candidates, fence::assertAndRenew);
     for (int k = 0; k < candidates.size(); k++) {
-      CaptureOutcome outcome = outcomes.get(k);
-      if (outcome instanceof CaptureOutcome.Captured) {
-        tally.captured++;
-        tally.capturedTableIds.add(candidates.get(k).tableId());
-      } else if (outcome instanceof CaptureOutcome.Unchanged) {
-        tally.unchanged++;
-      } else if (outcome instanceof CaptureOutcome.Skipped skipped) {
-        tally.fail("capture of Delta table " + targets.get(k).displayPath() + " skipped: "
-            + skipped.reason());
-      }
-    }
-  }
-
-  /** Outcomes so far. */
-  private static final class Tally {
-    private long captured;
-    private long unchanged;
-    private long failed;
-    private final List<String> warnings = new ArrayList<>();
-    private final List<String> capturedTableIds = new ArrayList<>();
-
-    Tally(long unchanged) {
-      this.unchanged = unchanged;
-    }
-
-    void fail(String warning) {
-      failed++;
-      warn(warning);
-    }
-
-    void warn(String warning) {
-      warnings.add(warning);
-    }
-
-    TableCapturer.Result result() {
-      return new TableCapturer.Result(captured, unchanged, failed, List.copyOf(warnings),
-          List.copyOf(capturedTableIds));
+      tally.count(targets.get(k), candidates.get(k), outcomes.get(k));
     }
   }
 }

@@ -281,11 +281,11 @@ final class TableCapturer {
   private record Pending(Target target, Optional<CapturePointer> expected, byte[] kept,
       Future<UpstreamTableMetadata> load) {}
 
-  /** Outcomes so far. */
-  private static final class Tally {
+  /** Outcomes so far (also of Delta capture, {@link DeltaCapturer}). */
+  static final class Tally {
     private long captured;
-    private long unchanged;
-    private long failed;
+    long unchanged;
+    long failed;
     private final List<String> warnings = new ArrayList<>();
     private final List<String> capturedTableIds = new ArrayList<>();
 
