@@ -98,7 +98,12 @@ public final class Gateway implements AutoCloseable {
     try {
       Clock clock = Clock.systemUTC();
       IdempotencySettings idempotency = IdempotencySettings.DEFAULT;
-      Services services = new Services(store, clock, serviceSettings(settings, idempotency));
+      // Delta capture writes generated files with the Catalogs' own FileIOs, which read their
+      // keys from the services' credential store: set once the services exist
+      java.util.concurrent.atomic.AtomicReference<io.icegate.gateway.fileio.CatalogFileIO>
+          catalogFiles = new java.util.concurrent.atomic.AtomicReference<>();
+      Services services = new Services(store, clock, serviceSettings(settings, idempotency)
+          .withCatalogFiles(catalog -> catalogFiles.get().forCatalog(catalog)));
       Repositories repositories = services.repositories();
       ApiTokens tokens = services.core().tokens();
       Bootstrap.ensure(repositories, tokens, settings.dataDir(), settings.bootstrapToken(), out);
@@ -107,8 +112,9 @@ public final class Gateway implements AutoCloseable {
       io.icegate.gateway.fileio.CatalogFileIO.StorageSecrets storageSecrets =
           (id, generation) -> credentials.read(id, generation).map(v -> v.get("secretAccessKey"));
       AssumeRoleVending assumeRole = new AssumeRoleVending(storageSecrets, clock);
+      catalogFiles.set(new io.icegate.gateway.fileio.CatalogFileIO(storageSecrets));
       CatalogDirectory directory = new CatalogDirectory(repositories, new MetadataCache(10_000),
-          new io.icegate.gateway.fileio.CatalogFileIO(storageSecrets));
+          catalogFiles.get());
       IcebergOperations operations = new IcebergOperations(directory,
           new ConfigRoute(directory, tokens, idempotency.receiptLifetime()),
           new TableLoads(256L * 1024 * 1024),

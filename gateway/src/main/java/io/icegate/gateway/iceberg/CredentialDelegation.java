@@ -133,12 +133,15 @@ final class CredentialDelegation {
 
   /**
    * Adds the credentials and, for expiring ones, the refresh route (relative to the client's
-   * catalog URI, as Iceberg's S3FileIO resolves it).
+   * catalog URI, as Iceberg's S3FileIO resolves it). Not for more than one credential (a captured
+   * Delta table: the upstream's data prefix and the Catalog's generated-files prefix): iceberg-core
+   * 1.10.1's S3FileIO picks a credential by longest prefix, but its refresh provider refuses an
+   * answer with more than one, so a query outlasting those credentials fails instead.
    */
   private static LoadTableResponse.Builder withCredentials(LoadTableResponse.Builder response,
       RepositoryCatalog catalog, TableIdentifier ident, VendingOutcome.Vended vended) {
     response.addAllCredentials(vended.credentials());
-    if (vended.expiresAt() != null) {
+    if (vended.expiresAt() != null && vended.credentials().size() == 1) {
       response.addConfig(REFRESH_ENDPOINT, "v1/" + RESTUtil.encodeString(catalog.catalogId())
           + "/namespaces/" + RESTUtil.encodeNamespace(ident.namespace())
           + "/tables/" + RESTUtil.encodeString(ident.name()) + "/credentials");

@@ -68,6 +68,9 @@ public final class ManagedTableCredentials implements TableCredentialSource {
    */
   public static final Duration RENEWAL_MARGIN = Duration.ofMinutes(10);
 
+  /** The region property of providers that take it under this name (Unity Catalog). */
+  private static final String PROVIDER_REGION = "s3.region";
+
   /** Non-secret connection properties the client needs to reach the storage (endpoint, ...). */
   private static final List<String> STORAGE_SETTINGS = List.of(
       VendedStorageCredentials.S3_ENDPOINT,
@@ -206,6 +209,11 @@ public final class ManagedTableCredentials implements TableCredentialSource {
         if (value != null) {
           settings.put(name, value);
         }
+      }
+      // Providers that take the region as s3.region (Unity Catalog): clients read client.region
+      String region = connection.config().properties().get(PROVIDER_REGION);
+      if (region != null) {
+        settings.putIfAbsent(VendedStorageCredentials.S3_REGION, region);
       }
       return new Vended(vended.get(), settings,
           usableUntil(clock.instant(), vended.get().expiresAt()));

@@ -4,6 +4,7 @@ import io.icegate.access.client.CatalogClientFactory;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.core.assembly.CoreSettings;
 import io.icegate.core.credential.MasterKey;
+import io.icegate.overlay.generated.CatalogFiles;
 import io.icegate.overlay.reconcile.ReconcileSettings;
 import java.util.Objects;
 
@@ -16,11 +17,24 @@ import java.util.Objects;
  * @param outboundPolicy which upstream addresses clients and table validation may reach
  * @param reconcile reconciliation's settings (concurrency, batch, lease, {@code file:} reads); its
  *     batch is also the batch of contribution retirement
+ * @param catalogFiles writes the files Delta capture generates under a target Catalog's warehouse
  */
 public record ServiceSettings(CoreSettings core, CatalogClientFactory providers,
-    OutboundAddressPolicy outboundPolicy, ReconcileSettings reconcile) {
+    OutboundAddressPolicy outboundPolicy, ReconcileSettings reconcile, CatalogFiles catalogFiles) {
+
+  /** Settings whose Delta capture writes only to {@code file:} warehouses. */
+  public ServiceSettings(CoreSettings core, CatalogClientFactory providers,
+      OutboundAddressPolicy outboundPolicy, ReconcileSettings reconcile) {
+    this(core, providers, outboundPolicy, reconcile, CatalogFiles.LOCAL);
+  }
+
+  /** These settings, writing generated files through {@code files}. */
+  public ServiceSettings withCatalogFiles(CatalogFiles files) {
+    return new ServiceSettings(core, providers, outboundPolicy, reconcile, files);
+  }
 
   public ServiceSettings {
+    Objects.requireNonNull(catalogFiles, "catalogFiles");
     Objects.requireNonNull(core, "core");
     Objects.requireNonNull(providers, "providers");
     Objects.requireNonNull(outboundPolicy, "outboundPolicy");

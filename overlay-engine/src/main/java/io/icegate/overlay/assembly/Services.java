@@ -134,7 +134,8 @@ public final class Services {
 
   /** A reconciler with other settings or a hook (tests, benchmarks timing the phases). */
   public Reconciler reconciler(ReconcileSettings reconcile, ReconcileHook hook) {
-    return new Reconciler(repositories(), adapter, clients, reconcile, hook);
+    return new Reconciler(repositories(), adapter, clients, reconcile, hook,
+        settings.catalogFiles());
   }
 
   /**
@@ -182,7 +183,8 @@ public final class Services {
   public TableRevalidation revalidation() {
     return new TableRevalidation(repositories(), adapter, clients, overlays,
         new TableValidator(repositories(), settings.outboundPolicy(),
-            settings.reconcile().allowLocalFiles(), ReconcileSettings.DEFAULT.concurrency()));
+            settings.reconcile().allowLocalFiles(), ReconcileSettings.DEFAULT.concurrency(),
+            settings.catalogFiles()));
   }
 
   /** A Catalog's tables as the admin sees them: capture, validation, visibility, override. */

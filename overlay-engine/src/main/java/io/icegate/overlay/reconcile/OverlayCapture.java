@@ -10,6 +10,7 @@ import io.icegate.core.overlay.ReconcileRuns;
 import io.icegate.core.repo.Repositories;
 import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
+import io.icegate.overlay.generated.CatalogFiles;
 import io.icegate.overlay.tablevalidation.TableValidator;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,10 +23,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Capture on request (issue 10: {@code POST .../overlays/{overlay}/capture}): every managed Iceberg
  * Table of the Overlay is compared with the upstream's current metadata location and captured
- * when it moved, then validated when its current capture has no validation yet. The capture holds a run of the Overlay like a reconcile ({@link ReconcileRuns}),
- * so the two never overlap, and every pointer transaction is fenced by it ({@link RunFence}); a
- * capture that changes nothing writes nothing, its run record included. {@link #captureTables} is
- * the capture step both this and a reconcile run.
+ * when it moved, and every managed Delta Table is read at the upstream's version and captured
+ * when that version is new ({@link DeltaCapturer}, issue 26); then each is validated when its
+ * current capture has no validation yet. The capture holds a run of the Overlay like a reconcile
+ * ({@link ReconcileRuns}), so the two never overlap, and every pointer transaction is fenced by
+ * it ({@link RunFence}); a capture that changes nothing writes nothing, its run record included.
+ * {@link #captureTables} is the capture step both this and a reconcile run.
  * Thread-safe.
  */
 public final class OverlayCapture {
@@ -75,9 +78,9 @@ public final class OverlayCapture {
   static TableValidator.Result validateTables(Repositories repositories,
       IntegrationClients clients, ReconcileSettings settings, RunFence fence,
       Resource<Integration> integration, List<TableCapturer.Target> targets,
-      Supplier<CatalogClient> open) {
+      Supplier<CatalogClient> open, CatalogFiles catalogFiles) {
     TableValidator validator = new TableValidator(repositories, clients.policy(),
-        settings.allowLocalFiles(), settings.concurrency());
+        settings.allowLocalFiles(), settings.concurrency(), catalogFiles);
     List<String> pending = validator.pending(fence.accountId(),
         targets.stream().map(TableCapturer.Target::tableId).toList());
     return validator.validate(fence.accountId(), pending, integration, open, fence::assertCurrent);
@@ -115,12 +118,23 @@ public final class OverlayCapture {
       Supplier<CatalogClient> open = () -> clients.open(adapter.resolve(handle.integration()));
       TableCapturer.Result result =
           captureTables(repositories, fence, settings, targets, MetadataStash.EMPTY, open);
+      // Delta tables: each read at the upstream's version now; an unchanged one writes nothing
+      List<TableCapturer.Target> deltaTargets =
+          new TableCapturer(repositories, fence, settings.concurrency(), settings.batch())
+              .ofOverlay(settings.batch(), "DELTA");
+      TableCapturer.Result delta = new DeltaCapturer(repositories, fence,
+          reconciler.catalogFiles(), clients.policy(), settings.batch())
+          .capture(deltaTargets, open);
+      List<TableCapturer.Target> all = new ArrayList<>(targets);
+      all.addAll(deltaTargets);
       TableValidator.Result validated = validateTables(repositories, clients, settings, fence,
-          handle.integration(), targets, open);
+          handle.integration(), all, open, reconciler.catalogFiles());
       List<String> warnings = new ArrayList<>(result.warnings());
+      warnings.addAll(delta.warnings());
       warnings.addAll(validated.warnings());
-      report = new CaptureReport(overlayId, ticket.generation(), result.captured(),
-          result.unchanged(), result.failed(), validated.validated(), validated.failed(),
+      report = new CaptureReport(overlayId, ticket.generation(),
+          result.captured() + delta.captured(), result.unchanged() + delta.unchanged(),
+          result.failed() + delta.failed(), validated.validated(), validated.failed(),
           warnings, (System.nanoTime() - started) / 1_000_000);
       ok = true;
       outcome = "succeeded";

@@ -15,6 +15,7 @@ import io.icegate.core.store.Idempotence;
 import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
 import io.icegate.overlay.adapter.IntegrationConnection;
+import io.icegate.overlay.generated.CatalogFiles;
 import io.icegate.overlay.adapter.UpstreamFailures;
 import io.icegate.overlay.selection.NamespaceSelection;
 import io.icegate.overlay.tablevalidation.TableValidator;
@@ -96,16 +97,34 @@ public final class Reconciler {
   private final ReconcileRuns runs;
   private final ReconcileSettings settings;
   private final ReconcileHook hook;
+  private final CatalogFiles catalogFiles;
   private final Map<Running, ReconcileRuns.Ticket> running = new ConcurrentHashMap<>();
 
+  /** A reconciler whose Delta capture writes only to {@code file:} warehouses. */
   public Reconciler(Repositories repositories, IntegrationAdapter adapter,
       IntegrationClients clients, ReconcileSettings settings, ReconcileHook hook) {
+    this(repositories, adapter, clients, settings, hook, CatalogFiles.LOCAL);
+  }
+
+  /**
+   * @param catalogFiles writes the files Delta capture generates under the target Catalog's
+   *     warehouse
+   */
+  public Reconciler(Repositories repositories, IntegrationAdapter adapter,
+      IntegrationClients clients, ReconcileSettings settings, ReconcileHook hook,
+      CatalogFiles catalogFiles) {
+    this.catalogFiles = Objects.requireNonNull(catalogFiles, "catalogFiles");
     this.repositories = Objects.requireNonNull(repositories, "repositories");
     this.adapter = Objects.requireNonNull(adapter, "adapter");
     this.clients = Objects.requireNonNull(clients, "clients");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.hook = Objects.requireNonNull(hook, "hook");
     this.runs = new ReconcileRuns(repositories.store(), repositories.clock(), settings.lease());
+  }
+
+  /** Where Delta capture writes, and validation reads, generated files. */
+  CatalogFiles catalogFiles() {
+    return catalogFiles;
   }
 
   /** The run bookkeeping this reconciler uses. */
@@ -394,16 +413,25 @@ public final class Reconciler {
         .filter(t -> !capturedInPublication.contains(t.tableId())).toList();
     TableCapturer.Result captured = OverlayCapture.captureTables(repositories, fence, settings,
         notYetCaptured, stash, () -> clients.open(adapter.resolve(integration)));
-    progress.captured.addAndGet(captured.captured());
-    progress.captureUnchanged.addAndGet(captured.unchanged());
-    progress.captureFailed.addAndGet(captured.failed());
+    DeltaCapturer deltaCapturer = new DeltaCapturer(repositories, fence, catalogFiles,
+        clients.policy(), settings.batch());
+    List<TableCapturer.Target> deltaTargets = deltaCapturer.ofInventory(inventory);
+    TableCapturer.Result deltaCaptured = deltaCapturer.capture(deltaTargets,
+        () -> clients.open(adapter.resolve(integration)));
+    progress.captured.addAndGet(captured.captured() + deltaCaptured.captured());
+    progress.captureUnchanged.addAndGet(captured.unchanged() + deltaCaptured.unchanged());
+    progress.captureFailed.addAndGet(captured.failed() + deltaCaptured.failed());
     List<String> warnings = new ArrayList<>(inventory.warnings());
     warnings.addAll(captured.warnings());
+    warnings.addAll(deltaCaptured.warnings());
     hook.afterCapture(inventory);
 
     progress.enter(ReconcileProgress.Phase.VALIDATE);
+    List<TableCapturer.Target> validationTargets = new ArrayList<>(targets);
+    validationTargets.addAll(deltaTargets);
     TableValidator.Result validated = OverlayCapture.validateTables(repositories, clients,
-        settings, fence, integration, targets, () -> clients.open(adapter.resolve(integration)));
+        settings, fence, integration, validationTargets,
+        () -> clients.open(adapter.resolve(integration)), catalogFiles);
     progress.validated.addAndGet(validated.validated());
     progress.validationFailed.addAndGet(validated.failed());
     warnings.addAll(validated.warnings());

@@ -104,6 +104,11 @@ final class TableCapturer {
 
   /** Every managed Iceberg Table of the Overlay, to be compared with the upstream's state. */
   List<Target> ofOverlay(int page) {
+    return ofOverlay(page, ICEBERG);
+  }
+
+  /** Every managed Table of {@code format} of the Overlay, to be compared with the upstream's. */
+  List<Target> ofOverlay(int page, String format) {
     String account = fence.accountId();
     String overlay = fence.overlay().id();
     List<Target> targets = new ArrayList<>();
@@ -119,7 +124,7 @@ final class TableCapturer {
           Optional<Resource<Table>> table =
               repositories.tables(account).get(tx, entry.relationId());
           Provenance p = table.map(t -> t.spec().provenance()).orElse(null);
-          if (p != null && ICEBERG.equals(p.tableFormat())) {
+          if (p != null && format.equals(p.tableFormat())) {
             targets.add(new Target(entry.relationId(), p.upstreamNamespace(), p.upstreamName(),
                 null));
           }
@@ -276,11 +281,11 @@ final class TableCapturer {
   private record Pending(Target target, Optional<CapturePointer> expected, byte[] kept,
       Future<UpstreamTableMetadata> load) {}
 
-  /** Outcomes so far. */
-  private static final class Tally {
+  /** Outcomes so far (also of Delta capture, {@link DeltaCapturer}). */
+  static final class Tally {
     private long captured;
-    private long unchanged;
-    private long failed;
+    long unchanged;
+    long failed;
     private final List<String> warnings = new ArrayList<>();
     private final List<String> capturedTableIds = new ArrayList<>();
 

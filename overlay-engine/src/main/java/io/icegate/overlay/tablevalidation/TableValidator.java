@@ -6,6 +6,7 @@ import io.icegate.access.model.NamespacePath;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.access.storage.VendedStorageCredentials;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.Catalog;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
@@ -16,6 +17,9 @@ import io.icegate.core.store.Transaction;
 import io.icegate.filecheck.DataFileCheck;
 import io.icegate.filecheck.FileProblem;
 import io.icegate.filecheck.ValidationFileIO;
+import io.icegate.overlay.generated.CatalogFiles;
+import io.icegate.overlay.generated.DeltaRefusal;
+import io.icegate.overlay.generated.GeneratedFiles;
 import io.icegate.overlay.store.capture.CapturePointers;
 import io.icegate.overlay.store.capture.Captures;
 import io.icegate.overlay.store.validation.TableValidations;
@@ -39,6 +43,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.io.FileIO;
 
 /**
  * Validation of captured managed Tables (issue 10, "Validation"): reads a Table's current
@@ -54,8 +59,9 @@ import org.apache.iceberg.TableMetadataParser;
  * Thread-safe.
  */
 public final class TableValidator {
-  /** The table format of every validated Table (validation reads Iceberg metadata). */
+  /** The table format of a Table whose provenance names none. */
   private static final String ICEBERG = "ICEBERG";
+  private static final String DELTA = "DELTA";
   private static final ValidationRecords RECORDS = new ValidationRecords();
   private static final CapturePointers POINTERS = new CapturePointers();
   private static final int CLEAN_BATCH = 100;
@@ -66,6 +72,7 @@ public final class TableValidator {
   private final OutboundAddressPolicy policy;
   private final boolean allowLocalFiles;
   private final int concurrency;
+  private final CatalogFiles catalogFiles;
 
   /**
    * Counts and warnings of validating several Tables.
@@ -113,6 +120,15 @@ public final class TableValidator {
    */
   public TableValidator(Repositories repositories, OutboundAddressPolicy policy,
       boolean allowLocalFiles, int concurrency) {
+    this(repositories, policy, allowLocalFiles, concurrency, CatalogFiles.LOCAL);
+  }
+
+  /**
+   * @param catalogFiles reads the files Delta capture generated under a Catalog's warehouse
+   */
+  public TableValidator(Repositories repositories, OutboundAddressPolicy policy,
+      boolean allowLocalFiles, int concurrency, CatalogFiles catalogFiles) {
+    this.catalogFiles = Objects.requireNonNull(catalogFiles, "catalogFiles");
     this.repositories = Objects.requireNonNull(repositories, "repositories");
     this.validations = new TableValidations(repositories);
     this.captures = new Captures(repositories);
@@ -231,8 +247,8 @@ public final class TableValidator {
   private Assessed assess(String accountId, String tableId, Resource<Integration> integration,
       Supplier<CatalogClient> client) {
     // Each reason on its own (issue 24): one message for gone, unmanaged and uncaptured tables
-    // left an admin revalidating a hidden table unable to tell which held; a non-Iceberg table
-    // says so before its (absent) capture is looked for.
+    // left an admin revalidating a hidden table unable to tell which held. Delta tables are
+    // validated like Iceberg ones, on their capture (issue 26).
     record Read(Optional<Resource<Table>> table, Optional<Captures.Capture> capture,
         Optional<ValidationStatus> expected) {}
     Read read = repositories.store().read(tx -> new Read(
@@ -246,12 +262,6 @@ public final class TableValidator {
     if (!spec.managed()) {
       return notPublished("table " + display + " is not managed by an overlay: nothing to "
           + "validate");
-    }
-    Provenance provenance = spec.provenance();
-    if (provenance.tableFormat() != null
-        && !ICEBERG.equals(provenance.tableFormat().toUpperCase(Locale.ROOT))) {
-      return notPublished("table " + display + " has format " + provenance.tableFormat()
-          + ", which is not validated");
     }
     if (read.capture().isEmpty()) {
       return notPublished("table " + display + " is not captured yet: nothing to validate");
@@ -331,6 +341,10 @@ public final class TableValidator {
       Supplier<CatalogClient> client) {
     TableMetadata metadata = TableMetadataParser.fromJson(
         new String(subject.capture().metadataJson(), StandardCharsets.UTF_8));
+    Optional<DeltaRefusal.Refusal> refusal = DeltaRefusal.of(metadata);
+    if (refusal.isPresent()) {
+      return List.of(subject.error(refusal.get().commitFile(), refusal.get().reason()));
+    }
     if (metadata.currentSnapshot() == null) {
       return List.of();
     }
@@ -356,8 +370,27 @@ public final class TableValidator {
       return List.of(subject.error(refused.problem()));
     }
     try (ValidationFileIO io = ((ValidationFileIO.Ready) opened).io()) {
+      FileIO files = io;
+      if (subject.delta()) {
+        // a captured Delta table: its manifests and delete files are icegate's, under the
+        // Catalog's warehouse; its data files are the upstream's, read with what it vended
+        Optional<Resource<Catalog>> catalog = repositories.catalogs(subject.table().accountId())
+            .get(subject.table().spec().catalogId());
+        if (catalog.isEmpty()) {
+          throw new Unpublishable("table " + subject.displayPath() + " not validated: its "
+              + "Catalog is gone");
+        }
+        try {
+          files = GeneratedFiles.routing(
+              GeneratedFiles.location(catalog.get(), subject.table().id()),
+              catalogFiles.forCatalog(catalog.get()), io);
+        } catch (UnsupportedOperationException e) {
+          return List.of(subject.error(metadata.location(), "the generated files of this Delta "
+              + "table cannot be read: " + e.getMessage()));
+        }
+      }
       // in manifest order, so a revalidation of the same files lists its errors the same way
-      return DataFileCheck.check(metadata, io).stream().map(subject::error).toList();
+      return DataFileCheck.check(metadata, files).stream().map(subject::error).toList();
     }
   }
 
@@ -412,13 +445,24 @@ public final class TableValidator {
       return String.join(".", spec.namespace()) + "." + spec.name();
     }
 
+    /** Whether the Table is a captured Delta table (its generated files under the warehouse). */
+    boolean delta() {
+      return DELTA.equals(format());
+    }
+
+    /** The upstream table format, upper case; {@code ICEBERG} when the provenance names none. */
+    String format() {
+      String format = table.spec().provenance().tableFormat();
+      return format == null ? ICEBERG : format.toUpperCase(Locale.ROOT);
+    }
+
     ValidationError error(FileProblem problem) {
-      return new ValidationError(table.id(), displayPath(), ICEBERG, problem.filePath(),
+      return new ValidationError(table.id(), displayPath(), format(), problem.filePath(),
           problem.message());
     }
 
     ValidationError error(String filePath, String message) {
-      return new ValidationError(table.id(), displayPath(), ICEBERG, filePath, message);
+      return new ValidationError(table.id(), displayPath(), format(), filePath, message);
     }
   }
 

@@ -302,7 +302,7 @@ class ProviderOverlaysTest {
               h.repos, io.icegate.access.network.OutboundAddressPolicy.defaults(), false, 2))
           .revalidateTable(h.account, catalog, ticks.id()))
           .isInstanceOf(IcegateException.class)
-          .hasMessageContaining("refshare.feeds.ticks has format DELTA, which is not validated");
+          .hasMessageContaining("refshare.feeds.ticks is not captured yet: nothing to validate");
     } finally {
       sharing.mode(DeltaSharingFixture.Mode.STATES_LOCATIONS);
     }

@@ -15,7 +15,7 @@ import io.icegate.access.deltasharing.protocol.TableMetadata;
 import io.icegate.access.deltasharing.protocol.TemporaryCredentials;
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
-import io.icegate.access.model.ExternalIdentity;
+import io.icegate.access.model.DeltaTableSource;
 import io.icegate.access.model.NamespacePath;
 import io.icegate.access.model.TableFormat;
 import io.icegate.access.model.UpstreamTable;
@@ -207,8 +207,8 @@ final class DeltaSharingClient implements CatalogClient {
         namespace,
         name,
         TableFormat.DELTA,
-        identity(namespace, name, entry),
-        location == null ? null : commitFile(location, loaded.version()),
+        entry.identity(namespace, name),
+        location == null ? null : VendedKeys.commitFile(location, loaded.version()),
         location,
         schemaJson,
         properties,
@@ -248,6 +248,18 @@ final class DeltaSharingClient implements CatalogClient {
             loaded.statedLocation(),
             temporaryCredentials(namespace, name, loaded),
             clock.instant()));
+  }
+
+  /**
+   * The version the share serves, at the stated location (else the credentials'), with credentials
+   * vended now after the access-mode rule (a url-only table: {@code UNSUPPORTED}, named).
+   */
+  @Override
+  public DeltaTableSource deltaTableSource(NamespacePath namespace, String name) {
+    checkOpen();
+    Loaded loaded = load(namespace, name);
+    return VendedKeys.source(display(namespace, name), loaded.statedLocation(), loaded.version(),
+        temporaryCredentials(namespace, name, loaded), clock.instant(), settings.storageSettings());
   }
 
   /**
@@ -414,21 +426,6 @@ final class DeltaSharingClient implements CatalogClient {
       throw new CatalogAccessException(
           Code.UPSTREAM_PROTOCOL_ERROR, operation + ": Delta-Table-Version is not a number");
     }
-  }
-
-  private static ExternalIdentity identity(
-      NamespacePath namespace, String name, SharedTable entry) {
-    if (blank(entry.id())) {
-      return ExternalIdentity.fromPath(namespace, name);
-    }
-    String share = blank(entry.shareId()) ? namespace.segments().get(0) : entry.shareId();
-    return ExternalIdentity.stable(share + "\u001f" + entry.id());
-  }
-
-  /** The Delta log's commit file of {@code version} (20-digit zero-padded, Delta protocol). */
-  static String commitFile(String location, long version) {
-    String root = location.endsWith("/") ? location : location + "/";
-    return root + "_delta_log/" + String.format("%020d", version) + ".json";
   }
 
   /**

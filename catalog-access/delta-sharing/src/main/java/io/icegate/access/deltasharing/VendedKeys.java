@@ -4,13 +4,15 @@ import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogAccessException.Code;
 import io.icegate.access.deltasharing.protocol.TemporaryCredentials;
 import io.icegate.access.storage.StorageLocations;
+import io.icegate.access.model.DeltaTableSource;
 import io.icegate.access.storage.VendedStorageCredentials;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The protocol's temporary table credentials as the SPI's vended S3 keys: AWS only, complete, not
+ * The protocol's temporary table credentials as the SPI's vended S3 keys (and, for capture, as a
+ * {@link DeltaTableSource}; with the commit file a version's log entry is read from): AWS only, complete, not
  * expired, and covering the table's location when one is stated (the credentials' own {@code
  * location} is the prefix they grant).
  */
@@ -66,6 +68,24 @@ final class VendedKeys {
         VendedStorageCredentials.S3_SESSION_TOKEN_EXPIRES_AT_MS,
         Long.toString(credentials.expirationTime()));
     return new VendedStorageCredentials(prefix, properties, expiresAt);
+  }
+
+  /**
+   * Where and with what to read a shared table's log for capture (issue 26): version {@code
+   * version} at {@code tableLocation}, else at the location the credentials grant.
+   */
+  static DeltaTableSource source(String display, String tableLocation, long version,
+      TemporaryCredentials credentials, Instant now, Map<String, String> storeSettings) {
+    VendedStorageCredentials vended = of(display, tableLocation, credentials, now);
+    String root = tableLocation != null ? tableLocation : vended.prefix();
+    return new DeltaTableSource(root.endsWith("/") ? root.substring(0, root.length() - 1) : root,
+        version, vended, storeSettings);
+  }
+
+  /** The Delta log's commit file of {@code version} (20-digit zero-padded, Delta protocol). */
+  static String commitFile(String location, long version) {
+    String root = location.endsWith("/") ? location : location + "/";
+    return root + "_delta_log/" + String.format("%020d", version) + ".json";
   }
 
   private static boolean blank(String value) {

@@ -2,6 +2,7 @@ package io.icegate.access.client;
 
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
+import io.icegate.access.model.DeltaTableSource;
 import io.icegate.access.model.LoadedTable;
 import io.icegate.access.model.NamespacePath;
 import io.icegate.access.model.UpstreamTable;
@@ -76,6 +77,19 @@ public interface CatalogClient extends AutoCloseable {
     throw new CatalogAccessException(
         CatalogAccessException.Code.UNSUPPORTED,
         "this catalog exposes no Iceberg table metadata to capture");
+  }
+
+  /**
+   * Where to read a Delta table's log for capture, with the credentials the upstream vends for
+   * that table: one vending call each time, nothing cached.
+   *
+   * @throws CatalogAccessException {@code UNSUPPORTED} when the provider serves no Delta tables
+   *     (the default), {@code NOT_FOUND} for a missing table, {@code CREDENTIAL_VENDING_FAILED}
+   *     when the upstream vends nothing usable for it
+   */
+  default DeltaTableSource deltaTableSource(NamespacePath namespace, String name) {
+    throw new CatalogAccessException(
+        CatalogAccessException.Code.UNSUPPORTED, "this catalog serves no Delta tables to capture");
   }
 
   /**

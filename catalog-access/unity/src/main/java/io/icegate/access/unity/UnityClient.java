@@ -11,6 +11,7 @@ import io.icegate.access.delta.schema.DeltaPartitions;
 import io.icegate.access.delta.schema.DeltaSchemas;
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
+import io.icegate.access.model.DeltaTableSource;
 import io.icegate.access.model.ExternalIdentity;
 import io.icegate.access.model.NamespacePath;
 import io.icegate.access.model.TableFormat;
@@ -277,6 +278,31 @@ final class UnityClient implements CatalogClient {
       NamespacePath namespace, String name) {
     open();
     return vend(deltaTable(namespace, name));
+  }
+
+  /** The table's root at the newest version, with credentials vended for it now. */
+  @Override
+  public DeltaTableSource deltaTableSource(NamespacePath namespace, String name) {
+    open();
+    TableInfo info = deltaTable(namespace, name);
+    if (info.storageLocation() == null) {
+      throw new CatalogAccessException(
+          Code.UNSUPPORTED,
+          "Delta table " + name + " in " + namespace + " has no storage location");
+    }
+    VendedStorageCredentials credentials;
+    try {
+      credentials =
+          vend(info)
+              .orElseThrow(
+                  () ->
+                      new CatalogAccessException(
+                          Code.UNSUPPORTED, "Unity vended no storage credentials for the table"));
+    } catch (CatalogAccessException e) {
+      throw credentialFailure(e);
+    }
+    return new DeltaTableSource(
+        info.storageLocation(), null, credentials, settings.s3Settings());
   }
 
   /** Lists the table's {@code _delta_log/} and reads its newest commit with only these keys. */

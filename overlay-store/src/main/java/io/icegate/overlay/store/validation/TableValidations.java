@@ -20,7 +20,6 @@ import java.nio.ByteBuffer;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -54,8 +53,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TableValidations {
   private static final Logger LOG = LoggerFactory.getLogger(TableValidations.class);
-  /** Table format whose captures are validated; other managed formats need an override. */
-  private static final String ICEBERG = "ICEBERG";
   /** Error records per write transaction (besides {@link #BATCH_BYTES}). */
   static final int BATCH_RECORDS = 500;
   /** Estimated record bytes per write transaction: far below the 10 MB transaction limit. */
@@ -111,10 +108,6 @@ public final class TableValidations {
     Table spec = table.spec();
     if (!spec.managed() || overridden(tx, accountId, table.id())) {
       return Visibility.VISIBLE;
-    }
-    String format = spec.provenance().tableFormat();
-    if (format != null && !ICEBERG.equals(format.toUpperCase(Locale.ROOT))) {
-      return new Visibility.FormatNotValidated(format);
     }
     Optional<ValidationStatus> status = status(tx, accountId, table.id());
     if (status.isEmpty() || status.get().state() == ValidationState.PENDING) {

@@ -37,19 +37,6 @@ public sealed interface Visibility {
   }
 
   /**
-   * A managed Table of a format whose captures are not validated: only an override shows it.
-   *
-   * @param tableFormat the upstream table format, as its provenance names it
-   */
-  record FormatNotValidated(String tableFormat) implements Visibility {
-    @Override
-    public String reason() {
-      return "tables of format " + tableFormat + " are not validated; "
-          + "an administrator may set a visibility override";
-    }
-  }
-
-  /**
    * A managed Table whose current capture validated with errors.
    *
    * @param errorCount how many error records the validation published (at least 1)

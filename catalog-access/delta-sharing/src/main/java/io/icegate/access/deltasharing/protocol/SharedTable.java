@@ -1,6 +1,8 @@
 package io.icegate.access.deltasharing.protocol;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.icegate.access.model.ExternalIdentity;
+import io.icegate.access.model.NamespacePath;
 import java.util.List;
 
 /**
@@ -22,4 +24,17 @@ public record SharedTable(
     String shareId,
     String id,
     String location,
-    List<String> accessModes) {}
+    List<String> accessModes) {
+
+  /**
+   * The table's identity: {@code shareId U+001F id} (the share's name when it has no id), or its
+   * path when the server gives no table id.
+   */
+  public ExternalIdentity identity(NamespacePath namespace, String name) {
+    if (id == null || id.isBlank()) {
+      return ExternalIdentity.fromPath(namespace, name);
+    }
+    String owner = shareId == null || shareId.isBlank() ? namespace.segments().get(0) : shareId;
+    return ExternalIdentity.stable(owner + "\u001f" + id);
+  }
+}

@@ -36,13 +36,13 @@ import org.apache.iceberg.util.PartitionUtil;
  * filter to what remains. Rows come back as plain value lists (timestamps as microseconds), ordered
  * by their first column.
  */
-final class IcebergRows {
+public final class IcebergRows {
 
   private static final OffsetDateTime EPOCH = OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
 
   private IcebergRows() {}
 
-  static List<List<Object>> read(Table table, Long snapshotId, Expression filter) {
+  public static List<List<Object>> read(Table table, Long snapshotId, Expression filter) {
     TableScan scan = table.newScan().filter(filter);
     if (snapshotId != null) {
       scan = scan.useSnapshot(snapshotId);

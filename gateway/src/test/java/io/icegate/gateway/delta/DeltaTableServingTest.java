@@ -1,0 +1,251 @@
+package io.icegate.gateway.delta;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.icegate.access.delta.fixture.KernelTableWriter;
+import io.icegate.access.delta.iceberg.IcebergRows;
+import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.access.unity.UnitySettings;
+import io.icegate.access.unity.fixture.UnityCatalogFixture;
+import io.icegate.gateway.testing.FederatedCatalog;
+import io.icegate.gateway.testing.GatewayFixture;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.expressions.Expressions;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Issue 26, reading: a Delta table of a Unity Catalog (the Unity fixture, written from Unity's
+ * OpenAPI; the table written by Delta Kernel on s3proxy) reconciled by a real gateway is served by
+ * load-table as its captured Iceberg metadata, and iceberg-core's RESTCatalog with iceberg-data's
+ * generic Parquet reader gets exactly the table's rows, after a new upstream commit too, and the earlier
+ * rows by time travel to the earlier captured snapshot.
+ */
+class DeltaTableServingTest {
+  private static final String LAKE = "lake";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final StructType ORDERS =
+      new StructType().add("id", LongType.LONG, false).add("region", StringType.STRING, true);
+  private static final TableIdentifier IDENT = TableIdentifier.of("gold", "orders");
+
+  @TempDir static Path scratch;
+
+  private static ObjectStoreFixture objects;
+  /** The Catalog's own store for generated files: another identity than the upstream's. */
+  private static ObjectStoreFixture warehouse;
+  private static S3Client s3;
+  private static UnityCatalogFixture unity;
+  private static GatewayFixture gw;
+  private static String base;
+  private static String integration;
+
+  @BeforeAll
+  static void start() throws Exception {
+    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
+    objects = ObjectStoreFixture.startS3Proxy();
+    objects.createBucket(LAKE);
+    s3 = objects.newClient();
+    warehouse = ObjectStoreFixture.startS3Proxy("warehouse-key", "warehouse-secret-9d2e51");
+    warehouse.createBucket("generated");
+    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
+    unity.requireOAuth();
+    gw = GatewayFixture.start();
+    base = "/admin/v1/accounts/" + gw.defaultAccountId();
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put(UnitySettings.CATALOG, "main");
+    properties.put(UnitySettings.S3_ENDPOINT, objects.endpoint().toString());
+    properties.put(UnitySettings.S3_REGION, ObjectStoreFixture.REGION);
+    properties.put(UnitySettings.S3_PATH_STYLE_ACCESS, "true");
+    integration = FederatedCatalog.json(gw.send("POST", base + "/integrations",
+        "{\"displayName\":\"unity\",\"type\":\"UNITY\",\"uri\":\"" + unity.uri() + "\","
+            + "\"properties\":" + JSON.writeValueAsString(properties) + ","
+            + "\"authentication\":{\"type\":\"oauth2-client-credentials\",\"clientId\":\""
+            + UnityCatalogFixture.CLIENT_ID + "\",\"clientSecret\":\""
+            + UnityCatalogFixture.CLIENT_SECRET + "\"}}")).get("id").asText();
+  }
+
+  /** An Overlay of {@code namespace} into {@code catalogId}; its admin path. */
+  private static String overlay(String namespace, String catalogId) {
+    String overlay = FederatedCatalog.json(gw.send("POST", base + "/overlays",
+        "{\"displayName\":\"" + namespace + "\",\"integrationId\":\"" + integration
+            + "\",\"catalogId\":\"" + catalogId + "\",\"includeNamespaces\":[[\"" + namespace
+            + "\"]]}")).get("id").asText();
+    return base + "/overlays/" + overlay;
+  }
+
+  /** A Delta table {@code namespace.orders} written by Kernel (ids 1, 2 in EU), in Unity. */
+  private static KernelTableWriter ordersTable(String namespace) {
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
+    delta.create(namespace + "/orders", ORDERS, List.of("region"), Map.of());
+    delta.append(namespace + "/orders", Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {1L, "EU"}, new Object[] {2L, "EU"}));
+    delta.uploadTable(namespace + "/orders");
+    Map<String, String> columns = new LinkedHashMap<>();
+    columns.put("id", "long");
+    columns.put("region", "string");
+    unity.addTable("main", namespace, "orders", "EXTERNAL", "DELTA",
+        "s3://" + LAKE + "/" + namespace + "/orders", columns);
+    return delta;
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    gw.close();
+    unity.close();
+    warehouse.close();
+    s3.close();
+    objects.close();
+  }
+
+  @Test
+  void aUnityDeltaTableIsReadThroughTheGatewayWithItsRowsHistoryAndNewCommits()
+      throws Exception {
+    KernelTableWriter delta = ordersTable("gold");
+    String overlayPath = overlay("gold", gw.prefix());
+
+    JsonNode first = reconcile(overlayPath);
+    assertThat(first.get("warnings")).as(first.toString()).isEmpty();
+    try (RESTCatalog client = client()) {
+      Table table = client.loadTable(IDENT);
+      assertThat(table.currentSnapshot()).isNotNull();
+      assertThat(rows(table, null)).containsExactly("1:EU", "2:EU");
+    }
+
+    delta.append("gold/orders", Map.of("region", Literal.ofString("US")),
+        List.<Object[]>of(new Object[] {3L, "US"}));
+    delta.uploadTable("gold/orders");
+    JsonNode second = reconcile(overlayPath);
+    assertThat(second.get("warnings")).as(second.toString()).isEmpty();
+    try (RESTCatalog client = client()) {
+      Table table = client.loadTable(IDENT);
+      List<Snapshot> history = new ArrayList<>();
+      table.snapshots().forEach(history::add);
+      assertThat(history).hasSize(2);
+      assertThat(rows(table, null)).containsExactly("1:EU", "2:EU", "3:US");
+      assertThat(rows(table, history.get(0).snapshotId())).containsExactly("1:EU", "2:EU");
+    }
+  }
+
+  /**
+   * Issue 26, vended credentials: the Catalog keeps the generated files on its own store (static
+   * keys it vends, another identity than the upstream's store), so a delegated load of a Delta
+   * table answers two credentials, each with endpoint, region and path style: the upstream's
+   * vended one for the data location, the Catalog's for the generated prefix; no refresh endpoint
+   * (iceberg-core's refresh takes one credential only); the credentials route answers the same.
+   * A client with no storage settings of its own reads the rows with them.
+   */
+  @Test
+  void aDelegatedLoadOfADeltaTableAnswersOneCredentialPerPrefix() throws Exception {
+    ordersTable("silver");
+    String catalog = FederatedCatalog.json(gw.send("POST", base + "/catalogs",
+        "{\"name\":\"remote\",\"warehouse\":\"s3://generated/cat\",\"storage\":{\"s3\":{"
+            + "\"endpoint\":\"" + warehouse.endpoint() + "\",\"region\":\"us-east-1\","
+            + "\"pathStyleAccess\":true,\"accessKeyId\":\"" + warehouse.accessKeyId()
+            + "\",\"secretAccessKey\":\"" + warehouse.secretAccessKey()
+            + "\",\"vendStaticKeys\":true}}}")).get("id").asText();
+    JsonNode report = reconcile(overlay("silver", catalog));
+    assertThat(report.get("warnings")).as(report.toString()).isEmpty();
+    String tableId = tableId(catalog);
+    try (S3Client own = warehouse.newClient()) {
+      assertThat(own.listObjectsV2(b -> b.bucket("generated").prefix("cat/_icegate/delta/" + tableId
+          + "/")).contents()).isNotEmpty();
+    }
+
+    String path = "/iceberg/v1/" + catalog + "/namespaces/silver/tables/orders";
+    JsonNode loaded = FederatedCatalog.json(gw.send("GET", path, null,
+        "X-Iceberg-Access-Delegation", "vended-credentials"));
+    assertThat(loaded.path("config").has("client.refresh-credentials-endpoint")).isFalse();
+    Map<String, JsonNode> byPrefix = byPrefix(loaded.get("storage-credentials"));
+    String data = "s3://" + LAKE + "/silver/orders";
+    String generated = "s3://generated/cat/_icegate/delta/" + tableId;
+    assertThat(byPrefix).containsOnlyKeys(data, generated);
+    JsonNode upstream = byPrefix.get(data).get("config");
+    assertThat(upstream.get("s3.access-key-id").asText()).isEqualTo(objects.accessKeyId());
+    assertThat(upstream.get("s3.endpoint").asText()).isEqualTo(objects.endpoint().toString());
+    assertThat(upstream.get("client.region").asText()).isEqualTo(ObjectStoreFixture.REGION);
+    assertThat(upstream.get("s3.path-style-access").asText()).isEqualTo("true");
+    JsonNode own = byPrefix.get(generated).get("config");
+    assertThat(own.get("s3.access-key-id").asText()).isEqualTo(warehouse.accessKeyId());
+    assertThat(own.get("s3.endpoint").asText()).isEqualTo(warehouse.endpoint().toString());
+    assertThat(own.get("client.region").asText()).isEqualTo(ObjectStoreFixture.REGION);
+    assertThat(own.get("s3.path-style-access").asText()).isEqualTo("true");
+
+    JsonNode routed = FederatedCatalog.json(gw.send("GET", path + "/credentials", null,
+        "X-Iceberg-Access-Delegation", "vended-credentials"));
+    assertThat(byPrefix(routed.get("storage-credentials"))).containsOnlyKeys(data, generated);
+
+    Map<String, String> props = new HashMap<>();
+    props.put(CatalogProperties.URI, gw.icebergUri());
+    props.put(CatalogProperties.WAREHOUSE_LOCATION, "remote");
+    props.put("token", GatewayFixture.TOKEN);
+    props.put("header.X-Iceberg-Access-Delegation", "vended-credentials");
+    props.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO");
+    try (RESTCatalog client = new RESTCatalog()) {
+      client.initialize("icegate", props);
+      Table table = client.loadTable(TableIdentifier.of("silver", "orders"));
+      assertThat(rows(table, null)).containsExactly("1:EU", "2:EU");
+    }
+  }
+
+  private static Map<String, JsonNode> byPrefix(JsonNode credentials) {
+    Map<String, JsonNode> out = new LinkedHashMap<>();
+    credentials.forEach(c -> out.put(c.get("prefix").asText(), c));
+    return out;
+  }
+
+  /** The id of {@code silver.orders} in Catalog {@code catalogId}, from the admin API. */
+  private static String tableId(String catalogId) {
+    JsonNode found = FederatedCatalog.json(gw.send("GET", base + "/catalogs/" + catalogId
+        + "/tables?namespace=silver&name=orders", null));
+    return found.get("items").get(0).get("id").asText();
+  }
+
+  private static JsonNode reconcile(String overlayPath) {
+    return FederatedCatalog.json(gw.send("POST", overlayPath + "/reconcile", null));
+  }
+
+  /**
+   * A client with its own storage settings (no delegation): the data files on s3proxy through
+   * S3FileIO, the generated files in the gateway's local warehouse through Hadoop's FileIO.
+   */
+  private static RESTCatalog client() {
+    Map<String, String> props = new HashMap<>(objects.s3FileIoProperties());
+    props.put(CatalogProperties.URI, gw.icebergUri());
+    props.put(CatalogProperties.WAREHOUSE_LOCATION, "default");
+    props.put("token", GatewayFixture.TOKEN);
+    props.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.io.ResolvingFileIO");
+    RESTCatalog catalog = new RESTCatalog();
+    catalog.initialize("icegate", props);
+    return catalog;
+  }
+
+  /**
+   * Every row as {@code id:region}, ordered by id, read as Iceberg engines read (the delta
+   * toolkit's {@code IcebergRows}: iceberg-data's generic readers, with the table's name mapping,
+   * which {@code IcebergGenerics} itself ignores; files written without column mapping have no
+   * field ids).
+   */
+  private static List<String> rows(Table table, Long snapshotId) {
+    return IcebergRows.read(table, snapshotId, Expressions.alwaysTrue()).stream()
+        .map(r -> r.get(0) + ":" + r.get(1)).toList();
+  }
+}

@@ -1,0 +1,259 @@
+package io.icegate.overlay.reconcile;
+
+import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.client.CatalogClient;
+import io.icegate.access.delta.iceberg.DeltaVersionCapture;
+import io.icegate.access.delta.log.DeltaLog;
+import io.icegate.access.delta.schema.DeltaSchemas;
+import io.icegate.access.model.DeltaTableSource;
+import io.icegate.access.model.NamespacePath;
+import io.icegate.access.network.OutboundAddressPolicy;
+import io.icegate.access.storage.s3.VendedS3Client;
+import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.Catalog;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.repo.Repositories;
+import io.icegate.overlay.generated.CatalogFiles;
+import io.icegate.overlay.generated.DeltaRefusal;
+import io.icegate.overlay.generated.GeneratedFiles;
+import io.icegate.overlay.store.capture.CaptureOutcome;
+import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.CapturePointers;
+import io.icegate.overlay.store.capture.Captures;
+import io.icegate.overlay.store.relation.ManagedRelations;
+import io.icegate.overlay.store.relation.TableDefinition;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.io.FileIO;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The capture phase for Delta tables (issue 26): each managed Delta Table of the run whose newest
+ * Delta commit file differs from its capture pointer's is read through Delta Kernel at the version
+ * the upstream names ({@link CatalogClient#deltaTableSource}), with the storage credentials the
+ * upstream vends for that table and nothing else, and captured as one more Iceberg snapshot on top
+ * of its previous capture ({@link DeltaLog#capture}, {@link DeltaVersionCapture}). The manifests,
+ * manifest lists and delete files it generates are written under the target Catalog's warehouse,
+ * at {@link GeneratedFiles#location} ({@link CatalogFiles}); the data files stay in
+ * the upstream's storage. The metadata is published like an Iceberg capture ({@link
+ * Captures#publishAll}), its pointer naming the Delta commit file captured, in batches each fenced
+ * by the run ({@link RunFence}). A Table whose pointer already names the commit file the run
+ * observed costs no upstream call and no write.
+ *
+ * <p>A Delta feature that cannot be served as Iceberg is captured as refused ({@link
+ * DeltaRefusal}): validation hides the table with one record naming the feature and the commit
+ * file. One Table failing otherwise (its log unreadable, a column type Iceberg has not, nothing
+ * vended) is a warning naming why, and a count, its capture unchanged; a superseded run stops.
+ */
+final class DeltaCapturer {
+  private static final ManagedRelations MANAGED = new ManagedRelations();
+  private static final CapturePointers POINTERS = new CapturePointers();
+  private static final String DELTA = "DELTA";
+
+  private final Repositories repositories;
+  private final Captures captures;
+  private final RunFence fence;
+  private final CatalogFiles catalogFiles;
+  private final OutboundAddressPolicy policy;
+  private final int batch;
+
+  DeltaCapturer(Repositories repositories, RunFence fence, CatalogFiles catalogFiles,
+      OutboundAddressPolicy policy, int batch) {
+    this.repositories = repositories;
+    this.captures = new Captures(repositories);
+    this.fence = fence;
+    this.catalogFiles = catalogFiles;
+    this.policy = policy;
+    this.batch = batch;
+  }
+
+  /** The managed Delta Tables of a run's inventory whose log was read (a commit file known). */
+  List<TableCapturer.Target> ofInventory(Inventory inventory) {
+    String account = fence.accountId();
+    String overlay = fence.overlay().id();
+    return repositories.store().read(tx -> {
+      List<TableCapturer.Target> targets = new ArrayList<>();
+      for (DesiredRelation desired : inventory.relations()) {
+        if (desired.kind() != ResourceKind.TABLE || !DELTA.equals(desired.tableFormat())
+            || desired.upstreamMetadataLocation() == null) {
+          continue;
+        }
+        MANAGED.find(tx, account, overlay, ResourceKind.TABLE, desired.externalId())
+            .ifPresent(id -> targets.add(new TableCapturer.Target(id, desired.namespace(),
+                desired.name(), desired.upstreamMetadataLocation())));
+      }
+      return targets;
+    });
+  }
+
+  /**
+   * Captures those of {@code targets} whose pointer does not name their known commit file.
+   *
+   * @param open opens the upstream client, only if some Table must be read
+   * @throws IcegateException RECONCILE_SUPERSEDED when the run went stale
+   */
+  TableCapturer.Result capture(List<TableCapturer.Target> targets, Supplier<CatalogClient> open) {
+    String account = fence.accountId();
+    List<TableCapturer.Target> work = new ArrayList<>();
+    Resource<Catalog> catalog = repositories.store().read(tx -> {
+      for (TableCapturer.Target target : targets) {
+        Optional<CapturePointer> pointer = POINTERS.get(tx, account, target.tableId());
+        if (target.knownLocation() == null || pointer.isEmpty()
+            || !pointer.get().upstreamMetadataLocation().equals(target.knownLocation())) {
+          work.add(target);
+        }
+      }
+      return repositories.catalogs(account).get(tx, fence.overlay().spec().catalogId())
+          .orElse(null);
+    });
+    TableCapturer.Tally tally = new TableCapturer.Tally(targets.size() - work.size());
+    if (work.isEmpty()) {
+      return tally.result();
+    }
+    FileIO generatedIo;
+    try {
+      if (catalog == null) {
+        throw new UnsupportedOperationException("the target Catalog is gone");
+      }
+      if (catalog.spec().warehouse() == null) {
+        throw new UnsupportedOperationException(
+            "Catalog " + catalog.spec().name() + " has no warehouse");
+      }
+      generatedIo = catalogFiles.forCatalog(catalog);
+    } catch (UnsupportedOperationException e) {
+      tally.failed += work.size();
+      tally.warn("capture of " + work.size() + " Delta table(s) skipped: generated files cannot "
+          + "be written: " + e.getMessage());
+      return tally.result();
+    }
+    List<Captures.Candidate> candidates = new ArrayList<>();
+    List<TableCapturer.Target> of = new ArrayList<>();
+    CatalogClient client = null;
+    try {
+      for (int k = 0; k < work.size(); k++) {
+        TableCapturer.Target target = work.get(k);
+        if (client == null) {
+          try {
+            client = open.get();
+          } catch (CatalogAccessException e) {
+            tally.failed += work.size() - k;
+            tally.warn("capture: the upstream could not be opened: " + e.getMessage());
+            break;
+          }
+        }
+        // read one at a time: a previous capture's metadata is held only while it is extended
+        Optional<Captures.Capture> before = captures.read(account, target.tableId());
+        Optional<Captures.Candidate> candidate = captureOne(client, target, before,
+            GeneratedFiles.location(catalog, target.tableId()), generatedIo, tally);
+        if (candidate.isPresent()) {
+          candidates.add(candidate.get());
+          of.add(target);
+        }
+        if (candidates.size() >= batch) {
+          publish(candidates, of, tally);
+          candidates = new ArrayList<>();
+          of = new ArrayList<>();
+        }
+      }
+      publish(candidates, of, tally);
+    } finally {
+      if (client != null) {
+        client.close();
+      }
+    }
+    return tally.result();
+  }
+
+  /** One Table read and captured; empty when it failed (counted, warned) or is unchanged. */
+  private Optional<Captures.Candidate> captureOne(CatalogClient client,
+      TableCapturer.Target target, Optional<Captures.Capture> before, String generatedLocation,
+      FileIO generatedIo, TableCapturer.Tally tally) {
+    String what = "capture of Delta table " + target.displayPath();
+    TableMetadata previous = before.map(c -> TableMetadataParser.fromJson(
+        c.pointer().upstreamMetadataLocation(),
+        new String(c.metadataJson(), StandardCharsets.UTF_8))).orElse(null);
+    if (previous != null && DeltaRefusal.of(previous).isPresent()) {
+      // a refused capture is no base for the next snapshot: the last one before it is
+      previous = previous.currentSnapshot() == null ? null : DeltaRefusal.cleared(previous);
+    }
+    try {
+      DeltaTableSource source = client.deltaTableSource(
+          new NamespacePath(target.upstreamNamespace()), target.upstreamName());
+      TableMetadata captured;
+      try (S3Client s3 = VendedS3Client.open(source.credentials(), source.storeSettings(),
+          policy)) {
+        captured = new DeltaLog(s3, source.tableLocation()).capture(
+            Optional.ofNullable(source.version()), previous, target.tableId(), generatedLocation,
+            generatedIo);
+      }
+      if (captured == previous) {
+        tally.unchanged++;
+        return Optional.empty();
+      }
+      return Optional.of(new Captures.Candidate(target.tableId(),
+          before.map(Captures.Capture::pointer), commitFile(captured),
+          TableMetadataParser.toJson(captured).getBytes(StandardCharsets.UTF_8)));
+    } catch (CatalogAccessException e) {
+      tally.fail(what + " failed: " + e.code() + ": " + e.getMessage());
+    } catch (DeltaVersionCapture.UnrepresentableFeatureException e) {
+      // captured as refused: the validation step then hides the table with one record naming
+      // the feature and the commit file (DeltaRefusal), until a later commit captures cleanly
+      tally.warn(what + " refused: " + e.getMessage());
+      return Optional.of(new Captures.Candidate(target.tableId(),
+          before.map(Captures.Capture::pointer), e.commitFile(),
+          TableMetadataParser.toJson(DeltaRefusal.refused(refusalBase(target, previous),
+              e.feature(), e.commitFile(), e.getMessage())).getBytes(StandardCharsets.UTF_8)));
+    } catch (DeltaSchemas.UnsupportedTypeException e) {
+      tally.fail(what + " refused: " + e.getMessage());
+    } catch (DeltaLog.UnreadableLogException e) {
+      tally.fail(what + " failed: " + e.getMessage());
+    } catch (IcegateException e) {
+      if (e.code() == ErrorCode.RECONCILE_SUPERSEDED) {
+        throw e;
+      }
+      tally.fail(what + " failed: " + e.code());
+    } catch (RuntimeException e) {
+      tally.fail(what + " failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+    return Optional.empty();
+  }
+
+  /** What a refused capture is written on: the previous capture, else the Table's definition. */
+  private TableMetadata refusalBase(TableCapturer.Target target, TableMetadata previous) {
+    if (previous != null) {
+      return previous;
+    }
+    byte[] definition = repositories.store().read(tx -> MANAGED.definition(tx,
+        fence.accountId(), ResourceKind.TABLE, target.tableId())).orElseThrow(
+            () -> new IllegalStateException("table " + target.tableId() + " has no definition"));
+    return TableDefinition.fromBytes(definition).toTableMetadata();
+  }
+
+  /** The Delta commit file whose version {@code captured}'s current snapshot shows. */
+  static String commitFile(TableMetadata captured) {
+    long version = Long.parseLong(
+        captured.currentSnapshot().summary().get(DeltaVersionCapture.DELTA_VERSION));
+    return captured.property(DeltaVersionCapture.DELTA_TABLE, captured.location())
+        + "/_delta_log/" + String.format("%020d.json", version);
+  }
+
+  /** Publishes a batch, every pointer transaction fenced by the run. */
+  private void publish(List<Captures.Candidate> candidates, List<TableCapturer.Target> targets,
+      TableCapturer.Tally tally) {
+    if (candidates.isEmpty()) {
+      return;
+    }
+    List<CaptureOutcome> outcomes = captures.publishAll(fence.accountId(), fence.overlay().id(),
+        candidates, fence::assertAndRenew);
+    for (int k = 0; k < candidates.size(); k++) {
+      tally.count(targets.get(k), candidates.get(k), outcomes.get(k));
+    }
+  }
+}

@@ -1,0 +1,362 @@
+package io.icegate.overlay.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.icegate.access.delta.fixture.DeltaLogWriter;
+import io.icegate.access.delta.fixture.KernelTableWriter;
+import io.icegate.access.delta.iceberg.DeltaVersionCapture;
+import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
+import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.access.unity.fixture.UnityCatalogFixture;
+import io.icegate.admin.model.IntegrationAuthentication;
+import io.icegate.admin.model.IntegrationType;
+import io.icegate.core.credential.SecretValues;
+import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.model.Catalog;
+import io.icegate.core.model.Integration;
+import io.icegate.core.repo.OnConflict;
+import io.icegate.core.paging.PageRequest;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.engine.EngineKvStore;
+import io.icegate.core.store.memory.InMemoryEngine;
+import io.icegate.overlay.generated.DeltaRefusal;
+import io.icegate.overlay.generated.GeneratedFiles;
+import io.icegate.overlay.store.capture.Captures;
+import io.icegate.overlay.store.validation.TableValidations;
+import io.icegate.overlay.store.validation.ValidationError;
+import io.icegate.overlay.store.validation.Visibility;
+import io.icegate.overlay.store.testing.ContributionInvariants;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.hadoop.HadoopFileIO;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Issue 26, capture: a reconcile of an Overlay on the Unity fixture captures each Delta table it
+ * materializes (a real table written by Delta Kernel, on s3proxy, read with the keys Unity vends)
+ * as Iceberg metadata whose generated files lie under the target Catalog's warehouse; a re-run
+ * with no upstream commit writes nothing; a new commit appends a snapshot to the previous capture.
+ * The capture is validated like an Iceberg one (data files through the upstream's credentials,
+ * generated files through the Catalog's): clean is visible, a lost file hides the table.
+ */
+class DeltaCaptureReconcileTest {
+  private static final String LAKE = "lake";
+  private static final StructType ORDERS =
+      new StructType().add("id", LongType.LONG, false).add("region", StringType.STRING, true);
+
+  private static ObjectStoreFixture objects;
+  private static UnityCatalogFixture unity;
+  private static S3Client s3;
+
+  @TempDir Path scratch;
+  @TempDir Path warehouse;
+
+  private KvStore store;
+  private ReconcileHarness h;
+
+  @BeforeAll
+  static void startUpstreams() throws Exception {
+    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
+    objects = ObjectStoreFixture.startS3Proxy();
+    objects.createBucket(LAKE);
+    s3 = objects.newClient();
+    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
+  }
+
+  @AfterAll
+  static void stopUpstreams() throws Exception {
+    unity.close();
+    s3.close();
+    objects.close();
+  }
+
+  @BeforeEach
+  void world() {
+    store = new EngineKvStore(InMemoryEngine.create());
+    h = new ReconcileHarness(store, Clock.systemUTC());
+  }
+
+  @AfterEach
+  void clean() {
+    ContributionInvariants.checker(store).assertClean();
+    store.close();
+  }
+
+  @Test
+  void aUnityDeltaTableIsCapturedUnderTheWarehouseAndFollowsNewCommits() throws IOException {
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
+    delta.create("gold/orders", ORDERS, List.of("region"), Map.of());
+    long v1 = delta.append("gold/orders", Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {1L, "EU"}, new Object[] {2L, "EU"}));
+    delta.uploadTable("gold/orders");
+    Map<String, String> columns = new LinkedHashMap<>();
+    columns.put("id", "long");
+    columns.put("region", "string");
+    unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA", "s3://" + LAKE + "/gold/orders",
+        columns);
+    String catalog = h.repos.catalogs(h.account)
+        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
+    String overlay = h.overlay("gold", h.unityIntegration("unity", unity, objects, "main"),
+        catalog, List.of(List.of("gold")));
+
+    ReconcileReport first = h.reconcile(overlay);
+    assertThat(first.warnings()).isEmpty();
+    String tableId = h.relations(catalog).get("gold.orders").id();
+    Captures captures = new Captures(h.repos);
+    Captures.Capture one = captures.read(h.account, tableId).orElseThrow();
+    assertThat(one.pointer().upstreamMetadataLocation())
+        .isEqualTo("s3://" + LAKE + "/gold/orders/_delta_log/" + String.format("%020d.json", v1));
+    TableMetadata m1 = metadata(one);
+    assertThat(m1.formatVersion()).isEqualTo(2);
+    assertThat(m1.snapshots()).hasSize(1);
+    assertThat(m1.currentSnapshot().summary())
+        .containsEntry(DeltaVersionCapture.DELTA_VERSION, "" + v1);
+    String generated = "file:" + warehouse.toAbsolutePath() + "/" + GeneratedFiles.PREFIX
+        + tableId + "/";
+    assertThat(m1.currentSnapshot().manifestListLocation()).startsWith(generated);
+    assertThat(dataFiles(m1, m1.currentSnapshot()))
+        .containsExactly("s3://" + LAKE + "/gold/orders/region=EU=2");
+    long filesAfterFirst = countFiles(warehouse);
+    assertThat(filesAfterFirst).isPositive();
+
+    // No upstream change: nothing read, nothing written.
+    ReconcileReport again = h.reconcile(overlay);
+    assertThat(again.warnings()).isEmpty();
+    Captures.Capture same = captures.read(h.account, tableId).orElseThrow();
+    assertThat(same.pointer()).isEqualTo(one.pointer());
+    assertThat(countFiles(warehouse)).isEqualTo(filesAfterFirst);
+
+    // A new commit: one more snapshot on top of the previous capture.
+    long v2 = delta.append("gold/orders", Map.of("region", Literal.ofString("US")),
+        List.<Object[]>of(new Object[] {3L, "US"}));
+    delta.uploadTable("gold/orders");
+    ReconcileReport third = h.reconcile(overlay);
+    assertThat(third.warnings()).isEmpty();
+    Captures.Capture two = captures.read(h.account, tableId).orElseThrow();
+    assertThat(two.pointer().captureGeneration()).isEqualTo(one.pointer().captureGeneration() + 1);
+    assertThat(two.pointer().upstreamMetadataLocation()).endsWith(String.format("%020d.json", v2));
+    TableMetadata m2 = metadata(two);
+    assertThat(m2.snapshots()).extracting(Snapshot::snapshotId)
+        .containsExactly(m1.currentSnapshot().snapshotId(), m2.currentSnapshot().snapshotId());
+    assertThat(m2.currentSnapshot().parentId()).isEqualTo(m1.currentSnapshot().snapshotId());
+    assertThat(dataFiles(m2, m2.currentSnapshot())).containsExactlyInAnyOrder(
+        "s3://" + LAKE + "/gold/orders/region=EU=2", "s3://" + LAKE + "/gold/orders/region=US=1");
+    assertThat(dataFiles(m2, m2.snapshot(m1.currentSnapshot().snapshotId())))
+        .containsExactly("s3://" + LAKE + "/gold/orders/region=EU=2");
+  }
+
+  @Test
+  void aCapturedDeltaTableIsValidatedLikeAnIcebergOne() {
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
+    delta.create("silver/trades", ORDERS, List.of("region"), Map.of());
+    delta.append("silver/trades", Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {1L, "EU"}));
+    delta.append("silver/trades", Map.of("region", Literal.ofString("US")),
+        List.<Object[]>of(new Object[] {2L, "US"}));
+    delta.uploadTable("silver/trades");
+    Map<String, String> columns = new LinkedHashMap<>();
+    columns.put("id", "long");
+    columns.put("region", "string");
+    unity.addTable("main", "silver", "trades", "EXTERNAL", "DELTA",
+        "s3://" + LAKE + "/silver/trades", columns);
+    String catalog = h.repos.catalogs(h.account)
+        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
+    String overlay = h.overlay("silver", h.unityIntegration("unity", unity, objects, "main"),
+        catalog, List.of(List.of("silver")));
+    TableValidations validations = new TableValidations(h.repos);
+
+    ReconcileReport first = h.reconcile(overlay);
+    assertThat(first.warnings()).isEmpty();
+    String tableId = h.relations(catalog).get("silver.trades").id();
+    assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+
+    // A data file the upstream lost: revalidation finds it, the table is hidden and it is listed.
+    String usFile = s3.listObjectsV2(b -> b.bucket(LAKE).prefix("silver/trades/region=US/"))
+        .contents().get(0).key();
+    s3.deleteObject(b -> b.bucket(LAKE).key(usFile));
+    assertThat(h.services.revalidation().revalidateTable(h.account, catalog, tableId).status()
+        .errorCount()).isEqualTo(1);
+    assertThat(visibility(validations, tableId)).isEqualTo(new Visibility.Failed(1));
+    List<ValidationError> errors =
+        validations.errors(h.account, tableId, PageRequest.first()).items();
+    assertThat(errors).singleElement().satisfies(e -> {
+      assertThat(e.tableFormat()).isEqualTo("DELTA");
+      assertThat(e.filePath()).isEqualTo("s3://" + LAKE + "/" + usFile);
+    });
+    validations.setOverride(h.account, tableId, "known");
+    assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+    assertThat(validations.clearOverride(h.account, tableId)).isTrue();
+    assertThat(visibility(validations, tableId).visible()).isFalse();
+
+    // The file is back and the upstream commits again: the clean capture makes it visible.
+    delta.append("silver/trades", Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {3L, "EU"}));
+    delta.uploadTable("silver/trades");
+    ReconcileReport again = h.reconcile(overlay);
+    assertThat(again.warnings()).isEmpty();
+    assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+  }
+
+  @Test
+  void aDeltaFeatureThatCannotBeServedHidesTheTableNamingFeatureAndCommit() {
+    DeltaLogWriter log = new DeltaLogWriter(s3, LAKE);
+    Map<String, String> columns = new LinkedHashMap<>();
+    columns.put("id", "long");
+    log.commitSchema("odd/elsewhere", 0, columns);
+    String outside = "s3://" + LAKE + "/other/part-1.parquet";
+    putCommit("odd/elsewhere", 1, "{\"add\":{\"path\":\"" + outside + "\",\"partitionValues\":{},"
+        + "\"size\":10,\"modificationTime\":1,\"dataChange\":true,"
+        + "\"stats\":\"{\\\"numRecords\\\":1}\"}}\n");
+    unity.addTable("main", "odd", "elsewhere", "EXTERNAL", "DELTA",
+        "s3://" + LAKE + "/odd/elsewhere", columns);
+    String catalog = h.repos.catalogs(h.account)
+        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
+    String overlay = h.overlay("odd", h.unityIntegration("unity", unity, objects, "main"),
+        catalog, List.of(List.of("odd")));
+    TableValidations validations = new TableValidations(h.repos);
+
+    ReconcileReport first = h.reconcile(overlay);
+    String commit1 = "s3://" + LAKE + "/odd/elsewhere/_delta_log/" + String.format("%020d.json", 1);
+    assertThat(first.warnings()).anySatisfy(w -> assertThat(w)
+        .contains("odd.elsewhere refused").contains("data files outside the table location"));
+    String tableId = h.relations(catalog).get("odd.elsewhere").id();
+    assertThat(visibility(validations, tableId)).isEqualTo(new Visibility.Failed(1));
+    assertThat(validations.errors(h.account, tableId, PageRequest.first()).items())
+        .singleElement().satisfies(e -> {
+          assertThat(e.filePath()).isEqualTo(commit1);
+          assertThat(e.message()).contains("data files outside the table location");
+        });
+    // the same version again: nothing new, still hidden
+    h.reconcile(overlay);
+    assertThat(visibility(validations, tableId)).isEqualTo(new Visibility.Failed(1));
+
+    // the upstream removes the file: a clean capture, visible again
+    putCommit("odd/elsewhere", 2, "{\"remove\":{\"path\":\"" + outside + "\","
+        + "\"deletionTimestamp\":2,\"dataChange\":true}}\n");
+    ReconcileReport fixed = h.reconcile(overlay);
+    assertThat(fixed.warnings()).isEmpty();
+    assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+    TableMetadata clean = metadata(new Captures(h.repos).read(h.account, tableId).orElseThrow());
+    assertThat(clean.properties()).doesNotContainKey(DeltaRefusal.FEATURE);
+    assertThat(clean.currentSnapshot().summary()).containsEntry(DeltaVersionCapture.DELTA_VERSION,
+        "2");
+  }
+
+  /**
+   * Delta Sharing: the version the share serves is captured (not the newest in the log), read
+   * with the directory-access credentials the share vends; a table offered with url access only
+   * is refused by name and stays uncaptured.
+   */
+  @Test
+  void aDeltaSharingTableIsCapturedAtTheServedVersionAndUrlOnlyIsRefusedByName()
+      throws Exception {
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
+    delta.create("shared/orders", ORDERS, List.of("region"), Map.of());
+    long served = delta.append("shared/orders", Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {1L, "EU"}));
+    delta.append("shared/orders", Map.of("region", Literal.ofString("US")),
+        List.<Object[]>of(new Object[] {2L, "US"}));
+    delta.uploadTable("shared/orders");
+    String schema = delta.snapshot("shared/orders").getSchema().toJson();
+    try (DeltaSharingFixture sharing = DeltaSharingFixture.start()) {
+      sharing.vend(new DeltaSharingFixture.Keys(objects.accessKeyId(), objects.secretAccessKey(),
+          "session"));
+      sharing.put("partners", "feeds", "orders", new DeltaSharingFixture.Table("t-orders",
+          "s3://" + LAKE + "/shared/orders", List.of("dir"), served, schema, true,
+          List.of("region")));
+      sharing.put("partners", "feeds", "links", new DeltaSharingFixture.Table("t-links",
+          "s3://" + LAKE + "/shared/orders", List.of("url"), served, schema, false,
+          List.of("region")));
+      String catalog = h.repos.catalogs(h.account)
+          .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
+      Map<String, String> store = new LinkedHashMap<>();
+      store.put("s3.endpoint", objects.endpoint().toString());
+      store.put("s3.path-style-access", "true");
+      Integration spec = new Integration("sharing", IntegrationType.DELTA_SHARING,
+          sharing.endpoint().toString(), store, new IntegrationAuthentication.Bearer(), 0);
+      String integration = h.integrations.create(h.account, spec,
+          new SecretValues(Map.of("token", sharing.issueToken())),
+          new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
+      String overlay = h.overlay("feeds", integration, catalog,
+          List.of(List.of("partners", "feeds")));
+
+      ReconcileReport report = h.reconcile(overlay);
+      assertThat(report.warnings()).singleElement().satisfies(w -> assertThat(w)
+          .contains("partners.feeds.links").contains("UNSUPPORTED"));
+      String tableId = h.relations(catalog).get("partners.feeds.orders").id();
+      TableMetadata captured =
+          metadata(new Captures(h.repos).read(h.account, tableId).orElseThrow());
+      assertThat(captured.currentSnapshot().summary())
+          .containsEntry(DeltaVersionCapture.DELTA_VERSION, "" + served);
+      assertThat(dataFiles(captured, captured.currentSnapshot()))
+          .containsExactly("s3://" + LAKE + "/shared/orders/region=EU=1");
+      TableValidations validations = new TableValidations(h.repos);
+      assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+      String links = h.relations(catalog).get("partners.feeds.links").id();
+      assertThat(new Captures(h.repos).read(h.account, links)).isEmpty();
+      assertThat(visibility(validations, links)).isEqualTo(Visibility.PENDING);
+    }
+  }
+
+  private static void putCommit(String path, long version, String body) {
+    String key = path + "/_delta_log/" + String.format("%020d", version) + ".json";
+    s3.putObject(b -> b.bucket(LAKE).key(key),
+        software.amazon.awssdk.core.sync.RequestBody.fromString(body));
+  }
+
+  private Visibility visibility(TableValidations validations, String tableId) {
+    return store.read(tx -> validations.visibility(tx, h.account,
+        h.repos.tables(h.account).get(tx, tableId).orElseThrow()));
+  }
+
+  private static TableMetadata metadata(Captures.Capture capture) {
+    return TableMetadataParser.fromJson(capture.pointer().upstreamMetadataLocation(),
+        new String(capture.metadataJson(), StandardCharsets.UTF_8));
+  }
+
+  /** Each live data file of {@code snapshot} as its directory and record count. */
+  private static List<String> dataFiles(TableMetadata metadata, Snapshot snapshot) {
+    HadoopFileIO io = new HadoopFileIO(new Configuration());
+    List<String> files = new ArrayList<>();
+    for (var manifest : snapshot.dataManifests(io)) {
+      try (var reader = org.apache.iceberg.ManifestFiles.read(manifest, io, metadata.specsById())) {
+        for (DataFile f : reader) {
+          String path = f.location();
+          files.add(path.substring(0, path.lastIndexOf('/')) + "=" + f.recordCount());
+        }
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return files;
+  }
+
+  private static long countFiles(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      return files.filter(Files::isRegularFile).count();
+    }
+  }
+}
