@@ -9,6 +9,7 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.integration.IntegrationService;
 import io.icegate.core.overlay.IntegrationCascade;
+import io.icegate.core.overlay.OverlayPatch;
 import io.icegate.core.overlay.OverlayService;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
@@ -29,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.UnaryOperator;
 
@@ -107,7 +109,7 @@ public final class AdminOperations {
         AdminRequests.PatchIntegration body =
             AdminJson.read(call.body(), AdminRequests.PatchIntegration.class);
         yield resource(200, integrations.update(account, id, expected, body.displayName(),
-            body.type(), body.uri(), body.properties()));
+            body.type(), body.uri(), body.properties(), body.paused()));
       }
       case DELETE_INTEGRATION -> {
         String id = call.var("integration");
@@ -146,7 +148,8 @@ public final class AdminOperations {
             AdminJson.require(body.displayName(), "displayName"),
             AdminJson.require(body.integrationId(), "integrationId"),
             AdminJson.require(body.catalogId(), "catalogId"), body.includeNamespaces(),
-            body.excludeNamespaces());
+            body.excludeNamespaces(), body.refreshInterval(), body.retention(),
+            Boolean.TRUE.equals(body.paused()));
         yield created(overlays.create(account, spec, createRequest(call)));
       }
       case LIST_OVERLAYS -> page(overlays.list(account, pageRequest(call)));
@@ -156,9 +159,13 @@ public final class AdminOperations {
         ExpectedGeneration expected = requiredIfMatch(call, id);
         AdminRequests.PatchOverlay body =
             AdminJson.read(call.body(), AdminRequests.PatchOverlay.class);
-        yield resource(200, overlays.update(account, id, expected, body.displayName(),
-            body.integrationId(), body.catalogId(), body.includeNamespaces(),
-            body.excludeNamespaces()));
+        com.fasterxml.jackson.databind.JsonNode named = AdminJson.tree(call.body());
+        yield resource(200, overlays.update(account, id, expected, new OverlayPatch(
+            body.displayName(), body.integrationId(), body.catalogId(),
+            body.includeNamespaces(), body.excludeNamespaces(),
+            named.has("refreshInterval") ? Optional.ofNullable(body.refreshInterval()) : null,
+            named.has("retention") ? Optional.ofNullable(body.retention()) : null,
+            body.paused())));
       }
       case DELETE_OVERLAY -> {
         String id = call.var("overlay");
@@ -224,12 +231,7 @@ public final class AdminOperations {
   private record KeyMembers(boolean accessKeyId, boolean secretAccessKey) {}
 
   private static KeyMembers keyMembers(byte[] body) {
-    com.fasterxml.jackson.databind.JsonNode s3;
-    try {
-      s3 = AdminJson.mapper().readTree(body).path("storage").path("s3");
-    } catch (IOException e) {
-      throw AdminJson.malformed("the body is not valid JSON"); // already read once: unreachable
-    }
+    com.fasterxml.jackson.databind.JsonNode s3 = AdminJson.tree(body).path("storage").path("s3");
     return new KeyMembers(s3.has("accessKeyId"), s3.has("secretAccessKey"));
   }
 
