@@ -8,6 +8,7 @@ import io.icegate.core.durability.IdempotentResult;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.integration.IntegrationService;
+import io.icegate.core.jobs.Schedules;
 import io.icegate.core.overlay.IntegrationCascade;
 import io.icegate.core.overlay.OverlayPatch;
 import io.icegate.core.overlay.OverlayService;
@@ -49,16 +50,20 @@ public final class AdminOperations {
   private final ReconcileRoutes reconcile;
   private final TableRoutes tables;
   private final TokenRoutes tokens;
+  private final ScheduleRoutes schedules;
   private final byte[] openapi;
 
   /**
    * @param upstream validation, capabilities and discovery of integrations (overlay-engine)
    * @param reconcile overlay reconciliation and its operations (overlay-engine)
    * @param tables tables' capture, validation and visibility (core, overlay-engine)
+   * @param schedules the schedule views (core)
    */
   public AdminOperations(AccountService accounts, CatalogService catalogs,
       IntegrationService integrations, UpstreamOperations upstream, OverlayService overlays,
-      IntegrationCascade cascade, ReconcileRoutes reconcile, TableRoutes tables) {
+      IntegrationCascade cascade, ReconcileRoutes reconcile, TableRoutes tables,
+      Schedules schedules) {
+    this.schedules = new ScheduleRoutes(schedules);
     this.accounts = Objects.requireNonNull(accounts);
     this.catalogs = Objects.requireNonNull(catalogs);
     this.integrations = Objects.requireNonNull(integrations);
@@ -173,6 +178,7 @@ public final class AdminOperations {
         yield new AdminReply(204, null, null, Map.of());
       }
       case RECONCILE_OVERLAY, CAPTURE_OVERLAY, GET_OPERATION -> reconcile.handle(call);
+      case OVERLAY_SCHEDULE, INTEGRATION_SCHEDULE -> schedules.handle(call);
     };
   }
 

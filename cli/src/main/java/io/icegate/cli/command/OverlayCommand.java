@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
     description = "Manage catalog overlays (an integration's namespaces shown in a catalog).",
     subcommands = {OverlayCommand.Create.class, OverlayCommand.List.class,
         OverlayCommand.Get.class, OverlayCommand.Update.class, OverlayCommand.Delete.class,
-        ReconcileCommand.class})
+        ReconcileCommand.class, ScheduleCommand.class})
 public final class OverlayCommand {
   private static final ResourceKind KIND = ResourceKind.OVERLAY;
 
@@ -152,13 +152,18 @@ public final class OverlayCommand {
       var excludes = paths(exclude);
       JsonNode current = session.resolve(KIND, ref);
       String etag = session.ifMatch(KIND, current, ifMatch);
-      // A map, not the request record: "manual" and "current" are sent as JSON null (remove),
-      // which the client's serializer leaves out of records.
-      Map<String, Object> body = new java.util.LinkedHashMap<>();
-      body.put("displayName", newName);
-      body.put("includeNamespaces", includes);
-      body.put("excludeNamespaces", excludes);
-      body.values().removeIf(java.util.Objects::isNull);
+      // A JSON tree, not the request record: "manual" and "current" are sent as JSON null
+      // (remove), which the client's serializer leaves out of records and maps.
+      com.fasterxml.jackson.databind.node.ObjectNode body = AdminClient.JSON.createObjectNode();
+      if (newName != null) {
+        body.put("displayName", newName);
+      }
+      if (includes != null) {
+        body.set("includeNamespaces", AdminClient.JSON.valueToTree(includes));
+      }
+      if (excludes != null) {
+        body.set("excludeNamespaces", AdminClient.JSON.valueToTree(excludes));
+      }
       if (refreshInterval != null) {
         body.put("refreshInterval", "manual".equals(refreshInterval) ? null : refreshInterval);
       }

@@ -1,15 +1,9 @@
 package io.icegate.overlay.jobs;
 
-import io.icegate.core.model.Account;
+import io.icegate.core.jobs.Schedules;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Resource;
-import io.icegate.core.model.ResourceKind;
 import io.icegate.core.repo.Repositories;
-import io.icegate.core.repo.ResourceRepository;
-import io.icegate.core.store.KeyLayout;
-import io.icegate.core.store.KeyValue;
-import io.icegate.core.store.ReadConsistency;
-import com.apple.foundationdb.Range;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,6 +43,7 @@ public final class RefreshScheduler implements AutoCloseable {
   private final Set<String> inFlight = ConcurrentHashMap.newKeySet();
   private final SchedulerMetrics metrics = new SchedulerMetrics();
   private final AtomicInteger threadNumber = new AtomicInteger();
+  private final AutoCloseable owned;
 
   /**
    * Starts ticking at once.
@@ -59,6 +54,16 @@ public final class RefreshScheduler implements AutoCloseable {
    */
   public RefreshScheduler(Repositories repositories, UpstreamJobRunner runner, Duration floor,
       Duration tick, int concurrency) {
+    this(repositories, runner, floor, tick, concurrency, null);
+  }
+
+  /**
+   * As {@link #RefreshScheduler(Repositories, UpstreamJobRunner, Duration, Duration, int)},
+   * owning {@code owned} (the runner's reconcile operations): closed with the scheduler.
+   */
+  public RefreshScheduler(Repositories repositories, UpstreamJobRunner runner, Duration floor,
+      Duration tick, int concurrency, AutoCloseable owned) {
+    this.owned = owned;
     this.repositories = Objects.requireNonNull(repositories, "repositories");
     this.runner = Objects.requireNonNull(runner, "runner");
     this.floor = Objects.requireNonNull(floor, "floor");
@@ -127,25 +132,11 @@ public final class RefreshScheduler implements AutoCloseable {
 
   /** Every (account, Integration) pair, read in one transaction per account. */
   private List<String[]> targets() {
-    ResourceRepository<Account> accounts = repositories.accounts();
-    Range accountRange = KeyLayout.resources(KeyLayout.ROOT_PARTITION, ResourceKind.ACCOUNT)
-        .range();
-    List<String> accountIds = repositories.store().read(tx -> {
-      List<String> ids = new ArrayList<>();
-      for (KeyValue kv : ReadConsistency.EVENTUAL_ALLOWED.view(tx)
-          .getRange(accountRange.begin, accountRange.end)) {
-        ids.add(accounts.codec().read(kv.value()).id());
-      }
-      return ids;
-    });
     List<String[]> out = new ArrayList<>();
-    for (String account : accountIds) {
-      ResourceRepository<Integration> integrations = repositories.integrations(account);
-      Range range = KeyLayout.resources(account, ResourceKind.INTEGRATION).range();
+    for (String account : Schedules.accountIds(repositories)) {
       repositories.store().read(tx -> {
-        for (KeyValue kv : ReadConsistency.EVENTUAL_ALLOWED.view(tx)
-            .getRange(range.begin, range.end)) {
-          Resource<Integration> integration = integrations.codec().read(kv.value());
+        for (Resource<Integration> integration
+            : Schedules.integrationsOf(tx, repositories, account)) {
           out.add(new String[] {account, integration.id()});
         }
         return null;
@@ -174,6 +165,14 @@ public final class RefreshScheduler implements AutoCloseable {
       Thread.currentThread().interrupt();
     } finally {
       runner.close();
+      if (owned != null) {
+        try {
+          owned.close();
+        } catch (Exception e) {
+          LOG.warn("closing the scheduler's reconcile operations failed: {}",
+              e.getClass().getName());
+        }
+      }
     }
   }
 }
