@@ -1,5 +1,6 @@
 package io.icegate.admin.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
@@ -80,7 +81,7 @@ public final class AdminRequests {
    * new upstream work of the Integration.
    */
   public record PatchIntegration(String displayName, IntegrationType type, String uri,
-      Map<String, String> properties, Boolean paused) {
+      Map<String, String> properties, @JsonInclude(JsonInclude.Include.NON_NULL) Boolean paused) {
     public PatchIntegration(String displayName, IntegrationType type, String uri,
         Map<String, String> properties) {
       this(displayName, type, uri, properties, null);
@@ -90,10 +91,14 @@ public final class AdminRequests {
   /**
    * {@code POST /overlays}: paths are lists of segments; {@code refreshInterval} and {@code
    * retention} are ISO-8601 durations (absent: manual refresh only, the current capture only).
+   * The new members are left out of the JSON when null, so older servers read what older clients
+   * sent.
    */
   public record CreateOverlay(String displayName, String integrationId, String catalogId,
       List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces,
-      String refreshInterval, String retention, Boolean paused) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) String refreshInterval,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String retention,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean paused) {
     public CreateOverlay(String displayName, String integrationId, String catalogId,
         List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces) {
       this(displayName, integrationId, catalogId, includeNamespaces, excludeNamespaces, null,
@@ -107,7 +112,9 @@ public final class AdminRequests {
    */
   public record PatchOverlay(String displayName, String integrationId, String catalogId,
       List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces,
-      String refreshInterval, String retention, Boolean paused) {
+      @JsonInclude(JsonInclude.Include.NON_NULL) String refreshInterval,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String retention,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean paused) {
     public PatchOverlay(String displayName, String integrationId, String catalogId,
         List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces) {
       this(displayName, integrationId, catalogId, includeNamespaces, excludeNamespaces, null,

@@ -163,15 +163,23 @@ public final class Schedules {
   }
 
   private EffectivePlan plan(ReadTransaction tx, Resource<Integration> integration) {
-    String account = integration.accountId();
-    ResourceRepository<CatalogOverlay> overlays = repositories.overlays(account);
-    Range range = KeyLayout.resources(account, ResourceKind.OVERLAY).range();
+    return EffectivePlan.of(integration, overlaysOf(tx, repositories, integration.accountId(),
+        integration.id(), ReadConsistency.EVENTUAL_ALLOWED), floor);
+  }
+
+  /** The Overlays of {@code accountId} bound to Integration {@code integrationId}, read in tx. */
+  static List<Resource<CatalogOverlay>> overlaysOf(ReadTransaction tx, Repositories repositories,
+      String accountId, String integrationId, ReadConsistency consistency) {
+    ResourceRepository<CatalogOverlay> overlays = repositories.overlays(accountId);
+    Range range = KeyLayout.resources(accountId, ResourceKind.OVERLAY).range();
     List<Resource<CatalogOverlay>> found = new ArrayList<>();
-    for (KeyValue kv : ReadConsistency.EVENTUAL_ALLOWED.view(tx)
-        .getRange(range.begin, range.end)) {
-      found.add(overlays.codec().read(kv.value()));
+    for (KeyValue kv : consistency.view(tx).getRange(range.begin, range.end)) {
+      Resource<CatalogOverlay> overlay = overlays.codec().read(kv.value());
+      if (overlay.spec().integrationId().equals(integrationId)) {
+        found.add(overlay);
+      }
     }
-    return EffectivePlan.of(integration, found, floor);
+    return found;
   }
 
   private static OverlaySchedule overlay(ReadTransaction tx, Resource<Integration> integration,

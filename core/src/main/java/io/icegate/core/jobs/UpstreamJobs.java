@@ -1,6 +1,5 @@
 package io.icegate.core.jobs;
 
-import com.apple.foundationdb.Range;
 import io.icegate.core.durability.DeletionFences;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
@@ -8,14 +7,10 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.repo.Repositories;
-import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.Idempotence;
-import io.icegate.core.store.KeyLayout;
-import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
-import io.icegate.core.store.Transaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -311,16 +306,8 @@ public final class UpstreamJobs {
 
   private List<Resource<CatalogOverlay>> overlaysOf(ReadTransaction tx, String accountId,
       String integrationId) {
-    ResourceRepository<CatalogOverlay> overlays = repositories.overlays(accountId);
-    Range range = KeyLayout.resources(accountId, ResourceKind.OVERLAY).range();
-    List<Resource<CatalogOverlay>> found = new ArrayList<>();
-    for (KeyValue kv : ReadConsistency.STRONG.view(tx).getRange(range.begin, range.end)) {
-      Resource<CatalogOverlay> overlay = overlays.codec().read(kv.value());
-      if (overlay.spec().integrationId().equals(integrationId)) {
-        found.add(overlay);
-      }
-    }
-    return found;
+    return Schedules.overlaysOf(tx, repositories, accountId, integrationId,
+        ReadConsistency.STRONG);
   }
 
   private boolean fenced(ReadTransaction tx, ResourceRef ref) {

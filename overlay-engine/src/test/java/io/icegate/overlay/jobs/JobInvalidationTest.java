@@ -13,6 +13,7 @@ import io.icegate.core.model.ResourceRef;
 import io.icegate.core.overlay.OverlayPatch;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
+import io.icegate.core.store.KeyLayout;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.overlay.reconcile.JobWorld;
 import io.icegate.overlay.store.testing.ContributionInvariants;
@@ -94,6 +95,24 @@ class JobInvalidationTest extends JobTestSupport {
       }
       default -> { }
     }
+  }
+
+  /** Deleting an Overlay removes its reconcile run record with its scheduler state. */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void anOverlayDeleteRemovesItsRunRecord(String kind) throws Exception {
+    World world = world(kind);
+    JobProcess a = process(world, Instant.now());
+    assertThat(a.runner.runRound(world.account(), world.integration(),
+        UpstreamJobRunner.EVERY_OVERLAY).state()).isEqualTo(RoundOutcome.State.SUCCEEDED);
+    byte[] run = KeyLayout.run(world.account(), world.overlay());
+    byte[] before = store.read(tx -> tx.get(run));
+    assertThat(before).isNotNull();
+    world.w().overlays().delete(world.account(), world.overlay(), ExpectedGeneration.any());
+    byte[] after = store.read(tx -> tx.get(run));
+    assertThat(after).isNull();
+    assertThat(a.jobs.overlayRound(world.account(), world.integration(), world.overlay()))
+        .isEmpty();
   }
 
   /**

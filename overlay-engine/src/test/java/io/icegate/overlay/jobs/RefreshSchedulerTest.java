@@ -2,6 +2,8 @@ package io.icegate.overlay.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.icegate.access.iceberg.fixture.PaginationFaultFilter;
+import io.icegate.core.jobs.Schedules;
 import io.icegate.core.overlay.OverlayPatch;
 import io.icegate.core.repo.ExpectedGeneration;
 import java.time.Duration;
@@ -73,11 +75,19 @@ class RefreshSchedulerTest extends JobTestSupport {
     quiet(); // not due again before the interval passed, on either clock
     assertThat(rounds(sa, sb)).isEqualTo(1);
 
+    // A round in which nothing changed upstream. Issue 28's target is scheduler state only; this
+    // pins today's count (job plan, lease and end, the run's operation record, and the rest of
+    // the reconcile pipeline's bookkeeping) so it can only go down.
+    long writesBefore = store.stats().committedWrites();
     a.clock.advance(Duration.ofSeconds(11));
     b.clock.advance(Duration.ofSeconds(11));
     await(() -> rounds(sa, sb) == 2);
     quiet();
     assertThat(rounds(sa, sb)).isEqualTo(2);
+    long idleRoundWrites = store.stats().committedWrites() - writesBefore;
+    System.out.println("committed writes of a change-free round (" + kind + "): "
+        + idleRoundWrites);
+    assertThat(idleRoundWrites).isLessThanOrEqualTo(11);
     assertThat(sa.metrics().running() + sb.metrics().running()).isZero();
   }
 
@@ -114,5 +124,41 @@ class RefreshSchedulerTest extends JobTestSupport {
     a.clock.advance(Duration.ofMinutes(5));
     quiet();
     assertThat(s.metrics().succeeded()).isEqualTo(3);
+  }
+
+  /**
+   * A round failing upstream backs off (the schedule says so, with the error); once the upstream
+   * answers again the first round after the backoff succeeds and the error is gone.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void aFailingUpstreamBacksOffAndRecoversWhenItReturns(String kind) throws Exception {
+    World world = world(kind);
+    JobProcess a = process(world, Instant.now());
+    Schedules schedules = new Schedules(world.w().repos(), a.clock, Duration.ofSeconds(5));
+    upstream.pagination().mode(PaginationFaultFilter.Mode.STUCK); // namespace listing never ends
+    try {
+      demand(world, "PT5S", null);
+      RefreshScheduler s = scheduler(world, a);
+      await(() -> s.metrics().failed() >= 1);
+      Schedules.OverlaySchedule failing = schedules.overlay(world.account(), world.overlay());
+      assertThat(failing.state()).isEqualTo("backoff");
+      assertThat(failing.lastError()).isNotNull();
+      assertThat(failing.lastSuccessAt()).isNull();
+      assertThat(world.w().relations(world.catalog())).isEmpty();
+      quiet(); // backing off: no new attempt before the backoff ends
+      assertThat(s.metrics().failed()).isEqualTo(1);
+
+      upstream.pagination().mode(PaginationFaultFilter.Mode.OFF);
+      a.clock.advance(JobProcess.BACKOFF.base().plusSeconds(1));
+      await(() -> s.metrics().succeeded() == 1);
+      Schedules.OverlaySchedule recovered = schedules.overlay(world.account(), world.overlay());
+      assertThat(recovered.state()).isIn("idle", "running");
+      assertThat(recovered.lastError()).isNull();
+      assertThat(recovered.lagMillis()).isNotNull();
+      assertThat(world.w().relations(world.catalog())).isNotEmpty();
+    } finally {
+      upstream.pagination().mode(PaginationFaultFilter.Mode.OFF);
+    }
   }
 }
