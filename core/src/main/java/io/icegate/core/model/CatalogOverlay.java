@@ -1,6 +1,7 @@
 package io.icegate.core.model;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.icegate.core.error.IcegateException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,9 +46,10 @@ public record CatalogOverlay(
     String catalogId,
     List<List<String>> includeNamespaces,
     List<List<String>> excludeNamespaces,
-    String refreshInterval,
-    String retention,
-    boolean paused)
+    // omitted while unset: records of Overlays without demand keep their stored bytes
+    @JsonInclude(JsonInclude.Include.NON_NULL) String refreshInterval,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String retention,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean paused)
     implements ResourceSpec {
 
   /** The shortest refresh interval an Overlay may request (a server flag may raise it). */

@@ -1,5 +1,6 @@
 package io.icegate.core.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.error.IcegateException;
@@ -30,7 +31,8 @@ public record Integration(
     Map<String, String> properties,
     IntegrationAuthentication authentication,
     long credentialGeneration,
-    boolean paused)
+    // omitted while false: records of Integrations never paused keep their stored bytes
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean paused)
     implements ResourceSpec {
 
   public Integration {
