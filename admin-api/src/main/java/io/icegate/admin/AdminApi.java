@@ -2,6 +2,7 @@ package io.icegate.admin;
 
 import io.icegate.core.account.AccountService;
 import io.icegate.core.durability.CleanupStep;
+import io.icegate.core.model.CatalogOverlay;
 import io.icegate.overlay.assembly.Services;
 import java.util.List;
 
@@ -31,6 +32,16 @@ public final class AdminApi {
    */
   public static AdminServlet servlet(Services services, CleanupStep forgetTokens,
       long maxBodyBytes, java.time.Duration maxTokenLifetime) {
+    return servlet(services, forgetTokens, maxBodyBytes, maxTokenLifetime,
+        CatalogOverlay.MIN_REFRESH_INTERVAL);
+  }
+
+  /**
+   * As {@link #servlet(Services, CleanupStep, long, java.time.Duration)}, the schedule views under
+   * {@code refreshFloor}, the shortest interval the server's scheduler runs.
+   */
+  public static AdminServlet servlet(Services services, CleanupStep forgetTokens,
+      long maxBodyBytes, java.time.Duration maxTokenLifetime, java.time.Duration refreshFloor) {
     AdminOperations operations = new AdminOperations(
         new AccountService(services.repositories(), services.core().creates(),
             services.core().tokens(), services.accountDeletion(List.of(forgetTokens)),
@@ -41,7 +52,8 @@ public final class AdminApi {
         services.overlays(),
         services.cascade(),
         new ReconcileRoutes(services.reconcileOperations(), services.capture()),
-        new TableRoutes(services.tableStates()));
+        new TableRoutes(services.tableStates()),
+        services.schedules(refreshFloor));
     return new AdminServlet(operations, services.core().tokens()::resolve, (int) maxBodyBytes);
   }
 }

@@ -72,6 +72,18 @@ public final class AdminJson {
     return value;
   }
 
+  /**
+   * {@code body} as a tree, to tell a member given as JSON null from an absent one (after {@link
+   * #read} accepted the body).
+   */
+  static JsonNode tree(byte[] body) {
+    try {
+      return MAPPER.readTree(body);
+    } catch (IOException e) {
+      throw describe(e);
+    }
+  }
+
   /** {@code node} as {@code type}, with the same error mapping as {@link #read}. */
   public static <T> T convert(JsonNode node, Class<T> type, String prefix) {
     try {

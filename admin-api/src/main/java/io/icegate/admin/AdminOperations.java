@@ -8,7 +8,9 @@ import io.icegate.core.durability.IdempotentResult;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.integration.IntegrationService;
+import io.icegate.core.jobs.Schedules;
 import io.icegate.core.overlay.IntegrationCascade;
+import io.icegate.core.overlay.OverlayPatch;
 import io.icegate.core.overlay.OverlayService;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
@@ -29,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.UnaryOperator;
 
@@ -47,16 +50,20 @@ public final class AdminOperations {
   private final ReconcileRoutes reconcile;
   private final TableRoutes tables;
   private final TokenRoutes tokens;
+  private final ScheduleRoutes schedules;
   private final byte[] openapi;
 
   /**
    * @param upstream validation, capabilities and discovery of integrations (overlay-engine)
    * @param reconcile overlay reconciliation and its operations (overlay-engine)
    * @param tables tables' capture, validation and visibility (core, overlay-engine)
+   * @param schedules the schedule views (core)
    */
   public AdminOperations(AccountService accounts, CatalogService catalogs,
       IntegrationService integrations, UpstreamOperations upstream, OverlayService overlays,
-      IntegrationCascade cascade, ReconcileRoutes reconcile, TableRoutes tables) {
+      IntegrationCascade cascade, ReconcileRoutes reconcile, TableRoutes tables,
+      Schedules schedules) {
+    this.schedules = new ScheduleRoutes(schedules);
     this.accounts = Objects.requireNonNull(accounts);
     this.catalogs = Objects.requireNonNull(catalogs);
     this.integrations = Objects.requireNonNull(integrations);
@@ -107,7 +114,7 @@ public final class AdminOperations {
         AdminRequests.PatchIntegration body =
             AdminJson.read(call.body(), AdminRequests.PatchIntegration.class);
         yield resource(200, integrations.update(account, id, expected, body.displayName(),
-            body.type(), body.uri(), body.properties()));
+            body.type(), body.uri(), body.properties(), body.paused()));
       }
       case DELETE_INTEGRATION -> {
         String id = call.var("integration");
@@ -146,7 +153,8 @@ public final class AdminOperations {
             AdminJson.require(body.displayName(), "displayName"),
             AdminJson.require(body.integrationId(), "integrationId"),
             AdminJson.require(body.catalogId(), "catalogId"), body.includeNamespaces(),
-            body.excludeNamespaces());
+            body.excludeNamespaces(), body.refreshInterval(), body.retention(),
+            Boolean.TRUE.equals(body.paused()));
         yield created(overlays.create(account, spec, createRequest(call)));
       }
       case LIST_OVERLAYS -> page(overlays.list(account, pageRequest(call)));
@@ -156,9 +164,13 @@ public final class AdminOperations {
         ExpectedGeneration expected = requiredIfMatch(call, id);
         AdminRequests.PatchOverlay body =
             AdminJson.read(call.body(), AdminRequests.PatchOverlay.class);
-        yield resource(200, overlays.update(account, id, expected, body.displayName(),
-            body.integrationId(), body.catalogId(), body.includeNamespaces(),
-            body.excludeNamespaces()));
+        com.fasterxml.jackson.databind.JsonNode named = AdminJson.tree(call.body());
+        yield resource(200, overlays.update(account, id, expected, new OverlayPatch(
+            body.displayName(), body.integrationId(), body.catalogId(),
+            body.includeNamespaces(), body.excludeNamespaces(),
+            named.has("refreshInterval") ? Optional.ofNullable(body.refreshInterval()) : null,
+            named.has("retention") ? Optional.ofNullable(body.retention()) : null,
+            body.paused())));
       }
       case DELETE_OVERLAY -> {
         String id = call.var("overlay");
@@ -166,6 +178,7 @@ public final class AdminOperations {
         yield new AdminReply(204, null, null, Map.of());
       }
       case RECONCILE_OVERLAY, CAPTURE_OVERLAY, GET_OPERATION -> reconcile.handle(call);
+      case OVERLAY_SCHEDULE, INTEGRATION_SCHEDULE -> schedules.handle(call);
     };
   }
 
@@ -224,12 +237,7 @@ public final class AdminOperations {
   private record KeyMembers(boolean accessKeyId, boolean secretAccessKey) {}
 
   private static KeyMembers keyMembers(byte[] body) {
-    com.fasterxml.jackson.databind.JsonNode s3;
-    try {
-      s3 = AdminJson.mapper().readTree(body).path("storage").path("s3");
-    } catch (IOException e) {
-      throw AdminJson.malformed("the body is not valid JSON"); // already read once: unreachable
-    }
+    com.fasterxml.jackson.databind.JsonNode s3 = AdminJson.tree(body).path("storage").path("s3");
     return new KeyMembers(s3.has("accessKeyId"), s3.has("secretAccessKey"));
   }
 

@@ -61,7 +61,11 @@ public enum AdminRoute {
       Access.ADMIN),
   CAPTURE_OVERLAY("POST", "/admin/v1/accounts/{account}/overlays/{overlay}/capture",
       Access.ADMIN),
-  GET_OPERATION("GET", "/admin/v1/accounts/{account}/operations/{operation}", Access.READ);
+  GET_OPERATION("GET", "/admin/v1/accounts/{account}/operations/{operation}", Access.READ),
+  OVERLAY_SCHEDULE("GET", "/admin/v1/accounts/{account}/overlays/{overlay}/schedule",
+      Access.READ),
+  INTEGRATION_SCHEDULE("GET",
+      "/admin/v1/accounts/{account}/integrations/{integration}/schedule", Access.READ);
 
   /** Who may call a route. */
   public enum Access {

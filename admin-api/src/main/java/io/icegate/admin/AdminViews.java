@@ -60,6 +60,7 @@ final class AdminViews {
       out.put("authentication", auth);
       out.put("credentialsConfigured", i.credentialsConfigured());
       out.put("credentialGeneration", i.credentialGeneration());
+      out.put("paused", i.paused());
     }
     if (resource.spec() instanceof Table t) {
       out.put("catalogId", t.catalogId());
@@ -86,6 +87,9 @@ final class AdminViews {
       out.put("catalogId", o.catalogId());
       out.put("includeNamespaces", o.includeNamespaces());
       out.put("excludeNamespaces", o.excludeNamespaces());
+      out.put("refreshInterval", o.refreshInterval());
+      out.put("retention", o.retention());
+      out.put("paused", o.paused());
     }
     out.put("accountId", resource.accountId());
     out.put("generation", resource.generation());

@@ -15,6 +15,7 @@ import io.icegate.gateway.iceberg.IdempotentReplies;
 import io.icegate.gateway.iceberg.TableLoads;
 import io.icegate.gateway.network.OutboundAddressCheck;
 import io.icegate.gateway.ops.ChunkCollection;
+import io.icegate.gateway.ops.RefreshMetrics;
 import io.icegate.gateway.ops.RouteMetrics;
 import io.icegate.gateway.server.DataDirLock;
 import io.icegate.gateway.server.HttpServer;
@@ -26,6 +27,7 @@ import io.icegate.gateway.vending.NativeCredentialSource;
 import io.icegate.gateway.vending.TableCredentials;
 import io.icegate.overlay.assembly.ServiceSettings;
 import io.icegate.overlay.assembly.Services;
+import io.icegate.overlay.jobs.RefreshScheduler;
 import io.icegate.overlay.store.capture.CaptureChunkCollector;
 import java.io.PrintStream;
 import java.time.Clock;
@@ -36,7 +38,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A running gateway: the store, the bootstrap, the Iceberg REST servlet and the HTTP server,
  * wired together over the one service graph ({@link Services}, configured from {@link
- * GatewaySettings} alone). {@code icegate serve} and the tests start it the same way.
+ * GatewaySettings} alone), and the process's refresh scheduler (issue 28; several gateways over
+ * one store share the work through job leases). {@code icegate serve} and the tests start it the same way.
  */
 public final class Gateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
@@ -46,9 +49,11 @@ public final class Gateway implements AutoCloseable {
   private final HttpServer server;
   private final AssumeRoleVending assumeRole;
   private final ChunkCollection chunkCollection;
+  private final RefreshScheduler scheduler;
 
   private Gateway(DataDirLock lock, KvStore store, HttpServer server,
-      AssumeRoleVending assumeRole, ChunkCollection chunkCollection) {
+      AssumeRoleVending assumeRole, ChunkCollection chunkCollection, RefreshScheduler scheduler) {
+    this.scheduler = scheduler;
     this.lock = lock;
     this.store = store;
     this.server = server;
@@ -130,7 +135,7 @@ public final class Gateway implements AutoCloseable {
           operations, authenticator, metrics, http.maxRequestBytes());
       io.icegate.admin.AdminServlet admin = io.icegate.admin.AdminApi.servlet(
           services, authenticator.accountCleanup(), http.maxRequestBytes(),
-          settings.maxTokenLifetime());
+          settings.maxTokenLifetime(), settings.minRefreshInterval());
       HttpServer server = HttpServer.start(http, store, services.core().readiness(), servlet,
           admin, metrics);
       // The resolved values (bound port, store path), not the flags: port 0 and a default store
@@ -140,7 +145,10 @@ public final class Gateway implements AutoCloseable {
           settings.allowLocalFiles(), settings.outboundPolicy());
       ChunkCollection chunkCollection = ChunkCollection.start(
           new CaptureChunkCollector(store, clock, ChunkCollection.GRACE), ChunkCollection.CADENCE);
-      return new Gateway(lock, store, server, assumeRole, chunkCollection);
+      RefreshScheduler scheduler = services.refreshScheduler(settings.minRefreshInterval());
+      metrics.addSection(new RefreshMetrics(scheduler.metrics(),
+          services.schedules(settings.minRefreshInterval())));
+      return new Gateway(lock, store, server, assumeRole, chunkCollection, scheduler);
     } catch (Exception | Error e) {
       store.close();
       lock.close();
@@ -189,6 +197,8 @@ public final class Gateway implements AutoCloseable {
   /** Stops the server, then closes the store. Idempotent. */
   @Override
   public void close() {
+    // The scheduler first: its rounds in flight stop before the store closes under them.
+    scheduler.close();
     try {
       server.close();
     } catch (Exception e) {

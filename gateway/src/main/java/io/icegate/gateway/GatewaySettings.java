@@ -23,6 +23,9 @@ import java.util.Objects;
  * @param reconcile reconciliation's settings before {@code allowLocalFiles} is applied (the
  *     concurrency of {@code ICEGATE_RECONCILE_CONCURRENCY}); null means {@link
  *     ReconcileSettings#DEFAULT}
+ * @param maxTokenLifetime the longest lifetime of an issued token, or null for none
+ * @param minRefreshInterval the shortest interval the scheduler runs an Integration's rounds at
+ *     (issue 28; an Overlay may ask for less, down to PT5S, and gets this); null means PT5S
  */
 public record GatewaySettings(
     Path dataDir,
@@ -34,9 +37,18 @@ public record GatewaySettings(
     OutboundAddressPolicy outboundPolicy,
     MasterKeySource masterKey,
     ReconcileSettings reconcile,
-    Duration maxTokenLifetime) {
+    Duration maxTokenLifetime,
+    Duration minRefreshInterval) {
 
   public GatewaySettings {
+    if (minRefreshInterval == null) {
+      minRefreshInterval = io.icegate.core.model.CatalogOverlay.MIN_REFRESH_INTERVAL;
+    }
+    if (minRefreshInterval.compareTo(io.icegate.core.model.CatalogOverlay.MIN_REFRESH_INTERVAL)
+        < 0) {
+      throw new IllegalArgumentException("the minimum refresh interval must be at least "
+          + io.icegate.core.model.CatalogOverlay.MIN_REFRESH_INTERVAL);
+    }
     if (maxTokenLifetime != null && (maxTokenLifetime.isNegative() || maxTokenLifetime.isZero())) {
       throw new IllegalArgumentException("the maximum token lifetime must be positive");
     }
@@ -63,19 +75,26 @@ public record GatewaySettings(
   public GatewaySettings(Path dataDir, String store, String bind, int port,
       boolean allowLocalFiles, String bootstrapToken, OutboundAddressPolicy outboundPolicy) {
     this(dataDir, store, bind, port, allowLocalFiles, bootstrapToken, outboundPolicy, null, null,
-        null);
+        null, null);
   }
 
   /** Settings with the default outbound address policy. */
   public GatewaySettings(Path dataDir, String store, String bind, int port,
       boolean allowLocalFiles, String bootstrapToken) {
-    this(dataDir, store, bind, port, allowLocalFiles, bootstrapToken, null, null, null, null);
+    this(dataDir, store, bind, port, allowLocalFiles, bootstrapToken, null, null, null, null,
+        null);
   }
 
   /** These settings with issued tokens living at most {@code lifetime} (null: no maximum). */
   public GatewaySettings withMaxTokenLifetime(Duration lifetime) {
     return new GatewaySettings(dataDir, store, bind, port, allowLocalFiles, bootstrapToken,
-        outboundPolicy, masterKey, reconcile, lifetime);
+        outboundPolicy, masterKey, reconcile, lifetime, minRefreshInterval);
+  }
+
+  /** These settings with the scheduler's shortest interval {@code floor}. */
+  public GatewaySettings withMinRefreshInterval(Duration floor) {
+    return new GatewaySettings(dataDir, store, bind, port, allowLocalFiles, bootstrapToken,
+        outboundPolicy, masterKey, reconcile, maxTokenLifetime, floor);
   }
 
   /** Shows no token: settings are logged. */
@@ -84,6 +103,6 @@ public record GatewaySettings(
     return "GatewaySettings[dataDir=" + dataDir + ", store=" + store + ", bind=" + bind + ", port="
         + port + ", allowLocalFiles=" + allowLocalFiles + ", outboundPolicy=" + outboundPolicy
         + ", masterKey=" + masterKey + ", reconcile=" + reconcile + ", maxTokenLifetime="
-        + maxTokenLifetime + "]";
+        + maxTokenLifetime + ", minRefreshInterval=" + minRefreshInterval + "]";
   }
 }

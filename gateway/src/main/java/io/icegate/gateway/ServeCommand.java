@@ -74,6 +74,13 @@ public final class ServeCommand implements Callable<Integer> {
           + "maximum (env ICEGATE_MAX_TOKEN_LIFETIME).")
   java.time.Duration maxTokenLifetime;
 
+  @Option(names = "--min-refresh-interval",
+      defaultValue = "${env:ICEGATE_MIN_REFRESH_INTERVAL:-PT5S}",
+      description = "Shortest interval the scheduler refreshes an integration at, ISO-8601, at "
+          + "least PT5S: overlays asking for less are refreshed at this interval (env "
+          + "ICEGATE_MIN_REFRESH_INTERVAL).")
+  java.time.Duration minRefreshInterval;
+
   @Override
   public Integer call() throws Exception {
     // The one read of the environment beyond the flags' own: everything below gets values.
@@ -132,6 +139,7 @@ public final class ServeCommand implements Callable<Integer> {
       policy = policy.allowMetadataAddresses();
     }
     return new GatewaySettings(dataDir.toAbsolutePath().normalize(), store, bind, port,
-        allowLocalFiles, bootstrapToken, policy, masterKey, reconcile, maxTokenLifetime);
+        allowLocalFiles, bootstrapToken, policy, masterKey, reconcile, maxTokenLifetime,
+        minRefreshInterval);
   }
 }

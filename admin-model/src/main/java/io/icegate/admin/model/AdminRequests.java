@@ -1,5 +1,6 @@
 package io.icegate.admin.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
@@ -75,17 +76,51 @@ public final class AdminRequests {
     }
   }
 
-  /** {@code PATCH /integrations/{id}}: absent members keep their value. */
+  /**
+   * {@code PATCH /integrations/{id}}: absent members keep their value; {@code paused} stops all
+   * new upstream work of the Integration.
+   */
   public record PatchIntegration(String displayName, IntegrationType type, String uri,
-      Map<String, String> properties) {}
+      Map<String, String> properties, @JsonInclude(JsonInclude.Include.NON_NULL) Boolean paused) {
+    public PatchIntegration(String displayName, IntegrationType type, String uri,
+        Map<String, String> properties) {
+      this(displayName, type, uri, properties, null);
+    }
+  }
 
-  /** {@code POST /overlays}: paths are lists of segments. */
+  /**
+   * {@code POST /overlays}: paths are lists of segments; {@code refreshInterval} and {@code
+   * retention} are ISO-8601 durations (absent: manual refresh only, the current capture only).
+   * The new members are left out of the JSON when null, so older servers read what older clients
+   * sent.
+   */
   public record CreateOverlay(String displayName, String integrationId, String catalogId,
-      List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces) {}
+      List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String refreshInterval,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String retention,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean paused) {
+    public CreateOverlay(String displayName, String integrationId, String catalogId,
+        List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces) {
+      this(displayName, integrationId, catalogId, includeNamespaces, excludeNamespaces, null,
+          null, null);
+    }
+  }
 
-  /** {@code PATCH /overlays/{id}}: absent members keep their value; the bindings are immutable. */
+  /**
+   * {@code PATCH /overlays/{id}}: absent members keep their value; the bindings are immutable;
+   * {@code refreshInterval} or {@code retention} given as JSON null removes it.
+   */
   public record PatchOverlay(String displayName, String integrationId, String catalogId,
-      List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces) {}
+      List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String refreshInterval,
+      @JsonInclude(JsonInclude.Include.NON_NULL) String retention,
+      @JsonInclude(JsonInclude.Include.NON_NULL) Boolean paused) {
+    public PatchOverlay(String displayName, String integrationId, String catalogId,
+        List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces) {
+      this(displayName, integrationId, catalogId, includeNamespaces, excludeNamespaces, null,
+          null, null);
+    }
+  }
 
   /** Optional body of {@code PUT .../tables/{id}/visibility-override}. */
   public record SetVisibilityOverride(String note) {}

@@ -90,21 +90,32 @@ public final class IntegrationCommand {
         description = "Replaces the whole property map (repeatable).")
     Map<String, String> properties;
 
+    @Option(names = "--pause",
+        description = "Pause: stop all new upstream work (scheduled and on request).")
+    boolean pause;
+
+    @Option(names = "--resume", description = "Resume a paused integration.")
+    boolean resume;
+
     @Option(names = "--if-match", paramLabel = "ETAG",
         description = "Update only this version (else the current ETag is read first).")
     String ifMatch;
 
     @Override
     protected void run(Session session) {
-      if (displayName == null && uri == null && properties == null) {
-        throw new CliException(ExitCode.USAGE,
-            "nothing to update: give --display-name, --uri or --property");
+      if (displayName == null && uri == null && properties == null && !pause && !resume) {
+        throw new CliException(ExitCode.USAGE, "nothing to update: give --display-name, --uri, "
+            + "--property, --pause or --resume");
+      }
+      if (pause && resume) {
+        throw new CliException(ExitCode.USAGE, "give --pause or --resume, not both");
       }
       JsonNode current = session.resolve(KIND, ref);
       String etag = session.ifMatch(KIND, current, ifMatch);
       AdminClient.Reply reply = session.client().send("PATCH",
           session.item(KIND, current.get("id").asText()),
-          new AdminRequests.PatchIntegration(displayName, null, uri, properties),
+          new AdminRequests.PatchIntegration(displayName, null, uri, properties,
+              pause || resume ? Boolean.valueOf(pause) : null),
           Map.of("If-Match", etag));
       session.printer().resource(GetCommand.withEtag(reply));
     }

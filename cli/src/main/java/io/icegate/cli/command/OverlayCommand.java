@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
     description = "Manage catalog overlays (an integration's namespaces shown in a catalog).",
     subcommands = {OverlayCommand.Create.class, OverlayCommand.List.class,
         OverlayCommand.Get.class, OverlayCommand.Update.class, OverlayCommand.Delete.class,
-        ReconcileCommand.class})
+        ReconcileCommand.class, ScheduleCommand.class})
 public final class OverlayCommand {
   private static final ResourceKind KIND = ResourceKind.OVERLAY;
 
@@ -51,6 +51,19 @@ public final class OverlayCommand {
         description = "Namespace to leave out with its descendants (repeatable).")
     java.util.List<String> exclude;
 
+    @Option(names = "--refresh-interval", paramLabel = "DURATION",
+        description = "Refresh this often (ISO-8601, e.g. PT5M; at least PT5S); "
+            + "without it the overlay is refreshed on request only.")
+    String refreshInterval;
+
+    @Option(names = "--retention", paramLabel = "DURATION",
+        description = "Captured history to keep (ISO-8601, e.g. P7D); without it the current "
+            + "capture only.")
+    String retention;
+
+    @Option(names = "--paused", description = "Create it paused (no scheduled refresh).")
+    boolean paused;
+
     @Mixin
     CreateOptions create;
 
@@ -63,7 +76,8 @@ public final class OverlayCommand {
           .asText();
       String catalogId = session.resolve(ResourceKind.CATALOG, catalog).get("id").asText();
       AdminRequests.CreateOverlay body = new AdminRequests.CreateOverlay(displayName,
-          integrationId, catalogId, includes, excludes);
+          integrationId, catalogId, includes, excludes, refreshInterval, retention,
+          paused ? Boolean.TRUE : null);
       AdminClient.Reply reply = session.client().send("POST",
           session.collection(KIND) + create.query(), body, create.headers());
       session.printer().resource(GetCommand.withEtag(reply));
@@ -104,24 +118,63 @@ public final class OverlayCommand {
         description = "Replaces the whole exclude list (repeatable).")
     java.util.List<String> exclude;
 
+    @Option(names = "--refresh-interval", paramLabel = "DURATION|manual",
+        description = "Refresh this often (ISO-8601, e.g. PT5M), or 'manual' for on request "
+            + "only.")
+    String refreshInterval;
+
+    @Option(names = "--retention", paramLabel = "DURATION|current",
+        description = "Captured history to keep (ISO-8601), or 'current' for the current "
+            + "capture only.")
+    String retention;
+
+    @Option(names = "--pause", description = "Pause: withdraw the overlay's refresh demand.")
+    boolean pause;
+
+    @Option(names = "--resume", description = "Resume a paused overlay.")
+    boolean resume;
+
     @Option(names = "--if-match", paramLabel = "ETAG",
         description = "Update only this version (else the current ETag is read first).")
     String ifMatch;
 
     @Override
     protected void run(Session session) {
-      if (newName == null && include == null && exclude == null) {
-        throw new CliException(ExitCode.USAGE,
-            "nothing to update: give --name, --include or --exclude");
+      if (newName == null && include == null && exclude == null && refreshInterval == null
+          && retention == null && !pause && !resume) {
+        throw new CliException(ExitCode.USAGE, "nothing to update: give --name, --include, "
+            + "--exclude, --refresh-interval, --retention, --pause or --resume");
+      }
+      if (pause && resume) {
+        throw new CliException(ExitCode.USAGE, "give --pause or --resume, not both");
       }
       var includes = paths(include);
       var excludes = paths(exclude);
       JsonNode current = session.resolve(KIND, ref);
       String etag = session.ifMatch(KIND, current, ifMatch);
+      // A JSON tree, not the request record: "manual" and "current" are sent as JSON null
+      // (remove), which the client's serializer leaves out of records and maps.
+      com.fasterxml.jackson.databind.node.ObjectNode body = AdminClient.JSON.createObjectNode();
+      if (newName != null) {
+        body.put("displayName", newName);
+      }
+      if (includes != null) {
+        body.set("includeNamespaces", AdminClient.JSON.valueToTree(includes));
+      }
+      if (excludes != null) {
+        body.set("excludeNamespaces", AdminClient.JSON.valueToTree(excludes));
+      }
+      if (refreshInterval != null) {
+        body.put("refreshInterval", "manual".equals(refreshInterval) ? null : refreshInterval);
+      }
+      if (retention != null) {
+        body.put("retention", "current".equals(retention) ? null : retention);
+      }
+      if (pause || resume) {
+        body.put("paused", pause);
+      }
       AdminClient.Reply reply = session.client().send("PATCH",
-          session.item(KIND, current.get("id").asText()),
-          new AdminRequests.PatchOverlay(newName, null, null, includes, excludes),
-          Map.of("If-Match", etag));
+          session.item(KIND, current.get("id").asText()), body, Map.of("If-Match", etag));
       session.printer().resource(GetCommand.withEtag(reply));
     }
   }

@@ -182,6 +182,11 @@ public enum ErrorCode {
       + " relation(s), all of them or all under an include path; nothing was published (confirm"
       + " with confirmRetirement=true if the upstream really dropped them)"),
   /**
+   * Issue 28: the Integration is paused, which stops all new upstream work: no scheduled round
+   * starts and a reconcile or capture on request is refused. Args: integration id.
+   */
+  INTEGRATION_PAUSED(409, "integration %s is paused; resume it (paused: false) to reconcile"),
+  /**
    * A stored credential does not decrypt with the master key this server was started with (the
    * server was restarted with another {@code ICEGATE_MASTER_KEY} / key file, or the credential was
    * tampered with). An operator error, not a client one: the server log names the key's source.

@@ -104,12 +104,23 @@ public final class IntegrationService {
   public Resource<Integration> update(String accountId, String id, ExpectedGeneration expected,
       String displayName, IntegrationType type, String uri,
       Map<String, String> properties) {
+    return update(accountId, id, expected, displayName, type, uri, properties, null);
+  }
+
+  /**
+   * As {@link #update(String, String, ExpectedGeneration, String, IntegrationType, String, Map)},
+   * and {@code paused} ({@code null}: kept) pauses or resumes the Integration: a configuration
+   * change, so it fences planned and running upstream work.
+   */
+  public Resource<Integration> update(String accountId, String id, ExpectedGeneration expected,
+      String displayName, IntegrationType type, String uri,
+      Map<String, String> properties, Boolean paused) {
     ResourceRepository<Integration> integrations = repositories.integrations(accountId);
     for (int attempt = 0; attempt < CHECK_ATTEMPTS; attempt++) {
       // The connection check resolves the host (external I/O): it runs before the transaction,
       // on the connection the patch would give the record read here.
       Integration seen = get(accountId, id).spec();
-      Integration planned = patched(seen, displayName, type, uri, properties);
+      Integration planned = patched(seen, displayName, type, uri, properties, paused);
       Integration checked = null;
       if (!sameConnection(planned, seen)) {
         checkConnection(planned.type(), planned.uri(), planned.properties());
@@ -121,11 +132,12 @@ public final class IntegrationService {
         // from an earlier read would publish a credential generation a concurrent rotation has
         // already retired.
         return integrations.update(id, expected, now -> {
-          Integration next = patched(now, displayName, type, uri, properties);
-          boolean configuration = !sameConnection(next, now);
-          if (configuration && (approved == null || !sameConnection(next, approved))) {
+          Integration next = patched(now, displayName, type, uri, properties, paused);
+          boolean connection = !sameConnection(next, now);
+          if (connection && (approved == null || !sameConnection(next, approved))) {
             throw new ConnectionChanged(); // a concurrent write changed what would be published
           }
+          boolean configuration = connection || next.paused() != now.paused();
           return new SpecChange<>(next,
               configuration ? ChangeKind.CONFIGURATION : ChangeKind.METADATA);
         });
@@ -138,14 +150,15 @@ public final class IntegrationService {
 
   /** {@code now} with the patch's members applied ({@code null}: kept). */
   private static Integration patched(Integration now, String displayName, IntegrationType type,
-      String uri, Map<String, String> properties) {
+      String uri, Map<String, String> properties, Boolean paused) {
     if (type != null && type != now.type()) {
       throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.INTEGRATION, "type");
     }
     return new Integration(
         displayName == null ? now.displayName() : displayName, now.type(),
         uri == null ? now.uri() : uri, properties == null ? now.properties() : properties,
-        now.authentication(), now.credentialGeneration());
+        now.authentication(), now.credentialGeneration(),
+        paused == null ? now.paused() : paused);
   }
 
   /** Whether both connect to the same place the same way (what the connection check covers). */

@@ -20,7 +20,7 @@ public final class JobCleanup {
   /**
    * In the transaction removing (or replacing) Overlay {@code overlayId} of Integration {@code
    * integrationId}: cancels the Integration's job if the Overlay takes part (the next plan leaves
-   * it out) and removes the Overlay's scheduler state.
+   * it out) and removes the Overlay's scheduler state and its reconcile run record.
    */
   public static void forgetOverlay(Transaction tx, String accountId, String integrationId,
       String overlayId) {
@@ -29,6 +29,9 @@ public final class JobCleanup {
       StoredJobs.clearJob(tx, accountId, integrationId);
     }
     tx.clear(KeyLayout.schedules(accountId, integrationId).pack(Tuple.from(overlayId)));
+    // Its reconcile run record too: a run still going fails its next fenced transaction (the
+    // Overlay is gone) and finishing writes nothing back to an absent record.
+    tx.clear(KeyLayout.run(accountId, overlayId));
   }
 
   /**

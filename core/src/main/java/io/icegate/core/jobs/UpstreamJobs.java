@@ -1,6 +1,5 @@
 package io.icegate.core.jobs;
 
-import com.apple.foundationdb.Range;
 import io.icegate.core.durability.DeletionFences;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
@@ -8,14 +7,10 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.repo.Repositories;
-import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.Idempotence;
-import io.icegate.core.store.KeyLayout;
-import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
-import io.icegate.core.store.Transaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,15 +83,54 @@ public final class UpstreamJobs {
   }
 
   /**
-   * Plans a round for Integration {@code integrationId}, or returns the current planned one.
+   * Plans a round for Integration {@code integrationId} with the Overlays {@code demand} picks,
+   * or returns the current planned one; a round is planned whenever the Integration is not
+   * backing off (rounds on request, and tests).
    *
-   * @param demand which of the Integration's Overlays take part (issue 28: not paused, with an
-   *     interval); read in the planning transaction
-   * @return the job, or empty when there is no work: the account or Integration is gone or being
-   *     deleted, the Integration is backing off, or no Overlay has demand
+   * @param demand which of the Integration's Overlays take part; read in the planning transaction
+   * @return the job, or empty when there is no work: the account or Integration is gone, being
+   *     deleted or paused, the Integration is backing off, or no Overlay has demand
    */
   public Optional<UpstreamJob> plan(String accountId, String integrationId,
       Predicate<Resource<CatalogOverlay>> demand) {
+    return plan(accountId, integrationId, (integration, overlays, state, now) ->
+        state.orElse(SchedulerState.NONE).nextAttemptAtMillis() > now ? List.of()
+            : overlays.stream().filter(demand).toList());
+  }
+
+  /**
+   * Plans the next round of Integration {@code integrationId} by its {@link EffectivePlan} when
+   * it is due, or returns the current planned one: the demand, the interval and the pauses are
+   * read in the planning transaction, so a change takes effect at the next planning step, and of
+   * several processes planning at once only one plans the round.
+   *
+   * @param floor the shortest interval this server runs
+   * @return the job, or empty when there is none to run now
+   */
+  public Optional<UpstreamJob> planDue(String accountId, String integrationId, Duration floor) {
+    return plan(accountId, integrationId, (integration, overlays, state, now) -> {
+      EffectivePlan plan = EffectivePlan.of(integration, overlays, floor);
+      Optional<Long> next = plan.nextRunAtMillis(state);
+      return next.isEmpty() || next.get() > now ? List.of() : plan.participants();
+    });
+  }
+
+  /** The effective plan of Integration {@code integrationId}, if it exists, read STRONG. */
+  public Optional<EffectivePlan> effectivePlan(String accountId, String integrationId,
+      Duration floor) {
+    return store.read(tx -> repositories.integrations(accountId).get(tx, integrationId)
+        .map(integration -> EffectivePlan.of(integration,
+            overlaysOf(tx, accountId, integrationId), floor)));
+  }
+
+  /** Which Overlays take part in a round planned now, given the stored scheduler state. */
+  private interface Participation {
+    List<Resource<CatalogOverlay>> choose(Resource<Integration> integration,
+        List<Resource<CatalogOverlay>> overlays, Optional<SchedulerState> state, long now);
+  }
+
+  private Optional<UpstreamJob> plan(String accountId, String integrationId,
+      Participation participation) {
     return store.run(Idempotence.IDEMPOTENT, tx -> {
       Optional<Resource<Integration>> integration =
           repositories.integrations(accountId).get(tx, integrationId);
@@ -108,19 +142,21 @@ public final class UpstreamJobs {
       if (stored.isPresent() && isPlannedCurrent(tx, stored.get())) {
         return stored;
       }
-      SchedulerState state = StoredJobs.state(tx, accountId, integrationId)
-          .orElse(SchedulerState.NONE);
-      long now = clock.millis();
-      if (state.nextAttemptAtMillis() > now) {
-        return Optional.<UpstreamJob>empty();
-      }
-      List<UpstreamJob.Participant> participants = new ArrayList<>();
-      for (Resource<CatalogOverlay> overlay : overlaysOf(tx, accountId, integrationId)) {
-        if (!fenced(tx, overlay.ref()) && !fenced(tx, new ResourceRef(accountId,
-            ResourceKind.CATALOG, overlay.spec().catalogId())) && demand.test(overlay)) {
-          participants.add(new UpstreamJob.Participant(overlay.id(), overlay.spec().catalogId(),
-              overlay.configurationGeneration()));
+      List<Resource<CatalogOverlay>> eligible = new ArrayList<>();
+      if (!integration.get().spec().paused()) { // a paused Integration starts no upstream work
+        for (Resource<CatalogOverlay> overlay : overlaysOf(tx, accountId, integrationId)) {
+          if (!fenced(tx, overlay.ref()) && !fenced(tx, new ResourceRef(accountId,
+              ResourceKind.CATALOG, overlay.spec().catalogId()))) {
+            eligible.add(overlay);
+          }
         }
+      }
+      long now = clock.millis();
+      List<UpstreamJob.Participant> participants = new ArrayList<>();
+      for (Resource<CatalogOverlay> overlay : participation.choose(integration.get(), eligible,
+          StoredJobs.state(tx, accountId, integrationId), now)) {
+        participants.add(new UpstreamJob.Participant(overlay.id(), overlay.spec().catalogId(),
+            overlay.configurationGeneration()));
       }
       if (participants.isEmpty()) {
         stored.ifPresent(j -> StoredJobs.clearJob(tx, accountId, integrationId));
@@ -270,16 +306,8 @@ public final class UpstreamJobs {
 
   private List<Resource<CatalogOverlay>> overlaysOf(ReadTransaction tx, String accountId,
       String integrationId) {
-    ResourceRepository<CatalogOverlay> overlays = repositories.overlays(accountId);
-    Range range = KeyLayout.resources(accountId, ResourceKind.OVERLAY).range();
-    List<Resource<CatalogOverlay>> found = new ArrayList<>();
-    for (KeyValue kv : ReadConsistency.STRONG.view(tx).getRange(range.begin, range.end)) {
-      Resource<CatalogOverlay> overlay = overlays.codec().read(kv.value());
-      if (overlay.spec().integrationId().equals(integrationId)) {
-        found.add(overlay);
-      }
-    }
-    return found;
+    return Schedules.overlaysOf(tx, repositories, accountId, integrationId,
+        ReadConsistency.STRONG);
   }
 
   private boolean fenced(ReadTransaction tx, ResourceRef ref) {

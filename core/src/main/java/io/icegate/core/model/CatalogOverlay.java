@@ -1,10 +1,14 @@
 package io.icegate.core.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.icegate.core.error.IcegateException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A CatalogOverlay (seed 000, "Catalog overlay"): one Integration's selection of upstream
@@ -26,16 +30,30 @@ import java.util.List;
  * @param catalogId id of the target Catalog in the same account
  * @param includeNamespaces selected paths; never {@code null}, each 1 to 16 non-empty segments
  * @param excludeNamespaces excluded paths; same shape
- * @throws IcegateException INVALID_ARGUMENT on a bad name, id, path or more than {@link
- *     #MAX_PATHS} paths per list
+ * @param refreshInterval refresh demand (issue 28): an ISO-8601 duration of at least {@link
+ *     #MIN_REFRESH_INTERVAL}, normalized ({@code PT300S} is stored as {@code PT5M}); {@code null}
+ *     refreshes on request only. Read when planning, so changing it supersedes nothing.
+ * @param retention captured history to keep (issue 28): an ISO-8601 duration; {@code null} keeps
+ *     the current capture only. Read when pruning.
+ * @param paused whether the Overlay's demand is withdrawn; a pause change is a configuration
+ *     change (seed 000 lists pause among the changes that invalidate older work)
+ * @throws IcegateException INVALID_ARGUMENT on a bad name, id, path, duration (naming the
+ *     member) or more than {@link #MAX_PATHS} paths per list
  */
 public record CatalogOverlay(
     String displayName,
     String integrationId,
     String catalogId,
     List<List<String>> includeNamespaces,
-    List<List<String>> excludeNamespaces)
+    List<List<String>> excludeNamespaces,
+    // omitted while unset: records of Overlays without demand keep their stored bytes
+    @JsonInclude(JsonInclude.Include.NON_NULL) String refreshInterval,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String retention,
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean paused)
     implements ResourceSpec {
+
+  /** The shortest refresh interval an Overlay may request (a server flag may raise it). */
+  public static final Duration MIN_REFRESH_INTERVAL = Duration.ofSeconds(5);
 
   /** Most paths in one selection list; keeps the record far below the store's value limit. */
   public static final int MAX_PATHS = 100;
@@ -56,6 +74,42 @@ public record CatalogOverlay(
     Names.requireId(catalogId, "catalogId");
     includeNamespaces = normalize(includeNamespaces, "includeNamespaces");
     excludeNamespaces = normalize(excludeNamespaces, "excludeNamespaces");
+    refreshInterval = Durations.normalize(refreshInterval, "refreshInterval",
+        MIN_REFRESH_INTERVAL);
+    retention = Durations.normalize(retention, "retention", Duration.ofMillis(1));
+  }
+
+  /** An Overlay without refresh demand or retention, not paused (manual reconcile only). */
+  public CatalogOverlay(String displayName, String integrationId, String catalogId,
+      List<List<String>> includeNamespaces, List<List<String>> excludeNamespaces) {
+    this(displayName, integrationId, catalogId, includeNamespaces, excludeNamespaces, null, null,
+        false);
+  }
+
+  /** The refresh interval, or empty for manual refresh only. */
+  @JsonIgnore
+  public Optional<Duration> refreshEvery() {
+    return Optional.ofNullable(refreshInterval).map(Duration::parse);
+  }
+
+  /** The retention, or empty for the current capture only. */
+  @JsonIgnore
+  public Optional<Duration> retentionPeriod() {
+    return Optional.ofNullable(retention).map(Duration::parse);
+  }
+
+  /** This overlay with other demand (interval, retention, pause). */
+  public CatalogOverlay withDemand(String interval, String keep, boolean pause) {
+    return new CatalogOverlay(displayName, integrationId, catalogId, includeNamespaces,
+        excludeNamespaces, interval, keep, pause);
+  }
+
+  /**
+   * Whether a change from {@code other} to this is a configuration change: the selection or the
+   * pause (interval and retention are read when planning and pruning, so they are not).
+   */
+  public boolean configurationDiffers(CatalogOverlay other) {
+    return selectionDiffers(other) || paused != other.paused;
   }
 
   @Override
@@ -74,12 +128,13 @@ public record CatalogOverlay(
       throw IcegateException.invalidArgument("an overlay name is account-wide");
     }
     return new CatalogOverlay(name, integrationId, catalogId, includeNamespaces,
-        excludeNamespaces);
+        excludeNamespaces, refreshInterval, retention, paused);
   }
 
   /** This overlay with another selection (a configuration change). */
   public CatalogOverlay withSelection(List<List<String>> include, List<List<String>> exclude) {
-    return new CatalogOverlay(displayName, integrationId, catalogId, include, exclude);
+    return new CatalogOverlay(displayName, integrationId, catalogId, include, exclude,
+        refreshInterval, retention, paused);
   }
 
   /** Whether this overlay's selection differs from {@code other}'s. */

@@ -1,5 +1,6 @@
 package io.icegate.core.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.error.IcegateException;
@@ -19,6 +20,9 @@ import java.util.Objects;
  * @param authentication the non-secret authentication configuration
  * @param credentialGeneration generation of the secrets in the CredentialStore under (integration
  *     id, generation); 0 when the authentication has no secret members
+ * @param paused whether all new upstream work of the Integration is stopped (issue 28): no
+ *     scheduled round starts and a manual reconcile is refused; a pause change is a configuration
+ *     change, so it fences planned and running work
  */
 public record Integration(
     String displayName,
@@ -26,7 +30,9 @@ public record Integration(
     String uri,
     Map<String, String> properties,
     IntegrationAuthentication authentication,
-    long credentialGeneration)
+    long credentialGeneration,
+    // omitted while false: records of Integrations never paused keep their stored bytes
+    @JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean paused)
     implements ResourceSpec {
 
   public Integration {
@@ -38,6 +44,19 @@ public record Integration(
     if (credentialGeneration < 0) {
       throw new IllegalArgumentException("credentialGeneration must not be negative");
     }
+  }
+
+  /** An Integration that is not paused. */
+  public Integration(String displayName, IntegrationType type, String uri,
+      Map<String, String> properties, IntegrationAuthentication authentication,
+      long credentialGeneration) {
+    this(displayName, type, uri, properties, authentication, credentialGeneration, false);
+  }
+
+  /** This integration paused or resumed. */
+  public Integration withPaused(boolean pause) {
+    return new Integration(displayName, type, uri, properties, authentication,
+        credentialGeneration, pause);
   }
 
   /** Whether secrets are stored for this integration. */
@@ -61,11 +80,12 @@ public record Integration(
     if (!(scope instanceof NameScope.AccountWide)) {
       throw IcegateException.invalidArgument("an integration name is account-wide");
     }
-    return new Integration(name, type, uri, properties, authentication, credentialGeneration);
+    return new Integration(name, type, uri, properties, authentication, credentialGeneration,
+        paused);
   }
 
   /** This integration with other authentication at another credential generation. */
   public Integration withAuthentication(IntegrationAuthentication auth, long generation) {
-    return new Integration(displayName, type, uri, properties, auth, generation);
+    return new Integration(displayName, type, uri, properties, auth, generation, paused);
   }
 }

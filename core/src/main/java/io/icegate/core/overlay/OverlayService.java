@@ -117,34 +117,40 @@ public final class OverlayService {
   }
 
   /**
-   * Applies a patch; each {@code null} member keeps its value. A changed selection advances the
-   * configuration generation; a rename alone does not.
+   * Applies a patch of name and selection; each {@code null} member keeps its value.
    *
-   * @param integrationId must equal the current one when given (IMMUTABLE_MEMBER)
-   * @param catalogId must equal the current one when given (IMMUTABLE_MEMBER)
-   * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, IMMUTABLE_MEMBER, ALREADY_EXISTS,
-   *     FENCED, INVALID_ARGUMENT
+   * @see #update(String, String, ExpectedGeneration, OverlayPatch)
    */
   public Resource<CatalogOverlay> update(String accountId, String id, ExpectedGeneration expected,
       String displayName, String integrationId, String catalogId, List<List<String>> include,
       List<List<String>> exclude) {
+    return update(accountId, id, expected,
+        OverlayPatch.of(displayName, integrationId, catalogId, include, exclude));
+  }
+
+  /**
+   * Applies {@code patch}. A changed selection or pause advances the configuration generation; a
+   * rename, an interval or a retention change does not (they are read when planning and pruning,
+   * so they supersede no running reconcile and invalidate no page token).
+   *
+   * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, IMMUTABLE_MEMBER (integrationId,
+   *     catalogId), ALREADY_EXISTS, FENCED, INVALID_ARGUMENT (naming the member)
+   */
+  public Resource<CatalogOverlay> update(String accountId, String id, ExpectedGeneration expected,
+      OverlayPatch patch) {
     // Decided on the record the transaction replaces, so a concurrent rename or selection change
     // is not undone by a patch built from an earlier read.
     return repositories.overlays(accountId).update(id, expected, now -> {
-      if (integrationId != null && !integrationId.equals(now.integrationId())) {
+      if (patch.integrationId() != null && !patch.integrationId().equals(now.integrationId())) {
         throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY,
             "integrationId");
       }
-      if (catalogId != null && !catalogId.equals(now.catalogId())) {
+      if (patch.catalogId() != null && !patch.catalogId().equals(now.catalogId())) {
         throw new IcegateException(ErrorCode.IMMUTABLE_MEMBER, ResourceKind.OVERLAY, "catalogId");
       }
-      CatalogOverlay next = new CatalogOverlay(
-          displayName == null ? now.displayName() : displayName,
-          now.integrationId(), now.catalogId(),
-          include == null ? now.includeNamespaces() : include,
-          exclude == null ? now.excludeNamespaces() : exclude);
+      CatalogOverlay next = patch.applyTo(now);
       return new SpecChange<>(next,
-          next.selectionDiffers(now) ? ChangeKind.CONFIGURATION : ChangeKind.METADATA);
+          next.configurationDiffers(now) ? ChangeKind.CONFIGURATION : ChangeKind.METADATA);
     });
   }
 

@@ -1,7 +1,10 @@
 package io.icegate.gateway.ops;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -15,6 +18,12 @@ public final class RouteMetrics {
 
   private final Map<String, Series> byRoute = new ConcurrentHashMap<>();
   private final Map<String, LongAdder> byRouteAndStatus = new ConcurrentHashMap<>();
+  private final List<Consumer<StringBuilder>> sections = new CopyOnWriteArrayList<>();
+
+  /** Adds a section rendered after the route metrics (another part of the server's metrics). */
+  public void addSection(Consumer<StringBuilder> section) {
+    sections.add(section);
+  }
 
   /** Records one request of {@code route} (a template such as {@code GET /v1/config}). */
   public void record(String route, int status, long elapsedNanos) {
@@ -38,6 +47,9 @@ public final class RouteMetrics {
     byRoute.entrySet().stream()
         .sorted(Map.Entry.comparingByKey())
         .forEach(e -> e.getValue().render(escape(e.getKey()), out));
+    for (Consumer<StringBuilder> section : sections) {
+      section.accept(out);
+    }
   }
 
   private static String escape(String label) {

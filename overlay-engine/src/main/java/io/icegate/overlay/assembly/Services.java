@@ -5,6 +5,9 @@ import io.icegate.core.credential.CredentialStore;
 import io.icegate.core.durability.AccountDeletion;
 import io.icegate.core.durability.CleanupStep;
 import io.icegate.core.integration.IntegrationService;
+import io.icegate.core.jobs.Backoff;
+import io.icegate.core.jobs.Schedules;
+import io.icegate.core.jobs.UpstreamJobs;
 import io.icegate.core.overlay.IntegrationCascade;
 import io.icegate.core.overlay.OperationRecords;
 import io.icegate.core.overlay.OverlayService;
@@ -14,6 +17,8 @@ import io.icegate.core.store.KvStore;
 import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
 import io.icegate.overlay.discovery.IntegrationDiscovery;
+import io.icegate.overlay.jobs.RefreshScheduler;
+import io.icegate.overlay.jobs.UpstreamJobRunner;
 import io.icegate.overlay.reconcile.OverlayCapture;
 import io.icegate.overlay.reconcile.OverlayContributions;
 import io.icegate.overlay.reconcile.ReconcileHook;
@@ -26,6 +31,7 @@ import io.icegate.overlay.tablevalidation.TableStates;
 import io.icegate.overlay.tablevalidation.TableValidator;
 import io.icegate.overlay.validation.IntegrationValidator;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -46,6 +52,12 @@ public final class Services {
   private static final int VALIDATION_MAX_NAMESPACES = 100;
   /** Asynchronous reconcile operations in flight at once in this process. */
   private static final int RECONCILE_THREADS = 2;
+
+  /** How long a scheduled round's job lease lasts without renewal. */
+  public static final Duration JOB_LEASE = Duration.ofSeconds(60);
+
+  /** How often a running round renews its job lease. */
+  public static final Duration JOB_HEARTBEAT = Duration.ofSeconds(20);
 
   private final CoreServices core;
   private final ServiceSettings settings;
@@ -167,6 +179,26 @@ public final class Services {
   public ReconcileOperations reconcileOperations() {
     return new ReconcileOperations(reconciler, new OperationRecords(store()), clock(),
         RECONCILE_THREADS);
+  }
+
+  /**
+   * The scheduler of this process (issue 28): its own runner (a new holder id, leases of {@link
+   * #JOB_LEASE} renewed every {@link #JOB_HEARTBEAT}) and reconcile operations, started at once.
+   * Closing it stops its rounds; the caller closes it before the store.
+   *
+   * @param floor the shortest interval this server runs
+   */
+  public RefreshScheduler refreshScheduler(Duration floor) {
+    UpstreamJobs jobs = new UpstreamJobs(repositories(), clock(), JOB_LEASE, Backoff.DEFAULT);
+    ReconcileOperations operations = reconcileOperations();
+    UpstreamJobRunner runner = new UpstreamJobRunner(jobs, operations, clock(), JOB_HEARTBEAT);
+    return new RefreshScheduler(repositories(), runner, floor, RefreshScheduler.DEFAULT_TICK,
+        RECONCILE_THREADS, operations);
+  }
+
+  /** The schedule views of the admin API and the lag metric, under {@code floor}. */
+  public Schedules schedules(Duration floor) {
+    return new Schedules(repositories(), clock(), floor);
   }
 
   /** Capture of an Overlay's tables by {@link #reconciler()}. */

@@ -7,6 +7,7 @@ import io.icegate.core.jobs.UpstreamJob;
 import io.icegate.core.jobs.UpstreamJobs;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Resource;
+import io.icegate.core.store.KvStoreException;
 import io.icegate.overlay.reconcile.ReconcileOperation;
 import io.icegate.overlay.reconcile.ReconcileOperations;
 import io.icegate.overlay.reconcile.RunGuard;
@@ -41,13 +42,18 @@ import org.slf4j.LoggerFactory;
  * round's run for that Overlay by the run-record rules (SUPERSEDED). A round whose job moved is
  * cancelled: the job is dropped and the next plan starts afresh. A failed round backs off.
  *
- * <p>Discovery still happens per Overlay, inside each run; one discovery of the union scope per
- * round (shared discovery) is issue 28's. Thread-safe.
+ * <p>A round that fails outside any Overlay's run (the store failing between publications) ends
+ * as a failed round when the store lets it, so the Integration backs off rather than retrying at
+ * once. Discovery still happens per Overlay, inside each run; one discovery of the union scope per
+ * round (shared discovery) is not done yet. Thread-safe.
  */
 public final class UpstreamJobRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UpstreamJobRunner.class);
 
-  /** Every Overlay of the Integration takes part (until issue 28 adds demand). */
+  /**
+   * Every Overlay of the Integration takes part: rounds asked for directly (tests); the scheduler
+   * plans by the Overlays' demand ({@link #runDueRound}).
+   */
   public static final Predicate<Resource<CatalogOverlay>> EVERY_OVERLAY = overlay -> true;
 
   private final UpstreamJobs jobs;
@@ -108,7 +114,21 @@ public final class UpstreamJobRunner implements AutoCloseable {
    */
   public RoundOutcome runRound(String accountId, String integrationId,
       Predicate<Resource<CatalogOverlay>> demand) {
-    Optional<UpstreamJob> planned = jobs.plan(accountId, integrationId, demand);
+    return run(accountId, integrationId, jobs.plan(accountId, integrationId, demand));
+  }
+
+  /**
+   * The round of Integration {@code integrationId} its {@link io.icegate.core.jobs.EffectivePlan}
+   * calls for now, if any ({@link UpstreamJobs#planDue}): what the scheduler runs.
+   *
+   * @param floor the shortest interval this server runs
+   */
+  public RoundOutcome runDueRound(String accountId, String integrationId, Duration floor) {
+    return run(accountId, integrationId, jobs.planDue(accountId, integrationId, floor));
+  }
+
+  private RoundOutcome run(String accountId, String integrationId,
+      Optional<UpstreamJob> planned) {
     if (planned.isEmpty()) {
       return RoundOutcome.of(RoundOutcome.State.IDLE, null);
     }
@@ -121,6 +141,9 @@ public final class UpstreamJobRunner implements AutoCloseable {
     held.put(key, current);
     try {
       return publish(current);
+    } catch (RuntimeException e) {
+      endFailed(current.get(), e);
+      throw e;
     } finally {
       held.remove(key, current);
     }
@@ -179,6 +202,21 @@ public final class UpstreamJobRunner implements AutoCloseable {
     return new RoundOutcome(failure == null ? RoundOutcome.State.SUCCEEDED
         : RoundOutcome.State.FAILED, job.jobId(), rounds,
         failure == null ? null : failure.code() + ": " + failure.message());
+  }
+
+  /** Records {@code held}'s round as failed by {@code e}, if the store lets it (best effort). */
+  private void endFailed(UpstreamJob held, RuntimeException e) {
+    ErrorCode code = e instanceof IcegateException coded ? coded.code()
+        : e instanceof KvStoreException stored ? ErrorCode.forStoreFailure(stored.kind())
+        : ErrorCode.INTERNAL;
+    try {
+      String message = e instanceof IcegateException ? e.getMessage()
+          : "the round failed outside an overlay's run: " + e.getClass().getSimpleName();
+      jobs.end(held, Map.of(), new SchedulerState.Problem(code.name(), message));
+    } catch (RuntimeException again) {
+      LOG.warn("recording the failure of upstream job {} failed: {}", held.jobId(),
+          again.getClass().getName());
+    }
   }
 
   private SchedulerState.OverlayRound outcome(UpstreamJob job,

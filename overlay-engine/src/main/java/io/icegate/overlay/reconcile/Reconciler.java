@@ -270,13 +270,20 @@ public final class Reconciler {
    * The Overlay and Integration records a started run observes: everything it publishes is fenced
    * on their generations as read here (after the run started, so a change after this point fences
    * the run and one before it is what the run reconciles). The handle refuses mass retirement
-   * ({@link Handle#with} to confirm it).
+   * ({@link Handle#with} to confirm it). A paused Integration starts no upstream work (issue 28);
+   * a pause after this point advances its configuration generation, which fences the run.
+   *
+   * @throws IcegateException INTEGRATION_PAUSED
    */
   public Handle handle(String accountId, String overlayId, ReconcileRuns.Ticket ticket) {
     return repositories.store().read(tx -> {
       Resource<CatalogOverlay> overlay = repositories.overlays(accountId).require(tx, overlayId);
       Resource<Integration> integration =
           repositories.integrations(accountId).require(tx, overlay.spec().integrationId());
+      if (integration.spec().paused()) {
+        throw new IcegateException(ErrorCode.INTEGRATION_PAUSED, ResourceKind.INTEGRATION,
+            integration.id());
+      }
       return new Handle(overlay, integration, ticket, MassRetirement.REFUSED, RunGuard.NONE);
     });
   }

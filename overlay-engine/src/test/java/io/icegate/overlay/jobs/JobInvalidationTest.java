@@ -10,8 +10,10 @@ import io.icegate.core.jobs.SchedulerState;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
+import io.icegate.core.overlay.OverlayPatch;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
+import io.icegate.core.store.KeyLayout;
 import io.icegate.core.testing.InvariantChecker;
 import io.icegate.overlay.reconcile.JobWorld;
 import io.icegate.overlay.store.testing.ContributionInvariants;
@@ -19,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -45,7 +48,8 @@ class JobInvalidationTest extends JobTestSupport {
     for (String kind : List.of("memory", "sqlite")) {
       for (String change : List.of("integration-uri", "integration-properties",
           "integration-credentials", "overlay-selection", "overlay-replacement",
-          "catalog-deletion", "overlay-deletion", "integration-cascade", "account-deletion")) {
+          "catalog-deletion", "overlay-deletion", "integration-cascade", "account-deletion",
+          "overlay-pause", "integration-pause")) {
         out.add(Arguments.of(kind, change));
       }
     }
@@ -93,6 +97,50 @@ class JobInvalidationTest extends JobTestSupport {
     }
   }
 
+  /** Deleting an Overlay removes its reconcile run record with its scheduler state. */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void anOverlayDeleteRemovesItsRunRecord(String kind) throws Exception {
+    World world = world(kind);
+    JobProcess a = process(world, Instant.now());
+    assertThat(a.runner.runRound(world.account(), world.integration(),
+        UpstreamJobRunner.EVERY_OVERLAY).state()).isEqualTo(RoundOutcome.State.SUCCEEDED);
+    byte[] run = KeyLayout.run(world.account(), world.overlay());
+    byte[] before = store.read(tx -> tx.get(run));
+    assertThat(before).isNotNull();
+    world.w().overlays().delete(world.account(), world.overlay(), ExpectedGeneration.any());
+    byte[] after = store.read(tx -> tx.get(run));
+    assertThat(after).isNull();
+    assertThat(a.jobs.overlayRound(world.account(), world.integration(), world.overlay()))
+        .isEmpty();
+  }
+
+  /**
+   * Interval and retention are read when planning: changing them while a round sits between
+   * discovery and publication neither advances the configuration generation nor cancels it.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void anIntervalOrRetentionChangeDoesNotSupersedeTheRunningRound(String kind) throws Exception {
+    World world = world(kind);
+    long configuration = world.w().overlays().get(world.account(), world.overlay())
+        .configurationGeneration();
+    JobProcess a = process(world, Instant.now());
+    a.gate.arm();
+    Future<RoundOutcome> round = threads.submit(() -> a.runner.runRound(world.account(),
+        world.integration(), UpstreamJobRunner.EVERY_OVERLAY));
+    a.gate.awaitArrival();
+    world.w().overlays().update(world.account(), world.overlay(), ExpectedGeneration.any(),
+        new OverlayPatch(null, null, null, null, null, Optional.of("PT10M"),
+            Optional.of("P7D"), null));
+    a.gate.release.countDown();
+
+    assertThat(round.get(120, TimeUnit.SECONDS).state()).isEqualTo(RoundOutcome.State.SUCCEEDED);
+    assertThat(world.w().relations(world.catalog())).isNotEmpty();
+    assertThat(world.w().overlays().get(world.account(), world.overlay())
+        .configurationGeneration()).isEqualTo(configuration);
+  }
+
   /**
    * The job's generations cover every participant: a selection change of the second Overlay,
    * made while the round sits after the first Overlay's discovery, stops the first Overlay's
@@ -137,6 +185,11 @@ class JobInvalidationTest extends JobTestSupport {
           new SecretValues(Map.of("token", "rotated")));
       case "overlay-selection" -> w.overlays().update(account, world.overlay(),
           ExpectedGeneration.any(), null, null, null, List.of(List.of("sales", "emea")), null);
+      case "overlay-pause" -> w.overlays().update(account, world.overlay(),
+          ExpectedGeneration.any(), new OverlayPatch(null, null, null, null, null, null, null,
+              true));
+      case "integration-pause" -> w.integrations().update(account, world.integration(),
+          ExpectedGeneration.any(), null, null, null, null, true);
       case "overlay-replacement" -> w.overlays().create(account,
           new CatalogOverlay("sales", world.integration(), world.catalog(),
               List.of(List.of("sales")), List.of()),

@@ -1,0 +1,151 @@
+package io.icegate.admin;
+
+import static io.icegate.admin.AdminHttpMappingTest.assertProblem;
+import static io.icegate.admin.testing.AdminServer.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.icegate.admin.testing.AdminServer;
+import io.icegate.core.auth.TokenRole;
+import io.icegate.core.model.Account;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 28's demand members over real HTTP: an Overlay's {@code refreshInterval}, {@code
+ * retention} and {@code paused}, an Integration's {@code paused}; If-Match as for every PATCH;
+ * bad durations a 400 naming the member; only a pause change advances the configuration
+ * generation; a reconcile on a paused Integration is 409 INTEGRATION_PAUSED.
+ */
+class RefreshDemandRoutesTest {
+  private static AdminServer server;
+  private static String base;
+  private static String integration;
+  private static String catalog;
+
+  @BeforeAll
+  static void start() {
+    server = AdminServer.start();
+    String account = server.services.repositories().accounts().create(new Account("acme")).id();
+    server.grant(AdminServer.ADMIN, account, TokenRole.ADMIN, true);
+    base = "/admin/v1/accounts/" + account;
+    integration = id(server.send("POST", base + "/integrations",
+        "{\"displayName\":\"up\",\"type\":\"ICEBERG_REST\","
+            + "\"uri\":\"https://unreachable.example.com/v1\","
+            + "\"authentication\":{\"type\":\"bearer\",\"token\":\"tok\"}}"));
+    catalog = id(server.send("POST", base + "/catalogs",
+        "{\"name\":\"c\",\"warehouse\":\"file:/tmp/demand\"}"));
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  private static String id(HttpResponse<String> created) {
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    return json(created).get("id").asText();
+  }
+
+  private static String overlay(String name, String demand) {
+    return "{\"displayName\":\"" + name + "\",\"integrationId\":\"" + integration
+        + "\",\"catalogId\":\"" + catalog + "\"" + demand + "}";
+  }
+
+  @Test
+  void anOverlayCarriesItsDemandNormalizedAndWithoutItIsManual() {
+    JsonNode manual = json(server.send("POST", base + "/overlays", overlay("manual", "")));
+    assertThat(manual.get("refreshInterval").isNull()).isTrue();
+    assertThat(manual.get("retention").isNull()).isTrue();
+    assertThat(manual.get("paused").asBoolean()).isFalse();
+
+    JsonNode scheduled = json(server.send("POST", base + "/overlays", overlay("scheduled",
+        ",\"refreshInterval\":\"PT300S\",\"retention\":\"P7D\",\"paused\":true")));
+    assertThat(scheduled.get("refreshInterval").asText()).isEqualTo("PT5M");
+    assertThat(scheduled.get("retention").asText()).isEqualTo("PT168H");
+    assertThat(scheduled.get("paused").asBoolean()).isTrue();
+  }
+
+  @Test
+  void aBadDurationIsA400NamingTheMember() {
+    JsonNode notDuration = assertProblem(server.send("POST", base + "/overlays",
+        overlay("bad1", ",\"refreshInterval\":\"every minute\"")), 400, "INVALID_ARGUMENT");
+    assertThat(notDuration.get("detail").asText()).contains("refreshInterval");
+    JsonNode tooShort = assertProblem(server.send("POST", base + "/overlays",
+        overlay("bad2", ",\"refreshInterval\":\"PT1S\"")), 400, "INVALID_ARGUMENT");
+    assertThat(tooShort.get("detail").asText()).contains("refreshInterval", "PT5S");
+    JsonNode retention = assertProblem(server.send("POST", base + "/overlays",
+        overlay("bad3", ",\"retention\":\"-P1D\"")), 400, "INVALID_ARGUMENT");
+    assertThat(retention.get("detail").asText()).contains("retention");
+    JsonNode months = assertProblem(server.send("POST", base + "/overlays",
+        overlay("bad4", ",\"retention\":\"P1M\"")), 400, "INVALID_ARGUMENT");
+    assertThat(months.get("detail").asText()).contains("retention");
+    assertProblem(server.send("POST", base + "/overlays",
+        overlay("bad5", ",\"paused\":\"yes\"")), 400, "MALFORMED_REQUEST");
+  }
+
+  @Test
+  void onlyAPauseChangeAdvancesTheConfigurationGeneration() {
+    HttpResponse<String> created = server.send("POST", base + "/overlays", overlay("patched",
+        ",\"refreshInterval\":\"PT1M\""));
+    String path = base + "/overlays/" + id(created);
+    String etag = created.headers().firstValue("ETag").orElseThrow();
+    long configuration = json(created).get("configurationGeneration").asLong();
+
+    assertProblem(server.send("PATCH", path, "{\"refreshInterval\":\"PT2M\"}"), 428,
+        "PRECONDITION_REQUIRED");
+    HttpResponse<String> interval = server.send("PATCH", path,
+        "{\"refreshInterval\":\"PT2M\",\"retention\":\"PT1H\"}", "If-Match", etag);
+    assertThat(interval.statusCode()).as(interval.body()).isEqualTo(200);
+    assertThat(json(interval).get("refreshInterval").asText()).isEqualTo("PT2M");
+    assertThat(json(interval).get("configurationGeneration").asLong()).isEqualTo(configuration);
+    assertProblem(server.send("PATCH", path, "{\"paused\":true}", "If-Match", etag), 412,
+        "GENERATION_MISMATCH");
+
+    etag = interval.headers().firstValue("ETag").orElseThrow();
+    HttpResponse<String> paused = server.send("PATCH", path, "{\"paused\":true}", "If-Match",
+        etag);
+    assertThat(json(paused).get("paused").asBoolean()).isTrue();
+    assertThat(json(paused).get("refreshInterval").asText()).isEqualTo("PT2M");
+    assertThat(json(paused).get("configurationGeneration").asLong())
+        .isGreaterThan(configuration);
+
+    // an explicit null removes the interval (manual only); an absent member keeps it
+    etag = paused.headers().firstValue("ETag").orElseThrow();
+    HttpResponse<String> manual = server.send("PATCH", path, "{\"refreshInterval\":null}",
+        "If-Match", etag);
+    assertThat(json(manual).get("refreshInterval").isNull()).isTrue();
+    assertThat(json(manual).get("retention").asText()).isEqualTo("PT1H");
+    assertThat(json(manual).get("paused").asBoolean()).isTrue();
+    etag = manual.headers().firstValue("ETag").orElseThrow();
+    JsonNode bad = assertProblem(server.send("PATCH", path, "{\"retention\":\"soon\"}",
+        "If-Match", etag), 400, "INVALID_ARGUMENT");
+    assertThat(bad.get("detail").asText()).contains("retention");
+  }
+
+  @Test
+  void aPausedIntegrationRefusesReconcileAndResumes() {
+    String overlay = id(server.send("POST", base + "/overlays", overlay("on-paused", "")));
+    String path = base + "/integrations/" + integration;
+    HttpResponse<String> read = server.send("GET", path, null);
+    long configuration = json(read).get("configurationGeneration").asLong();
+    HttpResponse<String> paused = server.send("PATCH", path, "{\"paused\":true}", "If-Match",
+        read.headers().firstValue("ETag").orElseThrow());
+    assertThat(paused.statusCode()).as(paused.body()).isEqualTo(200);
+    assertThat(json(paused).get("paused").asBoolean()).isTrue();
+    assertThat(json(paused).get("configurationGeneration").asLong())
+        .isGreaterThan(configuration);
+    try {
+      assertProblem(server.send("POST", base + "/overlays/" + overlay + "/reconcile", null),
+          409, "INTEGRATION_PAUSED");
+      assertProblem(server.send("POST", base + "/overlays/" + overlay + "/reconcile", null,
+          "Prefer", "respond-async"), 409, "INTEGRATION_PAUSED");
+    } finally {
+      HttpResponse<String> resumed = server.send("PATCH", path, "{\"paused\":false}",
+          "If-Match", paused.headers().firstValue("ETag").orElseThrow());
+      assertThat(json(resumed).get("paused").asBoolean()).isFalse();
+    }
+  }
+}

@@ -1,0 +1,219 @@
+package io.icegate.core.jobs;
+
+import com.apple.foundationdb.Range;
+import io.icegate.core.model.Account;
+import io.icegate.core.model.CatalogOverlay;
+import io.icegate.core.model.Integration;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeyValue;
+import io.icegate.core.store.ReadConsistency;
+import io.icegate.core.store.ReadTransaction;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the scheduler state says about an Overlay and an Integration (issue 28's schedule routes
+ * and the lag metric), each read in one transaction. Times are epoch milliseconds.
+ *
+ * <p>The last success of an Overlay is the start of its Integration's last successful round
+ * (its discovery), once the Overlay took part in a round: a round that published the Overlay but
+ * failed for another participant does not count, so the lag shown errs on the high side.
+ */
+public final class Schedules {
+  private final Repositories repositories;
+  private final Clock clock;
+  private final Duration floor;
+
+  /** @param floor the shortest interval the server runs */
+  public Schedules(Repositories repositories, Clock clock, Duration floor) {
+    this.repositories = Objects.requireNonNull(repositories, "repositories");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.floor = Objects.requireNonNull(floor, "floor");
+  }
+
+  /**
+   * An Overlay's schedule.
+   *
+   * @param state {@code manual} (no interval), {@code paused} (the Overlay or its Integration),
+   *     {@code running}, {@code backoff} or {@code idle}
+   * @param lastSuccessAt start of the last successful round it took part in, or null
+   * @param lastAttemptAt end of the last round it took part in, or null
+   * @param nextRunAt when the next round is due, or null without demand
+   * @param lagMillis now minus {@code lastSuccessAt}, or null
+   * @param lastError why its last round (or its Integration's) failed, or null
+   */
+  public record OverlaySchedule(String state, Long lastSuccessAt, Long lastAttemptAt,
+      Long nextRunAt, Long lagMillis, SchedulerState.Problem lastError) {}
+
+  /**
+   * An Integration's effective plan and scheduler state.
+   *
+   * @param interval the shortest requested interval (ISO-8601, never below the server's floor),
+   *     or null without demand
+   * @param retention the longest requested retention, or null (the current capture only)
+   * @param scope the union of the active Overlays' include paths (empty: the whole tree)
+   * @param overlays the Overlays with demand
+   * @param paused whether the Integration is paused
+   * @param nextRunAt when the next round is due, or null without demand
+   * @param lastSuccessAt start of the last successful round, or null
+   * @param lastError why the last round failed while backing off, or null
+   */
+  public record IntegrationSchedule(String interval, String retention, List<List<String>> scope,
+      List<String> overlays, boolean paused, Long nextRunAt, Long lastSuccessAt,
+      SchedulerState.Problem lastError) {}
+
+  /** @throws io.icegate.core.error.IcegateException NOT_FOUND */
+  public OverlaySchedule overlay(String accountId, String overlayId) {
+    return repositories.store().read(tx -> {
+      Resource<CatalogOverlay> overlay = repositories.overlays(accountId).require(tx, overlayId);
+      Resource<Integration> integration = repositories.integrations(accountId)
+          .require(tx, overlay.spec().integrationId());
+      return overlay(tx, integration, overlay, plan(tx, integration), clock.millis());
+    });
+  }
+
+  /** @throws io.icegate.core.error.IcegateException NOT_FOUND */
+  public IntegrationSchedule integration(String accountId, String integrationId) {
+    return repositories.store().read(tx -> {
+      Resource<Integration> integration =
+          repositories.integrations(accountId).require(tx, integrationId);
+      EffectivePlan plan = plan(tx, integration);
+      Optional<SchedulerState> state = StoredJobs.state(tx, accountId, integrationId);
+      return new IntegrationSchedule(plan.interval().map(Duration::toString).orElse(null),
+          plan.retention().map(Duration::toString).orElse(null), plan.scope(),
+          plan.participants().stream().map(Resource::id).toList(), plan.paused(),
+          plan.nextRunAtMillis(state).orElse(null),
+          state.map(SchedulerState::lastSuccessAtMillis).orElse(null),
+          state.filter(s -> s.attempts() > 0).map(SchedulerState::lastError).orElse(null));
+    });
+  }
+
+  /**
+   * Across every account (one transaction each): the lag of every Overlay with demand that took
+   * part in a successful round, by Overlay id, and how many Integrations are backing off.
+   *
+   * @param lags Overlay id to lag in milliseconds
+   * @param backingOff Integrations whose last round failed and whose backoff has not ended
+   */
+  public record Overview(Map<String, Long> lags, int backingOff) {}
+
+  /** The {@link Overview} now. */
+  public Overview overview() {
+    Map<String, Long> lags = new LinkedHashMap<>();
+    int backingOff = 0;
+    for (String accountId : accountIds(repositories)) {
+      backingOff += repositories.store().read(tx -> {
+        int backing = 0;
+        long now = clock.millis();
+        for (Resource<Integration> integration : integrationsOf(tx, repositories, accountId)) {
+          EffectivePlan plan = plan(tx, integration);
+          for (Resource<CatalogOverlay> overlay : plan.participants()) {
+            Long lag = overlay(tx, integration, overlay, plan, now).lagMillis();
+            if (lag != null) {
+              lags.put(overlay.id(), lag);
+            }
+          }
+          Optional<SchedulerState> state = StoredJobs.state(tx, accountId, integration.id());
+          if (state.isPresent() && state.get().attempts() > 0
+              && state.get().nextAttemptAtMillis() > now) {
+            backing++;
+          }
+        }
+        return backing;
+      });
+    }
+    return new Overview(lags, backingOff);
+  }
+
+  /** The ids of every account, read in one transaction. */
+  public static List<String> accountIds(Repositories repositories) {
+    ResourceRepository<Account> accounts = repositories.accounts();
+    Range range = KeyLayout.resources(KeyLayout.ROOT_PARTITION, ResourceKind.ACCOUNT).range();
+    return repositories.store().read(tx -> {
+      List<String> ids = new ArrayList<>();
+      for (KeyValue kv : ReadConsistency.EVENTUAL_ALLOWED.view(tx)
+          .getRange(range.begin, range.end)) {
+        ids.add(accounts.codec().read(kv.value()).id());
+      }
+      return ids;
+    });
+  }
+
+  /** The Integrations of {@code accountId}, read in {@code tx}. */
+  public static List<Resource<Integration>> integrationsOf(ReadTransaction tx,
+      Repositories repositories, String accountId) {
+    ResourceRepository<Integration> integrations = repositories.integrations(accountId);
+    Range range = KeyLayout.resources(accountId, ResourceKind.INTEGRATION).range();
+    List<Resource<Integration>> out = new ArrayList<>();
+    for (KeyValue kv : ReadConsistency.EVENTUAL_ALLOWED.view(tx)
+        .getRange(range.begin, range.end)) {
+      out.add(integrations.codec().read(kv.value()));
+    }
+    return out;
+  }
+
+  private EffectivePlan plan(ReadTransaction tx, Resource<Integration> integration) {
+    return EffectivePlan.of(integration, overlaysOf(tx, repositories, integration.accountId(),
+        integration.id(), ReadConsistency.EVENTUAL_ALLOWED), floor);
+  }
+
+  /** The Overlays of {@code accountId} bound to Integration {@code integrationId}, read in tx. */
+  static List<Resource<CatalogOverlay>> overlaysOf(ReadTransaction tx, Repositories repositories,
+      String accountId, String integrationId, ReadConsistency consistency) {
+    ResourceRepository<CatalogOverlay> overlays = repositories.overlays(accountId);
+    Range range = KeyLayout.resources(accountId, ResourceKind.OVERLAY).range();
+    List<Resource<CatalogOverlay>> found = new ArrayList<>();
+    for (KeyValue kv : consistency.view(tx).getRange(range.begin, range.end)) {
+      Resource<CatalogOverlay> overlay = overlays.codec().read(kv.value());
+      if (overlay.spec().integrationId().equals(integrationId)) {
+        found.add(overlay);
+      }
+    }
+    return found;
+  }
+
+  private static OverlaySchedule overlay(ReadTransaction tx, Resource<Integration> integration,
+      Resource<CatalogOverlay> overlay, EffectivePlan plan, long now) {
+    String account = integration.accountId();
+    Optional<SchedulerState> state = StoredJobs.state(tx, account, integration.id());
+    Optional<SchedulerState.OverlayRound> round =
+        StoredJobs.overlayRound(tx, account, integration.id(), overlay.id());
+    Optional<UpstreamJob> job = StoredJobs.job(tx, account, integration.id());
+    Long lastSuccess = round.isEmpty() ? null
+        : state.map(SchedulerState::lastSuccessAtMillis).orElse(null);
+    boolean demand = plan.participants().stream().anyMatch(o -> o.id().equals(overlay.id()));
+    String name;
+    if (overlay.spec().paused() || integration.spec().paused()) {
+      name = "paused";
+    } else if (overlay.spec().refreshInterval() == null) {
+      name = "manual";
+    } else if (job.isPresent() && job.get().includes(overlay.id()) && job.get().lease() != null
+        && job.get().lease().expiresAtMillis() > now) {
+      name = "running";
+    } else if (state.isPresent() && state.get().attempts() > 0
+        && state.get().nextAttemptAtMillis() > now) {
+      name = "backoff";
+    } else {
+      name = "idle";
+    }
+    SchedulerState.Problem error = round.map(SchedulerState.OverlayRound::lastError)
+        .orElse(null);
+    if (error == null && state.isPresent() && state.get().attempts() > 0) {
+      error = state.get().lastError();
+    }
+    return new OverlaySchedule(name, lastSuccess,
+        round.map(SchedulerState.OverlayRound::atMillis).orElse(null),
+        demand ? plan.nextRunAtMillis(state).orElse(null) : null,
+        lastSuccess == null ? null : now - lastSuccess, error);
+  }
+}
