@@ -1,5 +1,8 @@
 package io.icegate.gateway.server;
 
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpCompliance;
+import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
@@ -17,8 +20,10 @@ import org.eclipse.jetty.server.internal.HttpConnection;
  * rejected one.
  *
  * <p>Built on Jetty's {@code internal.HttpConnection}, whose {@code newHttpStream} hook receives
- * the target before it is parsed; {@link #newConnection} repeats what Jetty's own factory does
- * (Jetty 12.1). Should that hook change, the error format falls back to Iceberg's, never worse.
+ * the target before it is parsed, and on its parser, whose input shows the start of a target too
+ * long to parse (414); {@link #newConnection} and the parser's set-up repeat what Jetty's own
+ * factory and connection do (Jetty 12.1). Should those hooks change, the error format falls back
+ * to Iceberg's, never worse.
  */
 final class TargetRecordingConnectionFactory extends HttpConnectionFactory {
 
@@ -43,10 +48,64 @@ final class TargetRecordingConnectionFactory extends HttpConnectionFactory {
   private static final String BAD_MESSAGE = "/badMessage";
 
   private static final class Recording extends HttpConnection {
+    /** How much of a target's start is kept when it is read before its request line ends. */
+    private static final int TARGET_START = 256;
+
     private volatile String target;
+    /**
+     * The connection's request handler, kept when the super constructor creates it (before this
+     * class's initialisers would run, so it has none).
+     */
+    private RequestHandler handler;
 
     Recording(HttpConfiguration config, Connector connector, EndPoint endPoint) {
       super(config, connector, endPoint);
+    }
+
+    @Override
+    protected RequestHandler newRequestHandler() {
+      RequestHandler created = super.newRequestHandler();
+      handler = created;
+      return created;
+    }
+
+    /**
+     * Jetty's parser (configured as Jetty's own factory does), which also notes the start of each
+     * request's target from the bytes it is about to parse: a target too long for the parser
+     * (414) never reaches {@link #newHttpStream}, but its start says which surface it addressed.
+     */
+    @Override
+    protected HttpParser newHttpParser(HttpCompliance compliance) {
+      HttpConfiguration config = getHttpConfiguration();
+      HttpParser parser = new HttpParser(handler, config.getRequestHeaderSize(), compliance) {
+        @Override
+        public boolean parseNext(ByteBuffer buffer) {
+          if (isState(State.START)) {
+            String start = targetStart(buffer);
+            if (start != null) {
+              target = start;
+            }
+          }
+          return super.parseNext(buffer);
+        }
+      };
+      parser.setHeaderCacheSize(config.getHeaderCacheSize());
+      parser.setHeaderCacheCaseSensitive(config.isHeaderCacheCaseSensitive());
+      return parser;
+    }
+
+    /** The start of the target in a request line at {@code buffer}'s position; null: none yet. */
+    private static String targetStart(ByteBuffer buffer) {
+      int at = buffer.position();
+      int end = buffer.limit();
+      while (at < end && buffer.get(at) != ' ') {
+        at++;
+      }
+      StringBuilder start = new StringBuilder();
+      for (at++; at < end && buffer.get(at) != ' ' && start.length() < TARGET_START; at++) {
+        start.append((char) (buffer.get(at) & 0xff));
+      }
+      return start.length() == 0 ? null : start.toString();
     }
 
     @Override
