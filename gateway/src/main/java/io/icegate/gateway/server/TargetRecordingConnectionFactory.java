@@ -1,6 +1,7 @@
 package io.icegate.gateway.server;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpCompliance;
 import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.http.HttpVersion;
@@ -48,8 +49,9 @@ final class TargetRecordingConnectionFactory extends HttpConnectionFactory {
   private static final String BAD_MESSAGE = "/badMessage";
 
   private static final class Recording extends HttpConnection {
-    /** How much of a target's start is kept when it is read before its request line ends. */
-    private static final int TARGET_START = 256;
+    /** What is noted of a target too long to read: only whether it addressed the admin API. */
+    private static final String ADMIN = "/admin";
+    private static final byte[] ADMIN_BYTES = ADMIN.getBytes(StandardCharsets.US_ASCII);
 
     private volatile String target;
     /**
@@ -70,9 +72,10 @@ final class TargetRecordingConnectionFactory extends HttpConnectionFactory {
     }
 
     /**
-     * Jetty's parser (configured as Jetty's own factory does), which also notes the start of each
-     * request's target from the bytes it is about to parse: a target too long for the parser
+     * Jetty's parser (configured as Jetty's own factory does), which also looks at the start of
+     * each request's target in the bytes it is about to parse: a target too long for the parser
      * (414) never reaches {@link #newHttpStream}, but its start says which surface it addressed.
+     * Only that is noted, without allocating, since it runs for every request.
      */
     @Override
     protected HttpParser newHttpParser(HttpCompliance compliance) {
@@ -80,11 +83,8 @@ final class TargetRecordingConnectionFactory extends HttpConnectionFactory {
       HttpParser parser = new HttpParser(handler, config.getRequestHeaderSize(), compliance) {
         @Override
         public boolean parseNext(ByteBuffer buffer) {
-          if (isState(State.START)) {
-            String start = targetStart(buffer);
-            if (start != null) {
-              target = start;
-            }
+          if (isState(State.START) && buffer.hasRemaining()) {
+            target = addressesAdmin(buffer) ? ADMIN : null;
           }
           return super.parseNext(buffer);
         }
@@ -94,28 +94,20 @@ final class TargetRecordingConnectionFactory extends HttpConnectionFactory {
       return parser;
     }
 
-    /** The start of the target in a request line at {@code buffer}'s position; null: none yet. */
-    private static String targetStart(ByteBuffer buffer) {
+    /** Whether the request line at {@code buffer}'s position has a target under /admin. */
+    private static boolean addressesAdmin(ByteBuffer buffer) {
       int at = buffer.position();
       int end = buffer.limit();
       while (at < end && buffer.get(at) != ' ') {
         at++;
       }
-      StringBuilder start = new StringBuilder();
-      for (at++; at < end && buffer.get(at) != ' ' && start.length() < TARGET_START; at++) {
-        start.append((char) (buffer.get(at) & 0xff));
+      at++;
+      for (byte b : ADMIN_BYTES) {
+        if (at >= end || buffer.get(at++) != b) {
+          return false;
+        }
       }
-      return start.length() == 0 ? null : start.toString();
-    }
-
-    @Override
-    protected HttpStreamOverHTTP1 newHttpStream(String method, String uri, HttpVersion version) {
-      // Jetty answers a refused request on a stream of its own with this placeholder target;
-      // the client's target is the one read before it.
-      if (!BAD_MESSAGE.equals(uri)) {
-        target = uri;
-      }
-      return super.newHttpStream(method, uri, version);
+      return at >= end || buffer.get(at) == '/' || buffer.get(at) == '?' || buffer.get(at) == ' ';
     }
   }
 }
