@@ -1,6 +1,8 @@
 package io.icegate.admin;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -32,6 +34,8 @@ public final class AdminJson {
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      // a member given twice is refused, not silently the last one (what did the client mean?)
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
       .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
       .build();
@@ -127,8 +131,16 @@ public final class AdminJson {
     if (e instanceof UnrecognizedPropertyException unknown) {
       return malformed("unknown member " + path(unknown));
     }
-    if (e instanceof InvalidTypeIdException) {
-      return malformed("unknown or missing type of " + path((JsonMappingException) e));
+    if (e instanceof InvalidTypeIdException invalid) {
+      // at the top of the body the path is empty: name the value's type instead
+      String path = path(invalid);
+      return malformed("unknown or missing type of " + (path.isEmpty()
+          ? "the " + invalid.getBaseType().getRawClass().getSimpleName() : path));
+    }
+    if (e instanceof StreamReadException read && read.getOriginalMessage() != null
+        && read.getOriginalMessage().startsWith("Duplicate field")) {
+      // Jackson's message names the member (never its value)
+      return malformed("a member is given twice: " + read.getOriginalMessage());
     }
     if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
       IcegateException coded = modelCheck(mapping.getCause());

@@ -2,8 +2,10 @@ package io.icegate.admin;
 
 import io.icegate.core.auth.TokenGrant;
 import io.icegate.core.auth.TokenRole;
+import io.icegate.core.durability.ReplayedRejection;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.error.RetryAfter;
 import io.icegate.core.store.KvStoreException;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -17,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +57,9 @@ public final class AdminServlet extends HttpServlet {
       reply = dispatch(req);
     } catch (IcegateException e) {
       reply = problem(e.code(), e.getMessage(), e.details());
+      if (e instanceof ReplayedRejection) {
+        reply = reply.withHeader("Idempotency-Replayed", "true");
+      }
     } catch (KvStoreException e) {
       ErrorCode code = ErrorCode.forStoreFailure(e.kind());
       reply = problem(code, code.format("the request"));
@@ -168,10 +174,19 @@ public final class AdminServlet extends HttpServlet {
     return problem(code, detail, List.of());
   }
 
-  /** A problem+json reply with itemized {@code details} (listed when not empty). */
+  /**
+   * A problem+json reply with itemized {@code details} (listed when not empty), with the hints
+   * its status calls for: {@code Retry-After} when the cause passes by itself, and the scheme a
+   * 401 asks for (RFC 9110, section 11.6.1).
+   */
   static AdminReply problem(ErrorCode code, String detail, List<String> details) {
-    return new AdminReply(code.httpStatus(), PROBLEM,
+    AdminReply reply = new AdminReply(code.httpStatus(), PROBLEM,
         problemBody(code, code.httpStatus(), detail, details), Map.of());
+    OptionalInt retry = RetryAfter.seconds(code);
+    if (retry.isPresent()) {
+      reply = reply.withHeader(RetryAfter.HEADER, Integer.toString(retry.getAsInt()));
+    }
+    return code.httpStatus() == 401 ? reply.withHeader("WWW-Authenticate", "Bearer") : reply;
   }
 
   /**

@@ -117,22 +117,29 @@ public final class LoadTableComparison {
         System.out.printf("%-10s answer on the wire: %s%n", target.name(),
             checkAnswer(target, clientHeaders));
       }
-      System.out.printf("%-10s %10s %10s %9s %9s %9s %7s %12s %12s %12s %12s%n", "server",
+      System.out.printf("%-10s %10s %10s %9s %9s %9s %7s %12s %12s %12s %12s %12s%n", "server",
           "requests", "req/s", "p50 ms", "p99 ms", "max ms", "errors", "cpu us/req",
-          "cold start", "start cpu", "load us/req");
+          "cold start", "start cpu", "load us/req", "alloc KB/req");
       for (Target target : targets) {
         run(target, connections, 5, clientHeaders);
         long cpuBefore = cpuNanos(target.process());
         long generatorBefore = generatorCpuNanos();
+        long allocatedBefore = ServerAllocation.bytes(target.process());
         Result r = run(target, connections, seconds, clientHeaders);
         long cpu = cpuNanos(target.process()) - cpuBefore;
         long generatorCpu = generatorCpuNanos() - generatorBefore;
-        System.out.printf("%-10s %10d %10.0f %9.2f %9.2f %9.2f %7d %12.0f %9d ms %9d ms %12.0f%n",
+        long allocatedAfter = ServerAllocation.bytes(target.process());
+        double allocatedKbPerRequest = allocatedBefore < 0 || allocatedAfter < 0
+            || r.requests() == 0 ? Double.NaN
+            : (allocatedAfter - allocatedBefore) / 1024.0 / r.requests();
+        System.out.printf("%-10s %10d %10.0f %9.2f %9.2f %9.2f %7d %12.0f %9d ms %9d ms %12.0f"
+            + " %12.2f%n",
             target.name(), r.requests(), r.throughput(), r.percentileMillis(50),
             r.percentileMillis(99), r.percentileMillis(100), r.errors(),
             r.requests() == 0 ? Double.NaN : cpu / 1e3 / r.requests(),
             target.coldStartMillis(), target.coldStartCpuMillis(),
-            r.requests() == 0 ? Double.NaN : generatorCpu / 1e3 / r.requests());
+            r.requests() == 0 ? Double.NaN : generatorCpu / 1e3 / r.requests(),
+            allocatedKbPerRequest);
       }
     } finally {
       for (Target target : targets) {

@@ -3,6 +3,7 @@ package io.icegate.core.credential;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.store.Transaction;
+import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,8 +20,8 @@ import org.slf4j.LoggerFactory;
  *       and the bookkeeping are one atomic step);
  *   <li>after a definite publication, {@link #retire} the old generation; after a definite
  *       failure, {@link #discard} the prepared one; after a commit with unknown result, {@link
- *       #keep} it: the resource transaction may have committed, and its candidate note stays for
- *       a later orphan reclaimer.
+ *       #keep} it: the resource transaction may have committed, and its candidate note stays
+ *       until the owner's next publication reclaims it once {@link #STALE_AFTER} has passed.
  * </ol>
  *
  * <p>Nothing here depends on a compensating write succeeding: a failed retire or discard leaves a
@@ -29,6 +30,12 @@ import org.slf4j.LoggerFactory;
 public final class CredentialPublication {
   private static final Logger LOG = LoggerFactory.getLogger(CredentialPublication.class);
   private static final int PREPARE_ATTEMPTS = 8;
+  /**
+   * How long a noted generation may belong to a publication still under way. Far above any
+   * request's life (a FoundationDB transaction lives at most 5 s): a younger note may be a
+   * concurrent rotation's prepared generation, which must not be pulled from under it.
+   */
+  public static final Duration STALE_AFTER = Duration.ofHours(1);
 
   private final CredentialStore credentials;
 
@@ -61,7 +68,9 @@ public final class CredentialPublication {
 
   /**
    * The bookkeeping inside the resource transaction that publishes {@code generation} in place of
-   * {@code oldGeneration} (0: none).
+   * {@code oldGeneration} (0: none). It also reclaims the stale orphan candidates of the owner and
+   * of owners that never got a record ({@link CredentialStore#reclaimStale}): nothing else
+   * removes a generation kept after an unknown result.
    *
    * @throws IcegateException COMMIT_STATE_UNKNOWN when the prepared secret is gone (a concurrent
    *     discard); the transaction then writes nothing
@@ -76,6 +85,8 @@ public final class CredentialPublication {
     if (oldGeneration > 0 && oldGeneration != generation) {
       credentials.noteCandidate(tx, accountId, ownerId, oldGeneration, "retiring");
     }
+    credentials.reclaimStale(tx, accountId, ownerId, generation, oldGeneration,
+        STALE_AFTER);
   }
 
   /** After the new generation is published: removes {@code oldGeneration} (best effort). */

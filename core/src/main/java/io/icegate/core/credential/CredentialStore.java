@@ -1,6 +1,7 @@
 package io.icegate.core.credential;
 
 import com.apple.foundationdb.Range;
+import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.icegate.core.durability.CleanupStep;
@@ -22,6 +23,8 @@ import java.nio.ByteBuffer;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -174,6 +177,56 @@ public final class CredentialStore {
   private static void clearAround(Transaction tx, Range range, byte[] kept) {
     tx.clearRange(range.begin, kept);
     tx.clearRange(Arrays.copyOf(kept, kept.length + 1), range.end);
+  }
+
+  /**
+   * Removes, in {@code tx}, the orphan candidates of account {@code accountId} noted more than
+   * {@code staleAfter} ago that belong to {@code ownerId} (except generations {@code published}
+   * and {@code replaced}) or to an owner that has no record: generations kept after a publication
+   * with an unknown result, or whose retire or discard failed. Their publication is long over, so
+   * nothing can still publish them (one that tried would find its prepared secret gone and write
+   * nothing). Snapshot reads: a stale note is not one a running publication writes, so the scan
+   * adds no conflict to the owner's writes.
+   *
+   * @return how many generations were removed
+   */
+  public int reclaimStale(Transaction tx, String accountId, String ownerId, long published,
+      long replaced, Duration staleAfter) {
+    Instant staleBefore = clock.instant().minus(staleAfter);
+    ReadTransaction snapshot = tx.snapshot();
+    Subspace notes = KeyLayout.credentialCandidates(accountId);
+    int removed = 0;
+    for (KeyValue kv : snapshot.getRange(notes.range().begin, notes.range().end, 100_000,
+        Direction.FORWARD)) {
+      Tuple note = notes.unpack(kv.key());
+      String owner = note.getString(0);
+      long generation = note.getLong(1);
+      boolean reclaimable = owner.equals(ownerId)
+          ? generation != published && generation != replaced
+          : !hasRecord(snapshot, accountId, owner);
+      if (reclaimable && notedBefore(kv.value(), staleBefore)) {
+        remove(tx, accountId, owner, generation);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  private static boolean hasRecord(ReadTransaction tx, String accountId, String ownerId) {
+    return tx.get(KeyLayout.resource(new ResourceRef(accountId, ResourceKind.INTEGRATION,
+        ownerId))) != null
+        || tx.get(KeyLayout.resource(new ResourceRef(accountId, ResourceKind.CATALOG, ownerId)))
+        != null;
+  }
+
+  /** Whether a candidate note says it was noted before {@code instant} (unreadable: no). */
+  private static boolean notedBefore(byte[] note, Instant instant) {
+    try {
+      String notedAt = ModelJson.mapper().readTree(note).path("notedAt").asText("");
+      return Instant.parse(notedAt).isBefore(instant);
+    } catch (IOException | java.time.format.DateTimeParseException e) {
+      return false;
+    }
   }
 
   /** The orphan candidates of account {@code accountId}: (owner id, generation) pairs. */

@@ -248,8 +248,9 @@ public final class IdempotentCreates {
             subject = kind;
           }
         }
-        throw new IcegateException(
-            ErrorCode.valueOf(receipt.errorCode()), subject, receipt.errorMessage(), null);
+        ErrorCode code = ErrorCode.valueOf(receipt.errorCode());
+        throw replayed ? new ReplayedRejection(code, subject, receipt.errorMessage())
+            : new IcegateException(code, subject, receipt.errorMessage(), null);
       }
       return new IdempotentResult<>(
           new CreateOutcome<>(

@@ -5,6 +5,7 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceKind;
+import io.icegate.core.model.ResourceRef;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KvStore;
@@ -272,6 +273,12 @@ public final class ReconcileRuns {
       return;
     }
     store.run(Idempotence.IDEMPOTENT, tx -> {
+      if (tx.get(KeyLayout.resource(new ResourceRef(ticket.accountId(), ResourceKind.OVERLAY,
+          ticket.overlayId()))) == null) {
+        // Deleted meanwhile (its delete or its Integration's cascade, found by issue 22's fence
+        // sweep): the run wrote nothing since, and its end is not written under a gone Overlay.
+        return null;
+      }
       Optional<Run> current = read(tx, ticket.accountId(), ticket.overlayId());
       if (current.isPresent() && isOwn(current.get(), ticket)
           && current.get().state() == State.RUNNING) {

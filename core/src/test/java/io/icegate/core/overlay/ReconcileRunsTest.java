@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.ResourceKind;
+import io.icegate.core.model.ResourceRef;
+import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
@@ -23,6 +26,9 @@ class ReconcileRunsTest {
   private final KvStore store = new EngineKvStore(InMemoryEngine.create());
   private final MutableClock clock = MutableClock.start();
   private final ReconcileRuns runs = new ReconcileRuns(store, clock, Duration.ofMinutes(1));
+  /** Where Overlay "ov"'s record lives: a run's end is written only while it exists. */
+  private static final byte[] OVERLAY_RECORD =
+      KeyLayout.resource(new ResourceRef("acct", ResourceKind.OVERLAY, "ov"));
 
   private ReconcileRuns.Start start(String operationId) {
     return store.read(tx -> runs.start(tx, "acct", "ov", operationId));
@@ -36,8 +42,10 @@ class ReconcileRunsTest {
     return ((ReconcileRuns.Started) start).ticket();
   }
 
+  /** A run's first publication, of an Overlay that exists (written with it, as it stands in). */
   private void record(ReconcileRuns.Ticket ticket) {
     store.run(tx -> {
+      tx.set(OVERLAY_RECORD, "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
       runs.record(tx, ticket);
       return null;
     });
@@ -61,6 +69,18 @@ class ReconcileRunsTest {
 
   private ReconcileRuns.Run stored() {
     return record().orElseThrow();
+  }
+
+  @Test
+  void aRunOfAnOverlayDeletedMeanwhileDoesNotWriteItsEnd() {
+    ReconcileRuns.Ticket ticket = started("op1");
+    record(ticket);
+    store.run(tx -> {
+      tx.clear(OVERLAY_RECORD); // its delete or its Integration's cascade
+      return null;
+    });
+    runs.finish(ticket, true);
+    assertThat(stored().state()).isEqualTo(ReconcileRuns.State.RUNNING);
   }
 
   @Test

@@ -57,7 +57,9 @@ import java.util.Set;
  * {@link StoredInvariants} of overlay-store given to {@link #with}; without them, any key in
  * those subspaces is itself a violation, so a test cannot leave them unchecked by mistake.
  * Credentials: every stored generation is referenced by its owner (integration, catalog) or noted
- * as an orphan candidate; every referenced generation is stored and readable.
+ * as an orphan candidate; every referenced generation is stored and readable; and, for a scenario
+ * that ends with its owners' reclaiming publications ({@link #settled}), no generation is noted
+ * but never removed.
  */
 public final class InvariantChecker {
   /**
@@ -70,12 +72,23 @@ public final class InvariantChecker {
   private final KvStore store;
   private final io.icegate.core.credential.CredentialStore credentials;
   private final List<StoredInvariants> extra;
+  private final boolean settled;
 
   private InvariantChecker(KvStore store, io.icegate.core.credential.CredentialStore credentials,
-      List<StoredInvariants> extra) {
+      List<StoredInvariants> extra, boolean settled) {
     this.store = store;
     this.credentials = credentials;
     this.extra = extra;
+    this.settled = settled;
+  }
+
+  /**
+   * This checker, also requiring that no credential generation is noted as an orphan candidate:
+   * for a store at rest after every owner's last publication ran past the stale age of what
+   * faults left noted (CredentialPublication.STALE_AFTER), so everything noted was removed.
+   */
+  public InvariantChecker settled() {
+    return new InvariantChecker(store, credentials, extra, true);
   }
 
   /**
@@ -83,19 +96,19 @@ public final class InvariantChecker {
    * credentials} (its master key).
    */
   public InvariantChecker withCredentials(io.icegate.core.credential.CredentialStore credentials) {
-    return new InvariantChecker(store, credentials, extra);
+    return new InvariantChecker(store, credentials, extra, settled);
   }
 
   /** This checker, also checking {@code invariants} of a module above core. */
   public InvariantChecker with(StoredInvariants invariants) {
     List<StoredInvariants> all = new ArrayList<>(extra);
     all.add(invariants);
-    return new InvariantChecker(store, credentials, List.copyOf(all));
+    return new InvariantChecker(store, credentials, List.copyOf(all), settled);
   }
 
   /** A checker over {@code store}. */
   public static InvariantChecker of(KvStore store) {
-    return new InvariantChecker(store, null, List.of());
+    return new InvariantChecker(store, null, List.of(), false);
   }
 
   /** Fails with every violation found. */
@@ -358,6 +371,10 @@ public final class InvariantChecker {
       Tuple key = KeyLayout.CREDENTIAL_CANDIDATES.unpack(kv.key());
       partitions.add(key.getString(0));
       candidates.add(key.getString(1) + "#" + key.getLong(2));
+      if (settled) {
+        violations.add("credential generation " + key.getLong(2) + " of " + key.getString(1)
+            + " is noted as an orphan candidate but was never removed");
+      }
     }
     for (KeyValue kv : all(tx, KeyLayout.CREDENTIALS.range())) {
       Tuple key = KeyLayout.CREDENTIALS.unpack(kv.key());

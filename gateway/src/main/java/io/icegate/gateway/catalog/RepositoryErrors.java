@@ -49,13 +49,15 @@ public final class RepositoryErrors {
           NAMESPACE_CLAIMED, RECONCILE_CONFLICT, RECONCILE_IN_PROGRESS, RECONCILE_SUPERSEDED,
           VALIDATION_NOT_PUBLISHED, MASS_RETIREMENT_UNCONFIRMED, PATH_HELD_BY_HELD_OBJECT,
           LAST_SERVER_ADMIN_TOKEN, INTEGRATION_PAUSED ->
-          new CommitFailedException("%s", message);
+          // the code stays reachable as the cause (the servlet's Retry-After hint reads it)
+          new CommitFailedException(e, "%s", message);
       case INVALID_ARGUMENT, INVALID_PAGE_TOKEN -> new BadRequestException("%s", message);
       case IDEMPOTENCY_KEY_REUSED ->
           new org.apache.iceberg.exceptions.UnprocessableEntityException("%s", message);
       case COMMIT_STATE_UNKNOWN -> new CommitStateUnknownException(e);
       case REQUEST_TOO_LARGE -> new RequestTooLargeException(message);
-      case STORE_CONTENTION, STORE_UNAVAILABLE -> new ServiceUnavailableException("%s", message);
+      case STORE_CONTENTION, STORE_UNAVAILABLE ->
+          new ServiceUnavailableException(e, "%s", message);
       // Admin-surface codes; should one reach the Iceberg surface, map it by its status.
       case MALFORMED_REQUEST, IMMUTABLE_MEMBER, CONNECTION_SETTING_REJECTED,
           OUTBOUND_ADDRESS_REJECTED, AUTHENTICATION_NOT_SUPPORTED, CREDENTIALS_INVALID ->

@@ -1,7 +1,9 @@
 package io.icegate.gateway.iceberg;
 
 import com.fasterxml.jackson.core.JacksonException;
+import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.error.RetryAfter;
 import io.icegate.core.store.CommitUnknownResultException;
 import io.icegate.gateway.catalog.RepositoryErrors;
 import io.icegate.gateway.catalog.RequestTooLargeException;
@@ -20,6 +22,7 @@ import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.exceptions.UnprocessableEntityException;
 import org.apache.iceberg.exceptions.ValidationException;
+import java.util.OptionalInt;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 
 /**
@@ -47,6 +50,39 @@ public final class ErrorMapping {
         ? "internal error"
         : String.valueOf(error.getMessage());
     return ErrorResponse.builder().responseCode(status).withType(type).withMessage(message).build();
+  }
+
+  /**
+   * The {@code Retry-After} seconds for {@code error} ({@link RetryAfter}): by the catalogue code
+   * it or a cause carries (an Iceberg exception mapped from one keeps it as its cause), or by the
+   * kind of a storage failure.
+   */
+  public static OptionalInt retryAfter(Throwable error) {
+    for (Throwable e = error; e != null; e = e.getCause()) {
+      if (e instanceof IcegateException coded) {
+        return RetryAfter.seconds(coded.code());
+      }
+      if (e instanceof KvStoreException failure) {
+        return RetryAfter.seconds(ErrorCode.forStoreFailure(failure.kind()));
+      }
+    }
+    return OptionalInt.empty();
+  }
+
+  /**
+   * The error type of an HTTP-level failure with {@code status} (no exception behind it): 404
+   * NotFoundException, 405 MethodNotAllowed, 413 the type of every 413 ({@link
+   * RequestTooLargeException}), 414 URITooLong, another 4xx BadRequestException, a 5xx
+   * InternalServerError.
+   */
+  public static String typeOf(int status) {
+    return switch (status) {
+      case 404 -> NotFoundException.class.getSimpleName();
+      case 405 -> "MethodNotAllowed";
+      case 413 -> RequestTooLargeException.class.getSimpleName();
+      case 414 -> "URITooLong";
+      default -> status >= 500 ? "InternalServerError" : BadRequestException.class.getSimpleName();
+    };
   }
 
   /** A response for an HTTP-level failure (unknown route, wrong method, body too large...). */

@@ -80,7 +80,10 @@ public record IcebergRequest(
       throw new BadRequestException("request body is required");
     }
     try {
-      T value = IcebergJson.mapper().readValue(body, type);
+      // a member given twice is refused, not silently the last one (what did the client mean?)
+      T value = IcebergJson.mapper().readerFor(type)
+          .with(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+          .readValue(body);
       if (value == null) {
         throw new BadRequestException("request body is required");
       }

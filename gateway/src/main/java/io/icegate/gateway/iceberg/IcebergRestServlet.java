@@ -67,11 +67,11 @@ public final class IcebergRestServlet extends HttpServlet {
         label = found.match().route().method() + " " + found.match().route().template();
         reply = serve(found.match(), req);
       } else if (result instanceof RouteTable.Result.WrongMethod wrong) {
-        reply = error(ErrorMapping.of(405, "MethodNotAllowed",
+        reply = error(ErrorMapping.of(405, ErrorMapping.typeOf(405),
             "method " + req.getMethod() + " is not allowed here; allowed: " + wrong.allowed()));
         reply = withHeader(reply, "Allow", String.join(", ", wrong.allowed()));
       } else {
-        reply = error(ErrorMapping.of(404, "NotFoundException", "no such route: " + path));
+        reply = error(ErrorMapping.of(404, ErrorMapping.typeOf(404), "no such route: " + path));
       }
     } catch (RuntimeException | StackOverflowError e) {
       // A stack overflow is a request-scoped failure (e.g. a pathological input), not a dead JVM.
@@ -84,6 +84,11 @@ public final class IcebergRestServlet extends HttpServlet {
             ? label : req.getMethod() + " " + label, e);
       }
       reply = error(body);
+      java.util.OptionalInt retry = ErrorMapping.retryAfter(e);
+      if (retry.isPresent()) {
+        reply = withHeader(reply, io.icegate.core.error.RetryAfter.HEADER,
+            Integer.toString(retry.getAsInt()));
+      }
     }
     write(reply, resp);
     metrics.record(label, reply.status(), System.nanoTime() - start);
@@ -106,7 +111,7 @@ public final class IcebergRestServlet extends HttpServlet {
     byte[] body = declared > maxBodyBytes ? null : readBody(req, declared);
     if (body == null) {
       swallowRest(req.getInputStream());
-      return error(ErrorMapping.of(413, "BadRequestException",
+      return error(ErrorMapping.of(413, ErrorMapping.typeOf(413),
           "request body larger than " + maxBodyBytes + " bytes"));
     }
     Map<String, String> query = new HashMap<>();

@@ -35,10 +35,9 @@ final class JsonErrorHandler extends ErrorHandler {
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, AdminServlet.PROBLEM);
       body = AdminServlet.problemBody(problem, code, text);
     } else {
-      String type = code == 404 ? "NotFoundException"
-          : code >= 500 ? "InternalServerError" : "BadRequestException";
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
-      body = IcebergJson.mapper().writeValueAsBytes(ErrorMapping.of(code, type, text));
+      body = IcebergJson.mapper().writeValueAsBytes(
+          ErrorMapping.of(code, ErrorMapping.typeOf(code), text));
     }
     response.write(true, ByteBuffer.wrap(body), callback);
   }

@@ -1,5 +1,9 @@
 package io.icegate.gateway.server;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpCompliance;
+import org.eclipse.jetty.http.HttpParser;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
@@ -17,8 +21,10 @@ import org.eclipse.jetty.server.internal.HttpConnection;
  * rejected one.
  *
  * <p>Built on Jetty's {@code internal.HttpConnection}, whose {@code newHttpStream} hook receives
- * the target before it is parsed; {@link #newConnection} repeats what Jetty's own factory does
- * (Jetty 12.1). Should that hook change, the error format falls back to Iceberg's, never worse.
+ * the target before it is parsed, and on its parser, whose input shows the start of a target too
+ * long to parse (414); {@link #newConnection} and the parser's set-up repeat what Jetty's own
+ * factory and connection do (Jetty 12.1). Should those hooks change, the error format falls back
+ * to Iceberg's, never worse.
  */
 final class TargetRecordingConnectionFactory extends HttpConnectionFactory {
 
@@ -43,20 +49,65 @@ final class TargetRecordingConnectionFactory extends HttpConnectionFactory {
   private static final String BAD_MESSAGE = "/badMessage";
 
   private static final class Recording extends HttpConnection {
+    /** What is noted of a target too long to read: only whether it addressed the admin API. */
+    private static final String ADMIN = "/admin";
+    private static final byte[] ADMIN_BYTES = ADMIN.getBytes(StandardCharsets.US_ASCII);
+
     private volatile String target;
+    /**
+     * The connection's request handler, kept when the super constructor creates it (before this
+     * class's initialisers would run, so it has none).
+     */
+    private RequestHandler handler;
 
     Recording(HttpConfiguration config, Connector connector, EndPoint endPoint) {
       super(config, connector, endPoint);
     }
 
     @Override
-    protected HttpStreamOverHTTP1 newHttpStream(String method, String uri, HttpVersion version) {
-      // Jetty answers a refused request on a stream of its own with this placeholder target;
-      // the client's target is the one read before it.
-      if (!BAD_MESSAGE.equals(uri)) {
-        target = uri;
+    protected RequestHandler newRequestHandler() {
+      RequestHandler created = super.newRequestHandler();
+      handler = created;
+      return created;
+    }
+
+    /**
+     * Jetty's parser (configured as Jetty's own factory does), which also looks at the start of
+     * each request's target in the bytes it is about to parse: a target too long for the parser
+     * (414) never reaches {@link #newHttpStream}, but its start says which surface it addressed.
+     * Only that is noted, without allocating, since it runs for every request.
+     */
+    @Override
+    protected HttpParser newHttpParser(HttpCompliance compliance) {
+      HttpConfiguration config = getHttpConfiguration();
+      HttpParser parser = new HttpParser(handler, config.getRequestHeaderSize(), compliance) {
+        @Override
+        public boolean parseNext(ByteBuffer buffer) {
+          if (isState(State.START) && buffer.hasRemaining()) {
+            target = addressesAdmin(buffer) ? ADMIN : null;
+          }
+          return super.parseNext(buffer);
+        }
+      };
+      parser.setHeaderCacheSize(config.getHeaderCacheSize());
+      parser.setHeaderCacheCaseSensitive(config.isHeaderCacheCaseSensitive());
+      return parser;
+    }
+
+    /** Whether the request line at {@code buffer}'s position has a target under /admin. */
+    private static boolean addressesAdmin(ByteBuffer buffer) {
+      int at = buffer.position();
+      int end = buffer.limit();
+      while (at < end && buffer.get(at) != ' ') {
+        at++;
       }
-      return super.newHttpStream(method, uri, version);
+      at++;
+      for (byte b : ADMIN_BYTES) {
+        if (at >= end || buffer.get(at++) != b) {
+          return false;
+        }
+      }
+      return at >= end || buffer.get(at) == '/' || buffer.get(at) == '?' || buffer.get(at) == ' ';
     }
   }
 }

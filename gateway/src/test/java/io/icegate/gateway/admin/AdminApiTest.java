@@ -526,8 +526,10 @@ class AdminApiTest {
     first.start();
     assertThat(reserved.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
     try {
-      assertProblem(gw.send("POST", base() + "/integrations", integration("running"),
-          "Idempotency-Key", "running-key"), 409, "IDEMPOTENCY_IN_PROGRESS");
+      HttpResponse<String> running = gw.send("POST", base() + "/integrations",
+          integration("running"), "Idempotency-Key", "running-key");
+      assertProblem(running, 409, "IDEMPOTENCY_IN_PROGRESS");
+      assertThat(running.headers().firstValue("Retry-After")).contains("1");
     } finally {
       release.countDown();
       first.join(10_000);

@@ -121,6 +121,15 @@ public final class FaultInjectingEngine implements KvEngine {
     crashAt = 0;
   }
 
+  /**
+   * No more faults: planned and random ones are dropped, so a scenario can end with steps that
+   * must succeed (its tidy-up) while still counting commits.
+   */
+  public synchronized void calm() {
+    planned.clear();
+    random = null;
+  }
+
   /** Read-write commits that reached this engine so far, faulted or not. */
   public synchronized int commitsSeen() {
     return commits;
