@@ -77,6 +77,9 @@ export async function schedule(id) {
 
 export async function detail(main, id) {
   const o = (await call(account('overlays', id))).body;
+  const [integration, catalog] = await Promise.all([
+    get(account('integrations', o.integrationId)).then(i => i.displayName).catch(() => o.integrationId),
+    get(account('catalogs', o.catalogId)).then(c => c.name).catch(() => o.catalogId)]);
   const progress = h('div#reconcile-progress', { role: 'status', 'aria-live': 'polite' });
   const report = h('div#last-report');
   const scheduleView = h('div#schedule');
@@ -93,8 +96,8 @@ export async function detail(main, id) {
     h('p.crumbs', {}, link('/overlays', 'Overlays'), ' / ', o.displayName),
     h('h1', {}, 'Overlay ', h('span.name', {}, o.displayName)),
     facts([['Id', h('code', {}, o.id)],
-      ['Integration', link('/integrations/' + encodeURIComponent(o.integrationId), o.integrationId)],
-      ['Catalog', link('/catalogs/' + encodeURIComponent(o.catalogId), o.catalogId)],
+      ['Integration', link('/integrations/' + encodeURIComponent(o.integrationId), integration)],
+      ['Catalog', link('/catalogs/' + encodeURIComponent(o.catalogId), catalog)],
       ['Include', selection(o.includeNamespaces, 'everything')],
       ['Exclude', selection(o.excludeNamespaces, 'nothing')],
       ['Generation', String(o.generation)], ['Updated', o.updatedAt]]),

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.icegate.access.iceberg.fixture.CredentialVendingFilter;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.gateway.fixturestore.ParquetAppend;
@@ -13,9 +12,7 @@ import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Schema;
@@ -90,7 +87,7 @@ class ConsoleBrowserTest {
   static void start() throws Exception {
     objects = ObjectStoreFixture.startS3Proxy();
     upstream = IcebergRestFixture.start(objects);
-    upstream.vending().plan(location -> vendStoreKeys());
+    upstream.vending().plan(location -> upstream.storeKeysAsSession());
     upstream.backingCatalog().createNamespace(Namespace.of("lake"));
     upstream.backingCatalog().createTable(TableIdentifier.of("lake", "events"), EVENTS);
     upstream.backingCatalog().createTable(TableIdentifier.of("lake", "broken"), EVENTS);
@@ -193,6 +190,34 @@ class ConsoleBrowserTest {
 
   @Test
   @Order(5)
+  void anUpdateOverAnotherWritersChangeIsExplainedAndTheFormReloads() throws Exception {
+    // the integration page from the last step; someone else renames it meanwhile
+    String path = browser.getCurrentUrl().substring(browser.getCurrentUrl().indexOf("#/") + 1);
+    String integration = "/admin/v1/accounts/" + account + path;
+    HttpResponse<String> current = gw.send("GET", integration, null);
+    HttpResponse<String> renamed = gw.send("PATCH", integration, "{\"displayName\":\"lake-upstream\"}",
+        "If-Match", current.headers().firstValue("ETag").orElseThrow());
+    assertThat(renamed.statusCode()).as(renamed.body()).isEqualTo(200);
+    WebElement form = browser.findElement(By.id("update-integration"));
+    form.findElement(By.name("uri")).sendKeys("/v2");
+    form.findElement(By.cssSelector("button[type=submit]")).click();
+    WebElement outcome = wait.until(ExpectedConditions.visibilityOfElementLocated(
+        By.cssSelector("#integration-outcome .error")));
+    assertThat(outcome.getText()).contains("HTTP 412").contains("Someone changed this integration");
+    assertThat(browser.findElement(By.id("update-integration")).findElement(By.name("displayName"))
+        .getAttribute("value")).isEqualTo("lake-upstream");
+    assertThat(browser.findElement(By.tagName("h1")).getText()).contains("lake-upstream");
+    chromium.screenshot("integration-412");
+    // the other writer's name stays; put ours back through the reloaded form
+    WebElement reloaded = browser.findElement(By.id("update-integration"));
+    reloaded.findElement(By.name("displayName")).clear();
+    reloaded.findElement(By.name("displayName")).sendKeys("upstream-lake");
+    reloaded.findElement(By.cssSelector("button[type=submit]")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "upstream-lake"));
+  }
+
+  @Test
+  @Order(6)
   void anAdminCreatesAnOverlayFromTheDiscoveryPickerAndReconcilesIt() {
     go("#/overlays");
     WebElement form = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("create-overlay")));
@@ -216,7 +241,7 @@ class ConsoleBrowserTest {
   }
 
   @Test
-  @Order(6)
+  @Order(7)
   void aMaterializedTableShowsItsNestedSchemaSnapshotChartAndProvenance() {
     openTable("federated", "lake", "events");
     WebElement schema = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("schema")));
@@ -236,7 +261,7 @@ class ConsoleBrowserTest {
   }
 
   @Test
-  @Order(7)
+  @Order(8)
   void anAdminSetsAndClearsTheVisibilityOverrideOfAFailedTable() {
     openTable("federated", "lake", "broken");
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("validation-state"), "FAILED"));
@@ -256,11 +281,12 @@ class ConsoleBrowserTest {
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void theFederationMapAndHealthShowEveryPart() {
     go("#/map");
     WebElement map = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("federation-map")));
-    assertThat(map.getText()).contains("upstream-lake").contains("lake-overlay").contains("federated");
+    assertThat(map.getText()).contains("upstream-lake").contains("lake-overlay").contains("federated")
+        .contains("succeeded").contains("1 failed table");
     assertThat(map.findElements(By.cssSelector("path.edge"))).hasSize(2);
     chromium.screenshot("map");
     go("#/health");
@@ -271,7 +297,7 @@ class ConsoleBrowserTest {
   }
 
   @Test
-  @Order(9)
+  @Order(10)
   void aTableNamedWithMarkupIsShownAsTextAndRunsNothing() {
     openTable("default", "web", MARKUP_NAME);
     WebElement name = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("table-name")));
@@ -282,7 +308,7 @@ class ConsoleBrowserTest {
   }
 
   @Test
-  @Order(10)
+  @Order(11)
   void aReaderSeesNoWriteActions() throws Exception {
     HttpResponse<String> issued = gw.send("POST", "/admin/v1/accounts/" + account + "/tokens",
         "{\"name\":\"viewer\",\"role\":\"reader\"}");
@@ -311,7 +337,7 @@ class ConsoleBrowserTest {
   }
 
   @Test
-  @Order(11)
+  @Order(12)
   void theKeyboardAloneSignsInAndReachesHealth() {
     signOut();
     browser.get(console(""));
@@ -334,7 +360,7 @@ class ConsoleBrowserTest {
   }
 
   @Test
-  @Order(12)
+  @Order(13)
   void theCatalogPageIsReadableOnANarrowWindow() {
     chromium.size(420, 860);
     try {
@@ -393,17 +419,6 @@ class ConsoleBrowserTest {
     });
     links.get(0).click();
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("table-name"), table));
-  }
-
-  private static CredentialVendingFilter.Vended vendStoreKeys() {
-    Map<String, String> session = new HashMap<>();
-    session.put("s3.access-key-id", objects.accessKeyId());
-    session.put("s3.secret-access-key", objects.secretAccessKey());
-    session.put("s3.session-token", "session-" + UUID.randomUUID());
-    session.put("s3.session-token-expires-at-ms",
-        Long.toString(System.currentTimeMillis() + 3_600_000L));
-    return new CredentialVendingFilter.Vended(List.of(
-        new CredentialVendingFilter.StorageCredential(upstream.warehouse(), session)), Map.of());
   }
 
   /** One upstream commit of a real Parquet file of {@code rows} rows to {@code lake.name}. */
