@@ -35,6 +35,11 @@ export function authenticationFields() {
   return h('fieldset', {}, h('legend', {}, 'Authentication'), field('Type', select), members);
 }
 
+/** Empties a form's secret fields before their one request: the page never keeps them. */
+function clearSecrets(form) {
+  form.querySelectorAll('input[type=password]').forEach(input => { input.value = ''; });
+}
+
 function authenticationOf(data) {
   const auth = { type: data.get('authType') };
   for (const [name] of AUTH[auth.type]) {
@@ -57,7 +62,7 @@ export async function list(main) {
   onSubmit(form, place, async data => {
     const body = { displayName: data.get('displayName'), type: data.get('type'), uri: data.get('uri'),
       properties: parseProperties(data.get('properties')), authentication: authenticationOf(data) };
-    form.reset();
+    clearSecrets(form);
     const created = await call(account('integrations'), { method: 'POST', body });
     location.hash = '#/integrations/' + encodeURIComponent(created.body.id);
   });
@@ -99,7 +104,7 @@ export async function detail(main, id) {
   const rotate = h('form#rotate', {}, authenticationFields(), h('button', { type: 'submit' }, 'Rotate credentials'));
   onSubmit(rotate, place, async data => {
     const auth = authenticationOf(data);
-    rotate.reset();
+    clearSecrets(rotate);
     await call(account('integrations', id, 'authentication'), { method: 'PUT',
       headers: { 'If-Match': answer.etag }, body: auth });
     await detail(main, id);

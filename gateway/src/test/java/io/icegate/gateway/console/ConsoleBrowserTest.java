@@ -172,7 +172,9 @@ class ConsoleBrowserTest {
     objects.s3Settings().forEach((k, v) -> properties.append(k).append('=').append(v).append('\n'));
     form.findElement(By.name("properties")).sendKeys(properties);
     new Select(form.findElement(By.id("auth-type"))).selectByValue("bearer");
-    form.findElement(By.name("auth.token")).sendKeys(UPSTREAM_SECRET);
+    WebElement secret = form.findElement(By.name("auth.token"));
+    secret.sendKeys(UPSTREAM_SECRET);
+    assertThat(secret.getAttribute("type")).isEqualTo("password");
     form.findElement(By.cssSelector("button[type=submit]")).click();
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.tagName("h1"), "upstream-lake"));
     // the secret was sent once: neither the page nor its storage keeps it
