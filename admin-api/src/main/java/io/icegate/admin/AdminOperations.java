@@ -96,7 +96,8 @@ public final class AdminOperations {
         accounts.delete(account, optionalIfMatch(call, account));
         yield new AdminReply(204, null, null, Map.of());
       }
-      case ISSUE_TOKEN, LIST_TOKENS, REVOKE_TOKEN -> tokens.handle(call, pageRequest(call));
+      case WHO_AM_I, ISSUE_TOKEN, LIST_TOKENS, REVOKE_TOKEN ->
+          tokens.handle(call, pageRequest(call));
       case CREATE_CATALOG -> createCatalog(call, account);
       case LIST_CATALOGS -> page(catalogs.list(existing(account), pageRequest(call)));
       case GET_CATALOG -> resource(200, catalogs.get(account, call.var("catalog")));

@@ -10,6 +10,7 @@ import java.util.Optional;
  */
 public enum AdminRoute {
   OPENAPI("GET", "/admin/v1/openapi.yaml", Access.PUBLIC),
+  WHO_AM_I("GET", "/admin/v1/token", Access.READ),
   CREATE_ACCOUNT("POST", "/admin/v1/accounts", Access.SERVER_ADMIN),
   LIST_ACCOUNTS("GET", "/admin/v1/accounts", Access.SERVER_ADMIN),
   GET_ACCOUNT("GET", "/admin/v1/accounts/{account}", Access.READ),

@@ -69,6 +69,8 @@ public final class AdminServlet extends HttpServlet {
       reply = problem(ErrorCode.INTERNAL, ErrorCode.INTERNAL.format());
     }
     resp.setStatus(reply.status());
+    // Answers are per token (and the console runs in a browser): never stored by a cache.
+    resp.setHeader("Cache-Control", "no-store");
     reply.headers().forEach(resp::setHeader);
     if (reply.body() != null) {
       resp.setContentType(reply.contentType());

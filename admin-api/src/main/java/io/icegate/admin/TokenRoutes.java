@@ -20,7 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The token routes (issue 31): issue, list, revoke. Server-admin tokens are issued and revoked
+ * The token routes (issue 31): issue, list, revoke; and who the caller's own token is (issue 30,
+ * for the console: an account token cannot list accounts to learn its account's name). Server-admin tokens are issued and revoked
  * only by server admins. Each issue and revocation writes one audit line naming the caller (its
  * token's name and account) and the token's id and name, never a secret.
  */
@@ -36,6 +37,7 @@ final class TokenRoutes {
   AdminReply handle(AdminCall call, PageRequest page) {
     String account = call.var("account");
     return switch (call.route()) {
+      case WHO_AM_I -> whoAmI(call.caller());
       case ISSUE_TOKEN -> issue(call, account);
       case LIST_TOKENS -> list(accounts.listTokens(account, page));
       case REVOKE_TOKEN -> revoke(call, account);
@@ -65,6 +67,17 @@ final class TokenRoutes {
     Map<String, Object> out = view(new TokenEntry(issued.id(), issued.grant()));
     out.put("token", issued.token());
     return AdminReply.json(201, out).withHeader("Cache-Control", "no-store");
+  }
+
+  private AdminReply whoAmI(TokenGrant caller) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("accountId", caller.accountId());
+    out.put("accountName", accounts.get(caller.accountId()).spec().name());
+    out.put("role", caller.role().name().toLowerCase(Locale.ROOT));
+    out.put("serverAdmin", caller.serverAdmin());
+    out.put("name", caller.name());
+    out.put("expiresAt", text(caller.expiresAt()));
+    return AdminReply.json(200, out);
   }
 
   private AdminReply revoke(AdminCall call, String account) {

@@ -202,6 +202,8 @@ public final class IcebergRestServlet extends HttpServlet {
 
   private static void write(IcebergReply reply, HttpServletResponse resp) throws IOException {
     resp.setStatus(reply.status());
+    // Answers are per token and may carry vended credentials: never stored by a cache.
+    resp.setHeader("Cache-Control", "no-store");
     reply.headers().forEach(resp::setHeader);
     if (reply.body() == null) {
       return;

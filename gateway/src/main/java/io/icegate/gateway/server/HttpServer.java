@@ -2,6 +2,7 @@ package io.icegate.gateway.server;
 
 import io.icegate.core.assembly.StoreReadiness;
 import io.icegate.core.store.KvStore;
+import io.icegate.gateway.console.ConsoleServlet;
 import io.icegate.gateway.iceberg.IcebergRestServlet;
 import io.icegate.gateway.ops.HealthServlet;
 import io.icegate.gateway.ops.MetricsServlet;
@@ -17,8 +18,8 @@ import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
- * The Jetty 12 (ee10) server hosting the gateway's HTTP surfaces: {@code /iceberg/*}, {@code /admin/*}, {@code
- * /healthz}, {@code /readyz} and {@code /metrics}.
+ * The Jetty 12 (ee10) server hosting the gateway's HTTP surfaces: {@code /iceberg/*}, {@code /admin/*}, the console
+ * ({@code /console/}), {@code /healthz}, {@code /readyz} and {@code /metrics}.
  *
  * <p>URI compliance is relaxed as Iceberg clients need it: a namespace path travels as one segment
  * joined with {@code %1F}, and names may contain an encoded slash, which Jetty's default compliance
@@ -70,6 +71,7 @@ public final class HttpServer implements AutoCloseable {
     context.setMaxFormContentSize((int) Math.min(settings.maxRequestBytes(), Integer.MAX_VALUE));
     add(context, iceberg, "/iceberg/*");
     add(context, admin, "/admin/*");
+    add(context, new ConsoleServlet(), "/console/*");
     add(context, new HealthServlet(null), "/healthz");
     add(context, new HealthServlet(readiness), "/readyz");
     add(context, new MetricsServlet(metrics, store), "/metrics");

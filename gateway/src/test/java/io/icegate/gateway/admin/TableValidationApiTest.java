@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.icegate.access.iceberg.fixture.CredentialVendingFilter;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.model.Table;
@@ -17,7 +16,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.time.Clock;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -64,7 +62,7 @@ class TableValidationApiTest {
   static void start() throws Exception {
     objects = ObjectStoreFixture.startS3Proxy();
     upstream = IcebergRestFixture.start(objects);
-    upstream.vending().plan(location -> vendStoreKeys());
+    upstream.vending().plan(location -> upstream.storeKeysAsSession());
     gw = GatewayFixture.start();
     String account = json(gw.send("POST", "/admin/v1/accounts", "{\"name\":\"val\"}")).get("id")
         .asText();
@@ -82,17 +80,6 @@ class TableValidationApiTest {
     gw.close();
     upstream.close();
     objects.close();
-  }
-
-  private static CredentialVendingFilter.Vended vendStoreKeys() {
-    Map<String, String> session = new HashMap<>();
-    session.put("s3.access-key-id", objects.accessKeyId());
-    session.put("s3.secret-access-key", objects.secretAccessKey());
-    session.put("s3.session-token", "session-" + UUID.randomUUID());
-    session.put("s3.session-token-expires-at-ms",
-        Long.toString(System.currentTimeMillis() + 3_600_000L));
-    return new CredentialVendingFilter.Vended(List.of(
-        new CredentialVendingFilter.StorageCredential(upstream.warehouse(), session)), Map.of());
   }
 
   @Test

@@ -268,4 +268,29 @@ class TokenLifecycleTest {
     }
     return (System.nanoTime() - start) / 1_000_000;
   }
+
+  @Test
+  void theTokenRouteSaysWhoTheCallerIsForEveryRoleAndNeverTheSecret() {
+    JsonNode reader = issue(gw, "{\"name\":\"dash\",\"role\":\"reader\"}");
+    HttpResponse<String> r = gw.send("GET", "/admin/v1/token", null, "Authorization", bearer(reader));
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+    assertThat(r.headers().firstValue("Cache-Control")).hasValue("no-store");
+    JsonNode who = json(r);
+    assertThat(who.get("accountId").asText()).isEqualTo(account);
+    assertThat(who.get("accountName").asText()).isEqualTo("acme");
+    assertThat(who.get("role").asText()).isEqualTo("reader");
+    assertThat(who.get("serverAdmin").asBoolean()).isFalse();
+    assertThat(who.get("name").asText()).isEqualTo("dash");
+    assertThat(r.body()).doesNotContain(reader.get("token").asText());
+
+    JsonNode boot = json(gw.send("GET", "/admin/v1/token", null));
+    assertThat(boot.get("serverAdmin").asBoolean()).isTrue();
+    assertThat(boot.get("role").asText()).isEqualTo("admin");
+    assertThat(boot.get("accountName").asText()).isEqualTo("default");
+
+    assertProblem(gw.send("GET", "/admin/v1/token", null, "Authorization", "Bearer igt_nope"),
+        401, "UNAUTHENTICATED");
+    assertProblem(gw.send("GET", "/admin/v1/token", null, "Authorization", ""), 401,
+        "UNAUTHENTICATED");
+  }
 }

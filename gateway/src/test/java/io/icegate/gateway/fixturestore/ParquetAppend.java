@@ -11,7 +11,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.FileAppender;
 
 /** One append commit of a real Parquet data file, written with Iceberg's generic writer. */
-final class ParquetAppend {
+public final class ParquetAppend {
   private ParquetAppend() {}
 
   /**
@@ -21,7 +21,7 @@ final class ParquetAppend {
    * @param partitionPath the file's partition ({@code kind=click}), or null when unpartitioned
    * @return the committed data file
    */
-  static DataFile commit(Table table, String file, String partitionPath, List<Record> rows)
+  public static DataFile commit(Table table, String file, String partitionPath, List<Record> rows)
       throws IOException {
     String path = table.location() + "/data/" + file;
     FileAppender<Record> appender = new GenericAppenderFactory(table.schema())

@@ -37,7 +37,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -106,25 +105,13 @@ class ValidationReconcileTest {
     validations = new TableValidations(h.repos);
     ns = "val" + NAMES.incrementAndGet();
     upstream.backingCatalog().createNamespace(Namespace.of(ns));
-    upstream.vending().plan(location -> vendStoreKeys());
+    upstream.vending().plan(location -> upstream.storeKeysAsSession());
   }
 
   @AfterEach
   void clean() {
     ContributionInvariants.checker(store).assertClean();
     store.close();
-  }
-
-  /** A vending upstream: the store's own keys as a session, for the table's location. */
-  private static CredentialVendingFilter.Vended vendStoreKeys() {
-    Map<String, String> session = new HashMap<>();
-    session.put("s3.access-key-id", objects.accessKeyId());
-    session.put("s3.secret-access-key", objects.secretAccessKey());
-    session.put("s3.session-token", "session-" + UUID.randomUUID());
-    session.put("s3.session-token-expires-at-ms",
-        Long.toString(System.currentTimeMillis() + 3_600_000L));
-    return new CredentialVendingFilter.Vended(List.of(
-        new CredentialVendingFilter.StorageCredential(upstream.warehouse(), session)), Map.of());
   }
 
   @Test
@@ -204,7 +191,7 @@ class ValidationReconcileTest {
         assertThat(e.message()).contains("vended no storage credentials"));
 
     // the upstream starts vending; a revalidation (no upstream commit) makes it visible
-    upstream.vending().plan(location -> vendStoreKeys());
+    upstream.vending().plan(location -> upstream.storeKeysAsSession());
     TableValidator.Outcome.Published published = revalidation()
         .revalidateTable(h.account, catalog, data.id());
     assertThat(published.status().state())
@@ -226,7 +213,7 @@ class ValidationReconcileTest {
     ValidationStatus before = validations.status(h.account, data.id()).orElseThrow();
 
     // the revalidation has read the Integration; a rotation commits before it publishes
-    upstream.vending().plan(location -> vendStoreKeys());
+    upstream.vending().plan(location -> upstream.storeKeysAsSession());
     hooks.beforeWrite(1, () -> h.integrations.rotate(h.account, integration,
         ExpectedGeneration.any(), new IntegrationAuthentication.Bearer(),
         new SecretValues(Map.of("token", "rotated"))));
