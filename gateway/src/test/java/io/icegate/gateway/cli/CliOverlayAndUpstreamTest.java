@@ -3,24 +3,11 @@ package io.icegate.gateway.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.icegate.access.iceberg.fixture.IcebergRestFixture;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.cli.CliEnvironment;
 import io.icegate.cli.ExitCode;
-import io.icegate.gateway.Main;
-import io.icegate.gateway.testing.GatewayFixture;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import io.icegate.gateway.cli.CliUpstreamWorld.Run;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -34,73 +21,33 @@ import org.junit.jupiter.api.Test;
  * paths here and by cli's PathSyntaxTest.
  */
 class CliOverlayAndUpstreamTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String SECRET = "cli-upstream-secret-7c2e";
-  private static ObjectStoreFixture store;
-  private static IcebergRestFixture upstream;
-  private static GatewayFixture gw;
-  private static Path home;
+  private static CliUpstreamWorld world;
 
   @BeforeAll
   static void start() throws Exception {
-    store = ObjectStoreFixture.startS3Proxy();
-    upstream = IcebergRestFixture.start(store).seed();
-    gw = GatewayFixture.start();
-    home = Files.createTempDirectory("icegate-cli-home");
+    world = CliUpstreamWorld.start("cli-upstream-secret-7c2e");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    gw.close();
-    upstream.close();
-    store.close();
-  }
-
-  record Run(int code, String out, String err) {
-    JsonNode json() {
-      try {
-        return JSON.readTree(out);
-      } catch (Exception e) {
-        throw new AssertionError("not JSON: " + out + err, e);
-      }
-    }
-
-    Run expect(int expected) {
-      assertThat(code).as("exit code; stdout=%s stderr=%s", out, err).isEqualTo(expected);
-      assertThat(out + err).doesNotContain(SECRET);
-      return this;
-    }
+    world.close();
   }
 
   private static Run run(String... args) {
-    Map<String, String> env = new HashMap<>();
-    env.put("ICEGATE_ENDPOINT", gw.baseUri());
-    env.put("ICEGATE_TOKEN", GatewayFixture.TOKEN);
-    env.put("UPSTREAM_SECRET", SECRET);
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CliEnvironment environment = new CliEnvironment(env, home, label -> Optional.empty(),
-        new PrintWriter(out, true), new PrintWriter(err, true));
-    int code = Main.commandLine(environment).execute(args);
-    return new Run(code, out.toString(), err.toString());
+    return world.run(args);
   }
 
-  private static String createIntegration(String name, String uri) {
-    List<String> args = new ArrayList<>(List.of("integration", "create", name,
-        "--type", "ICEBERG_REST", "--uri", uri, "--auth-type", "bearer",
-        "--bearer-token-env", "UPSTREAM_SECRET", "-o", "json"));
-    store.s3Settings().forEach((k, v) -> args.addAll(List.of("--property", k + "=" + v)));
-    return run(args.toArray(String[]::new)).expect(0).json().get("id").asText();
-  }
+
+
 
   private static List<List<String>> paths(JsonNode array) {
-    return JSON.convertValue(array,
-        JSON.getTypeFactory().constructCollectionType(List.class, List.class));
+    return CliUpstreamWorld.JSON.convertValue(array,
+        CliUpstreamWorld.JSON.getTypeFactory().constructCollectionType(List.class, List.class));
   }
 
   @Test
   void overlayLifecycleByNames() {
-    String integrationId = createIntegration("ov-up", "https://rest.example.com/v1");
+    String integrationId = world.createIntegration("ov-up", "https://rest.example.com/v1");
     String catalogId = run("catalog", "create", "ov-cat", "--warehouse", "file:/tmp/ov-cat",
         "-o", "json").expect(0).json().get("id").asText();
 
@@ -150,7 +97,7 @@ class CliOverlayAndUpstreamTest {
 
   @Test
   void badPathsAndNamesAreRefusedBeforeAnythingIsCreated() {
-    createIntegration("ov-bad-up", "https://rest.example.com/v1");
+    world.createIntegration("ov-bad-up", "https://rest.example.com/v1");
     run("catalog", "create", "ov-bad-cat", "--warehouse", "file:/tmp/ov-bad-cat").expect(0);
     Run unterminated = run("overlay", "create", "bad", "--integration", "ov-bad-up",
         "--catalog", "ov-bad-cat", "--include", "sales.\"q1.2026").expect(ExitCode.USAGE);
@@ -172,7 +119,7 @@ class CliOverlayAndUpstreamTest {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = socket.getLocalPort();
     }
-    createIntegration("closed-up", "http://127.0.0.1:" + port + "/v1");
+    world.createIntegration("closed-up", "http://127.0.0.1:" + port + "/v1");
 
     Run table = run("integration", "validate", "closed-up").expect(ExitCode.VALIDATION_FAILED);
     assertThat(table.out().lines().findFirst().orElse(""))
@@ -192,7 +139,7 @@ class CliOverlayAndUpstreamTest {
 
   @Test
   void validateProbesTheTableNamedByProbeTable() {
-    createIntegration("probe-up", upstream.uri().toString());
+    world.createIntegration("probe-up", world.upstream.uri().toString());
 
     // the fixture vends nothing: the named table is the one reported, and nothing replaces it
     Run table = run("integration", "validate", "probe-up",
@@ -215,7 +162,7 @@ class CliOverlayAndUpstreamTest {
 
   @Test
   void capabilitiesOfAnIcebergRestIntegration() {
-    createIntegration("caps-up", "https://rest.example.com/v1");
+    world.createIntegration("caps-up", "https://rest.example.com/v1");
     Run table = run("integration", "capabilities", "caps-up").expect(0);
     assertThat(table.out().lines().findFirst().orElse("")).isEqualTo("CAPABILITY");
     assertThat(table.out()).contains("TABLES").contains("HIERARCHICAL_NAMESPACES");
@@ -228,7 +175,7 @@ class CliOverlayAndUpstreamTest {
 
   @Test
   void namespacesAndObjectsOfARealUpstream() {
-    createIntegration("disc-up", upstream.uri().toString());
+    world.createIntegration("disc-up", world.upstream.uri().toString());
 
     Run root = run("integration", "namespaces", "disc-up").expect(0);
     assertThat(root.out().lines().toList()).containsExactly("NAMESPACE", "Marketing", "sales");

@@ -3,22 +3,17 @@ package io.icegate.gateway.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.cli.CliEnvironment;
 import io.icegate.cli.ExitCode;
 import io.icegate.core.model.Namespace;
 import io.icegate.core.model.Table;
 import io.icegate.core.repo.Repositories;
 import io.icegate.gateway.Main;
-import io.icegate.gateway.testing.GatewayFixture;
+import io.icegate.gateway.cli.CliUpstreamWorld.Run;
 import io.icegate.overlay.store.OverlayStore;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -31,10 +26,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -52,76 +45,37 @@ import org.junit.jupiter.api.Test;
  * through the gateway's picocli main, except Ctrl-C, which needs a process to signal.
  */
 class CliReconcileTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static ObjectStoreFixture store;
-  private static IcebergRestFixture upstream;
-  private static GatewayFixture gw;
-  private static Path home;
+  private static CliUpstreamWorld world;
 
   @BeforeAll
   static void start() throws Exception {
-    store = ObjectStoreFixture.startS3Proxy();
-    upstream = IcebergRestFixture.start(store).seed();
-    gw = GatewayFixture.start();
-    home = Files.createTempDirectory("icegate-cli-home");
+    world = CliUpstreamWorld.start("upstream-token");
     List<String> args = new ArrayList<>(List.of("integration", "create", "rec-up",
-        "--type", "ICEBERG_REST", "--uri", upstream.uri().toString(), "--auth-type", "bearer",
+        "--type", "ICEBERG_REST", "--uri", world.upstream.uri().toString(), "--auth-type", "bearer",
         "--bearer-token-env", "UPSTREAM_SECRET"));
-    store.s3Settings().forEach((k, v) -> args.addAll(List.of("--property", k + "=" + v)));
+    world.store.s3Settings().forEach((k, v) -> args.addAll(List.of("--property", k + "=" + v)));
     run(args.toArray(String[]::new)).expect(0);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    gw.close();
-    upstream.close();
-    store.close();
-  }
-
-  record Run(int code, String out, String err) {
-    JsonNode json() {
-      try {
-        return JSON.readTree(out);
-      } catch (Exception e) {
-        throw new AssertionError("not JSON: " + out + err, e);
-      }
-    }
-
-    Run expect(int expected) {
-      assertThat(code).as("exit code; stdout=%s stderr=%s", out, err).isEqualTo(expected);
-      return this;
-    }
-
-    /** Neither stream carries a carriage return or an escape sequence. */
-    Run plain() {
-      assertThat(out + err).doesNotContain("\r").doesNotContain("\u001b");
-      return this;
-    }
-  }
-
-  private static Map<String, String> env() {
-    Map<String, String> env = new HashMap<>();
-    env.put("ICEGATE_ENDPOINT", gw.baseUri());
-    env.put("ICEGATE_TOKEN", GatewayFixture.TOKEN);
-    env.put("UPSTREAM_SECRET", "upstream-token");
-    return env;
+    world.close();
   }
 
   private static Run run(String... args) {
     return run(false, args);
   }
 
-  /** One in-process run; {@code terminal} says whether stderr passes for a terminal. */
+  /** One in-process run at 100 columns; {@code terminal}: stderr passes for a terminal. */
   private static Run run(boolean terminal, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    Map<String, String> env = env();
+    Map<String, String> env = world.env();
     env.put("COLUMNS", "100");
-    CliEnvironment environment = new CliEnvironment(env, home, label -> Optional.empty(),
-        new PrintWriter(out, true), new PrintWriter(err, true), terminal);
-    int code = Main.commandLine(environment).execute(args);
-    return new Run(code, out.toString(), err.toString());
+    return world.run(env, terminal, args);
   }
+
+
+
+
 
   /** A new catalog and an Overlay of {@code include} into it. */
   private static String overlay(String name, String include) {
@@ -178,13 +132,13 @@ class CliReconcileTest {
    */
   @Test
   void retiringEverythingNeedsConfirmRetirement() {
-    upstream.backingCatalog().createNamespace(org.apache.iceberg.catalog.Namespace.of("rec_gone"));
+    world.upstream.backingCatalog().createNamespace(org.apache.iceberg.catalog.Namespace.of("rec_gone"));
     org.apache.iceberg.catalog.TableIdentifier gone =
         org.apache.iceberg.catalog.TableIdentifier.of("rec_gone", "t");
-    upstream.backingCatalog().createTable(gone, IcebergRestFixture.ORDERS_SCHEMA);
+    world.upstream.backingCatalog().createTable(gone, IcebergRestFixture.ORDERS_SCHEMA);
     overlay("rec-gone", "rec_gone");
     run("overlay", "reconcile", "rec-gone").expect(0);
-    upstream.backingCatalog().dropTable(gone, false);
+    world.upstream.backingCatalog().dropTable(gone, false);
 
     Run refused = run("overlay", "reconcile", "rec-gone").expect(ExitCode.CONFLICT).plain();
     assertThat(refused.err()).contains("409 MASS_RETIREMENT_UNCONFIRMED: ")
@@ -202,7 +156,7 @@ class CliReconcileTest {
     String account = run("account", "get", "default", "-o", "json").expect(0).json().get("id")
         .asText();
     // tables created locally at two paths the Overlay selects, as a gateway client would own them
-    Repositories repos = OverlayStore.repositories(gw.gateway().store(), Clock.systemUTC());
+    Repositories repos = OverlayStore.repositories(world.gw.gateway().store(), Clock.systemUTC());
     repos.namespaces(account).create(new Namespace(catalog, List.of("sales"), Map.of()));
     repos.namespaces(account).create(new Namespace(catalog, List.of("sales", "emea"), Map.of()));
     repos.tables(account).create(new Table(catalog, List.of("sales"), "orders",
@@ -284,8 +238,8 @@ class CliReconcileTest {
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), Main.class.getName(),
         "overlay", "reconcile", "rec-interrupted", "--poll-interval", "1h");
-    builder.environment().putAll(env());
-    builder.environment().put("HOME", home.toString());
+    builder.environment().putAll(world.env());
+    builder.environment().put("HOME", world.home.toString());
     builder.environment().remove("TERM");
     builder.redirectOutput(ProcessBuilder.Redirect.DISCARD);
     Process cli = builder.start();
@@ -330,7 +284,7 @@ class CliReconcileTest {
    */
   @Test
   void aRunningReconcileIsJoinedOrReportedAsInProgress() throws Exception {
-    try (SlowProxy slow = SlowProxy.start(upstream.uri(), Duration.ofMillis(400))) {
+    try (SlowProxy slow = SlowProxy.start(world.upstream.uri(), Duration.ofMillis(400))) {
       List<String> args = new ArrayList<>(List.of("integration", "create", "rec-slow-up",
           "--type", "ICEBERG_REST", "--uri", slow.uri(), "--auth-type", "bearer",
           "--bearer-token-env", "UPSTREAM_SECRET"));
@@ -345,7 +299,7 @@ class CliReconcileTest {
           + "/reconcile";
 
       CompletableFuture<Integer> synchronous = CompletableFuture.supplyAsync(
-          () -> gw.send("POST", reconcile, null).statusCode());
+          () -> world.gw.send("POST", reconcile, null).statusCode());
       Thread.sleep(1_000);
       assertThat(synchronous).isNotDone();
       Run refused = run("overlay", "reconcile", "rec-slow").expect(ExitCode.CONFLICT).plain();

@@ -3,22 +3,8 @@ package io.icegate.gateway.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.icegate.access.iceberg.fixture.IcebergRestFixture;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.cli.CliEnvironment;
-import io.icegate.gateway.Main;
-import io.icegate.gateway.testing.GatewayFixture;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import io.icegate.gateway.cli.CliUpstreamWorld.Run;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,60 +17,27 @@ import org.junit.jupiter.api.Test;
  * code over s3proxy.
  */
 class CliScheduleTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String SECRET = "cli-schedule-secret-41d0";
-  private static ObjectStoreFixture store;
-  private static IcebergRestFixture upstream;
-  private static GatewayFixture gw;
-  private static Path home;
+  private static CliUpstreamWorld world;
 
   @BeforeAll
   static void start() throws Exception {
-    store = ObjectStoreFixture.startS3Proxy();
-    upstream = IcebergRestFixture.start(store).seed();
-    gw = GatewayFixture.start();
-    home = Files.createTempDirectory("icegate-cli-home");
+    world = CliUpstreamWorld.start("cli-schedule-secret-41d0");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    gw.close();
-    upstream.close();
-    store.close();
-  }
-
-  private record Run(int code, String out, String err) {
-    Run expect(int expected) {
-      assertThat(code).as("exit code; stdout=%s stderr=%s", out, err).isEqualTo(expected);
-      assertThat(out + err).doesNotContain(SECRET);
-      return this;
-    }
-
-    JsonNode json() throws Exception {
-      return JSON.readTree(out);
-    }
+    world.close();
   }
 
   private static Run run(String... args) {
-    Map<String, String> env = new HashMap<>();
-    env.put("ICEGATE_ENDPOINT", gw.baseUri());
-    env.put("ICEGATE_TOKEN", GatewayFixture.TOKEN);
-    env.put("UPSTREAM_SECRET", SECRET);
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    CliEnvironment environment = new CliEnvironment(env, home, label -> Optional.empty(),
-        new PrintWriter(out, true), new PrintWriter(err, true));
-    int code = Main.commandLine(environment).execute(args);
-    return new Run(code, out.toString(), err.toString());
+    return world.run(args);
   }
+
+
 
   @Test
   void theSchedulerRefreshesAnOverlayWithAnIntervalAndShowsItsLag() throws Exception {
-    List<String> args = new ArrayList<>(List.of("integration", "create", "sched-up",
-        "--type", "ICEBERG_REST", "--uri", upstream.uri().toString(), "--auth-type", "bearer",
-        "--bearer-token-env", "UPSTREAM_SECRET", "-o", "json"));
-    store.s3Settings().forEach((k, v) -> args.addAll(List.of("--property", k + "=" + v)));
-    String integration = run(args.toArray(String[]::new)).expect(0).json().get("id").asText();
+    String integration = world.createIntegration("sched-up", world.upstream.uri().toString());
     run("catalog", "create", "sched-cat", "--warehouse", "file:/tmp/sched-cat").expect(0);
     JsonNode overlay = run("overlay", "create", "sched-ov", "--integration", "sched-up",
         "--catalog", "sched-cat", "--include", "sales", "--refresh-interval", "PT5S",
@@ -110,22 +63,22 @@ class CliScheduleTest {
     assertThat(table.out()).contains("STATE", "LAG", "NEXT_RUN");
 
     String account = overlay.get("accountId").asText();
-    HttpResponse<String> plan = gw.send("GET", "/admin/v1/accounts/" + account
+    HttpResponse<String> plan = world.gw.send("GET", "/admin/v1/accounts/" + account
         + "/integrations/" + integration + "/schedule", null);
     assertThat(plan.statusCode()).as(plan.body()).isEqualTo(200);
-    JsonNode effective = JSON.readTree(plan.body());
+    JsonNode effective = CliUpstreamWorld.JSON.readTree(plan.body());
     assertThat(effective.get("interval").asText()).isEqualTo("PT5S");
     assertThat(effective.get("retention").asText()).isEqualTo("PT24H");
     assertThat(effective.get("includeNamespaces").toString()).isEqualTo("[[\"sales\"]]");
     assertThat(effective.get("overlays").toString()).contains(overlay.get("id").asText());
     assertThat(effective.get("paused").asBoolean()).isFalse();
 
-    String metrics = gw.send("GET", "/metrics", null).body();
+    String metrics = world.gw.send("GET", "/metrics", null).body();
     assertThat(metrics).contains("icegate_overlay_refresh_lag_seconds{overlay=\""
         + overlay.get("id").asText() + "\"}", "icegate_refresh_rounds_total{outcome=\"succeeded\"}",
         "icegate_refresh_rounds_running", "icegate_refresh_round_duration_seconds_count",
         "icegate_refresh_integrations_backing_off");
-    assertThat(gw.send("GET", "/admin/v1/accounts/" + account + "/catalogs", null).body())
+    assertThat(world.gw.send("GET", "/admin/v1/accounts/" + account + "/catalogs", null).body())
         .contains("sched-cat");
 
     run("overlay", "update", "sched-ov", "--pause").expect(0);
