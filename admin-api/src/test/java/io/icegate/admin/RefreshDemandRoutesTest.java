@@ -84,6 +84,16 @@ class RefreshDemandRoutesTest {
     assertThat(months.get("detail").asText()).contains("retention");
     assertProblem(server.send("POST", base + "/overlays",
         overlay("bad5", ",\"paused\":\"yes\"")), 400, "MALFORMED_REQUEST");
+    // beyond ten years schedule arithmetic would overflow: refused, never stored
+    for (String huge : java.util.List.of("PT9223372036854775807S", "P106751991167300D",
+        "P3661D")) {
+      JsonNode interval = assertProblem(server.send("POST", base + "/overlays",
+          overlay("bad6", ",\"refreshInterval\":\"" + huge + "\"")), 400, "INVALID_ARGUMENT");
+      assertThat(interval.get("detail").asText()).contains("refreshInterval", "at most");
+      JsonNode kept = assertProblem(server.send("POST", base + "/overlays",
+          overlay("bad7", ",\"retention\":\"" + huge + "\"")), 400, "INVALID_ARGUMENT");
+      assertThat(kept.get("detail").asText()).contains("retention", "at most");
+    }
   }
 
   @Test

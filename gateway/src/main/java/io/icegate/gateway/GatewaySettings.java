@@ -49,6 +49,9 @@ public record GatewaySettings(
       throw new IllegalArgumentException("the minimum refresh interval must be at least "
           + io.icegate.core.model.CatalogOverlay.MIN_REFRESH_INTERVAL);
     }
+    if (minRefreshInterval.compareTo(Duration.ofDays(366)) > 0) {
+      throw new IllegalArgumentException("the minimum refresh interval must be at most P366D");
+    }
     if (maxTokenLifetime != null && (maxTokenLifetime.isNegative() || maxTokenLifetime.isZero())) {
       throw new IllegalArgumentException("the maximum token lifetime must be positive");
     }

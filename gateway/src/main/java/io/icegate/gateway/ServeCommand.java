@@ -91,20 +91,31 @@ public final class ServeCommand implements Callable<Integer> {
   int serve(Map<String, String> environment) throws Exception {
     Gateway gateway;
     try {
-      GatewaySettings settings = settingsFrom(environment);
+      GatewaySettings settings;
+      try {
+        settings = settingsFrom(environment);
+      } catch (IllegalArgumentException e) {
+        // the settings' own checks of flag and environment values (reconcile concurrency,
+        // refresh interval, token lifetime): an operator's mistake
+        return refused(e);
+      }
       gateway = Gateway.start(settings, System.out);
     } catch (DataDirLock.InUseException | MasterKey.UnusableKeyException
         | ReconcileSettings.InvalidSettingException e) {
-      // An operator's mistake, not a defect: one line, no stack trace.
-      spec.commandLine().getErr().println("icegate: " + e.getMessage());
-      spec.commandLine().getErr().flush();
-      return 1;
+      return refused(e);
     }
     Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "icegate-shutdown"));
     System.out.println("icegate listening on http://" + bind + ":" + gateway.port());
     System.out.flush();
     gateway.join();
     return 0;
+  }
+
+  /** An operator's mistake, not a defect: one line, no stack trace; exit code 1. */
+  private int refused(Exception e) {
+    spec.commandLine().getErr().println("icegate: " + e.getMessage());
+    spec.commandLine().getErr().flush();
+    return 1;
   }
 
   /**

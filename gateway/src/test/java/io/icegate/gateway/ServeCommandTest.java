@@ -93,4 +93,21 @@ class ServeCommandTest {
       assertThat(err.toString().strip().lines()).hasSize(1);
     }
   }
+
+  @Test
+  void anUnusableRefreshFloorIsOneLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+      throws Exception {
+    for (String floor : java.util.List.of("PT1S", "-PT5S", "P100000000000000D")) {
+      ServeCommand command = new ServeCommand();
+      java.io.StringWriter err = new java.io.StringWriter();
+      CommandLine commandLine = new CommandLine(command);
+      commandLine.setErr(new java.io.PrintWriter(err, true));
+      commandLine.parseArgs("--port", "0", "--data-dir", tmp.resolve("data").toString(),
+          "--min-refresh-interval", floor);
+      assertThat(command.serve(java.util.Map.of())).as(floor).isEqualTo(1);
+      assertThat(err.toString()).startsWith("icegate: ").contains("minimum refresh interval")
+          .doesNotContain("\tat ");
+      assertThat(err.toString().strip().lines()).hasSize(1);
+    }
+  }
 }

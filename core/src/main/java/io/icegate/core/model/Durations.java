@@ -6,6 +6,12 @@ import java.time.format.DateTimeParseException;
 
 /** The ISO-8601 durations of resource members (an Overlay's refresh interval and retention). */
 final class Durations {
+  /**
+   * The longest duration a member may name (3,660 days, about ten years): beyond it schedule
+   * arithmetic in epoch milliseconds overflows, and no refresh or retention needs more.
+   */
+  static final Duration MAXIMUM = Duration.ofDays(3_660);
+
   private Durations() {}
 
   /**
@@ -13,7 +19,8 @@ final class Durations {
    * {@code null}.
    *
    * @throws IcegateException INVALID_ARGUMENT naming {@code member} when it is not an ISO-8601
-   *     duration (days, hours, minutes, seconds) or shorter than {@code minimum}
+   *     duration (days, hours, minutes, seconds), shorter than {@code minimum} or longer than
+   *     {@link #MAXIMUM}
    */
   static String normalize(String text, String member, Duration minimum) {
     if (text == null) {
@@ -29,6 +36,10 @@ final class Durations {
     if (parsed.compareTo(minimum) < 0) {
       throw IcegateException.invalidArgument(member + " must be at least " + minimum + ", got "
           + parsed);
+    }
+    if (parsed.compareTo(MAXIMUM) > 0) {
+      throw IcegateException.invalidArgument(member + " must be at most " + MAXIMUM + " (3660 "
+          + "days), got " + parsed);
     }
     return parsed.toString();
   }
