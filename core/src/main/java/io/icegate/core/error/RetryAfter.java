@@ -4,10 +4,11 @@ import java.util.OptionalInt;
 
 /**
  * The {@code Retry-After} hint (RFC 9110, section 10.2.3) both HTTP surfaces send with an error
- * whose cause passes by itself: contention in the store, or another attempt still holding the
- * idempotency key. A client that honours it waits instead of hammering; one second is as long as
- * either usually lasts (the idempotency lease may last longer, and the retry then gets 409 again
- * with the same hint).
+ * whose cause passes by itself: contention in the store, another attempt still holding the
+ * idempotency key, an upstream momentarily unreachable, or another reconcile of the same Overlay.
+ * A client that honours it waits instead of hammering; one second is as long as contention or a
+ * key usually lasts (the idempotency lease may last longer, and the retry then gets 409 again with
+ * the same hint); an upstream or a reconcile gets five, since either rarely passes within one.
  */
 public final class RetryAfter {
   /** The header's name. */
@@ -19,6 +20,7 @@ public final class RetryAfter {
   public static OptionalInt seconds(ErrorCode code) {
     return switch (code) {
       case STORE_CONTENTION, IDEMPOTENCY_IN_PROGRESS -> OptionalInt.of(1);
+      case UPSTREAM_UNAVAILABLE, RECONCILE_IN_PROGRESS -> OptionalInt.of(5);
       default -> OptionalInt.empty();
     };
   }

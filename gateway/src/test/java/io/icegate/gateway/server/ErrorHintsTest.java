@@ -76,6 +76,27 @@ class ErrorHintsTest {
   }
 
   @Test
+  void anUnreachableUpstreamTellsTheClientWhenToRetry() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getLoopbackAddress())) {
+      closedPort = socket.getLocalPort(); // closed again before the gateway calls it
+    }
+    HttpResponse<String> created = gateway.send("POST", account + "/integrations",
+        "{\"displayName\":\"gone\",\"type\":\"ICEBERG_REST\",\"uri\":\"http://127.0.0.1:"
+            + closedPort + "/v1\",\"authentication\":{\"type\":\"bearer\",\"token\":\"t\"}}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    String id = json(created.body()).get("id").asText();
+    HttpResponse<String> down =
+        gateway.send("GET", account + "/integrations/" + id + "/namespaces", null);
+    problem(down, 503, "UPSTREAM_UNAVAILABLE");
+    assertThat(down.headers().firstValue("Retry-After")).contains("5");
+    // another reconcile of the same Overlay: the same hint on the Iceberg surface's mapping
+    assertThat(ErrorMapping.retryAfter(RepositoryErrors.toIceberg(new IcegateException(
+        ErrorCode.RECONCILE_IN_PROGRESS, null, "o")))).isEqualTo(OptionalInt.of(5));
+  }
+
+  @Test
   void anAdmin401NamesTheBearerScheme() {
     HttpResponse<String> response =
         gateway.send("GET", account + "/catalogs", null, "Authorization", "Basic x");
