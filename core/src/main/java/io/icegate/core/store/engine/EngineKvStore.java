@@ -87,6 +87,7 @@ public final class EngineKvStore implements KvStore {
 
   private <T> T attempt(
       AccessMode mode, Idempotence idempotence, Function<GuardedTransaction, T> body) {
+    long start = System.nanoTime();
     for (int attempt = 1; ; attempt++) {
       if (closed.get()) {
         throw new KvStoreFailureException("store " + engine.describe() + " is closed");
@@ -102,7 +103,8 @@ public final class EngineKvStore implements KvStore {
         return result;
       } catch (KvStoreException e) {
         count(e);
-        if (!shouldRetry(e, idempotence) || attempt >= retryPolicy.maxAttempts()) {
+        if (!shouldRetry(e, idempotence)
+            || !retryPolicy.mayStartAnother(attempt, System.nanoTime() - start)) {
           throw e;
         }
         LOG.debug("retrying transaction after {} (attempt {})", e.kind(), attempt);

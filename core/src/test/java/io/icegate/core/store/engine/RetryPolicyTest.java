@@ -50,6 +50,19 @@ class RetryPolicyTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
+  @Test
+  void noAttemptStartsAfterTheElapsedBound() {
+    RetryPolicy policy =
+        new RetryPolicy(100, Duration.ZERO, Duration.ZERO, Duration.ofSeconds(10));
+    assertThat(policy.mayStartAnother(1, Duration.ofSeconds(9).toNanos())).isTrue();
+    assertThat(policy.mayStartAnother(1, Duration.ofSeconds(10).toNanos())).isFalse();
+    assertThat(policy.mayStartAnother(100, 0)).isFalse();
+    assertThat(new RetryPolicy(3, Duration.ZERO, Duration.ZERO).maxElapsed())
+        .isEqualTo(RetryPolicy.DEFAULT_MAX_ELAPSED);
+    assertThatThrownBy(() -> new RetryPolicy(1, Duration.ZERO, Duration.ZERO, Duration.ofMillis(-1)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
   private static long ms(long millis) {
     return Duration.ofMillis(millis).toNanos();
   }
