@@ -22,7 +22,7 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * on core's one idempotency primitive, {@link IdempotencyKeys#run}: the first request with a key
  * runs and its final answer (2xx or 4xx) is kept as a receipt for {@link
  * IdempotencySettings#receiptLifetime()}; a retry with the same key and the same request gets that
- * answer replayed ({@code Idempotent-Replayed: true}) without running again. A 5xx is never
+ * answer replayed ({@code Idempotency-Replayed: true}) without running again. A 5xx is never
  * recorded, so a retry after a server failure runs again. The same key with another request is
  * 422; while the first is still running (its lease not lapsed), 409. This class only says what
  * identifies an Iceberg request and how its answer is kept: records live under {@code (account,
@@ -46,7 +46,7 @@ public final class IdempotentReplies {
     public IcebergReply replay(IdempotencyKeys.Answer recorded) {
       byte[] body = recorded.body() == null
           ? null : recorded.body().getBytes(StandardCharsets.UTF_8);
-      return new IcebergReply(recorded.status(), body, Map.of("Idempotent-Replayed", "true"));
+      return new IcebergReply(recorded.status(), body, Map.of("Idempotency-Replayed", "true"));
     }
   };
 

@@ -158,7 +158,7 @@ class LoadTableAndIdempotencyTest {
     HttpResponse<String> again = gateway.send("POST", path, body, "Idempotency-Key", "key-1");
     assertThat(again.statusCode()).isEqualTo(200);
     assertThat(again.body()).isEqualTo(first.body());
-    assertThat(again.headers().firstValue("Idempotent-Replayed")).contains("true");
+    assertThat(again.headers().firstValue("Idempotency-Replayed")).contains("true");
     assertThat(gateway.gateway().store().stats().committedWrites()).isEqualTo(writes);
 
     // Same key, different request: 422.

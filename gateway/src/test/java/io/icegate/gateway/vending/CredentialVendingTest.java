@@ -198,7 +198,7 @@ class CredentialVendingTest {
         createBody("idem", false), writer, headers);
     assertThat(first.statusCode()).isEqualTo(200);
     assertThat(replay.statusCode()).isEqualTo(200);
-    assertThat(replay.headers().firstValue("Idempotent-Replayed")).contains("true");
+    assertThat(replay.headers().firstValue("Idempotency-Replayed")).contains("true");
     issuedFor(single(JSON.readTree(first.body()).get("storage-credentials")).get("config"));
     issuedFor(single(JSON.readTree(replay.body()).get("storage-credentials")).get("config"));
     assertNoIssuedSecretIn(allStoreValues(), "the store");
