@@ -60,6 +60,11 @@ class ConsoleServletTest {
     }
     assertThat(get("/console/app.css").headers().firstValue("Content-Type").orElse(""))
         .startsWith("text/css");
+    // the page names its icon, so browsers do not ask for a /favicon.ico the gateway lacks
+    assertThat(page.body()).contains("<link rel=\"icon\" href=\"icon.svg\"");
+    HttpResponse<String> icon = get("/console/icon.svg");
+    assertThat(icon.statusCode()).isEqualTo(200);
+    assertThat(icon.headers().firstValue("Content-Type").orElse("")).startsWith("image/svg+xml");
   }
 
   @Test
