@@ -73,4 +73,20 @@ final class Names {
     }
     return value;
   }
+
+  /**
+   * The checks of a Table's or View's compact constructor ({@link Relation}); the namespace path,
+   * copied.
+   */
+  static List<String> requireRelation(ResourceKind kind, String catalogId, List<String> namespace,
+      String name, String metadataLocation, Provenance provenance) {
+    requireId(catalogId, "catalogId");
+    List<String> path = requirePath(namespace, false);
+    requireName(name, kind.label() + " name");
+    if (provenance == null || metadataLocation != null) {
+      // A managed relation may have no metadata file of its own: it is served from its definition.
+      requireText(metadataLocation, "metadata location");
+    }
+    return path;
+  }
 }

@@ -8,7 +8,7 @@ package io.icegate.core.model;
  * <p>Every spec has a display name that is unique in its {@link #nameScope()} through the name
  * index (DESIGN.md "Storage"). Names are mutable (rename); the resource id never changes.
  */
-public sealed interface ResourceSpec permits Account, Catalog, Namespace, Table, View, Integration,
+public sealed interface ResourceSpec permits Account, Catalog, Namespace, Relation, Integration,
     CatalogOverlay {
 
   /** The kind of resource this spec describes. */

@@ -1,22 +1,13 @@
 package io.icegate.core.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import io.icegate.core.error.IcegateException;
 import java.util.List;
 import java.util.Map;
 
 /**
- * An Iceberg view: a pointer to its current view metadata file. Shares the relation-name scope of
- * its namespace with tables.
- *
- * @param catalogId id of the catalog holding the view
- * @param namespace path of the namespace holding the view; at least one segment
- * @param name view name, unique among the tables and views of the namespace
- * @param metadataLocation location of the current view metadata JSON file, or {@code null} for a
- *     managed one served from its stored definition
- * @param properties opaque non-secret properties; never {@code null}
- * @param provenance the Overlay that manages it, or {@code null} for a local (directly managed)
- *     relation
+ * An Iceberg view: a pointer to its current view metadata file.
+ * Its components, and the rules it shares with the other relation kind, are described on {@link
+ * Relation}.
  */
 public record View(
     String catalogId,
@@ -26,16 +17,11 @@ public record View(
     Map<String, String> properties,
     // omitted when null, so a local relation's stored bytes (and request fingerprints) are as before
     @JsonInclude(JsonInclude.Include.NON_NULL) Provenance provenance)
-    implements ResourceSpec {
+    implements Relation {
 
   public View {
-    Names.requireId(catalogId, "catalogId");
-    namespace = Names.requirePath(namespace, false);
-    Names.requireName(name, "view name");
-    if (provenance == null || metadataLocation != null) {
-      // A managed relation may have no metadata file of its own: it is served from its definition.
-      Names.requireText(metadataLocation, "metadata location");
-    }
+    namespace = Names.requireRelation(
+        ResourceKind.VIEW, catalogId, namespace, name, metadataLocation, provenance);
     properties = Names.copyProperties(properties);
   }
 
@@ -49,35 +35,19 @@ public record View(
     this(catalogId, namespace, name, metadataLocation, properties, null);
   }
 
-  /** Whether an Overlay manages this view (it has provenance), so it is read-only to clients. */
-  public boolean managed() {
-    return provenance != null;
-  }
-
   @Override
   public ResourceKind kind() {
     return ResourceKind.VIEW;
   }
 
   @Override
-  public NameScope nameScope() {
-    return NameScope.inCatalog(catalogId, namespace);
-  }
-
-  @Override
-  public String displayName() {
-    return name;
-  }
-
-  @Override
   public View withName(NameScope scope, String displayName) {
-    if (!(scope instanceof NameScope.InCatalog in) || !in.catalogId().equals(catalogId)) {
-      throw IcegateException.invalidArgument("a view moves only within its catalog");
-    }
-    return new View(catalogId, in.path(), displayName, metadataLocation, properties, provenance);
+    return new View(catalogId, Relation.pathWithinCatalog(this, scope), displayName,
+        metadataLocation, properties, provenance);
   }
 
   /** A copy pointing at another metadata file (a view replace). */
+  @Override
   public View withMetadataLocation(String newMetadataLocation) {
     return new View(catalogId, namespace, name, newMetadataLocation, properties, provenance);
   }

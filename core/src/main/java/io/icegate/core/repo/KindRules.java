@@ -10,12 +10,11 @@ import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Namespace;
+import io.icegate.core.model.Relation;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.model.ResourceSpec;
-import io.icegate.core.model.Table;
-import io.icegate.core.model.View;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
@@ -386,7 +385,7 @@ abstract class KindRules<S extends ResourceSpec> {
   }
 
   /** Tables and views: one relation-name scope per namespace, which must exist. */
-  static final class RelationRules<S extends ResourceSpec> extends KindRules<S> {
+  static final class RelationRules<S extends Relation> extends KindRules<S> {
     private final ResourceKind kind;
     private final Class<S> specType;
     private final ContributionRules contributions;
@@ -418,12 +417,12 @@ abstract class KindRules<S extends ResourceSpec> {
     @Override
     List<ResourceRef> guardingFences(ResourceRef self, S spec) {
       return List.of(
-          ResourceRef.account(self.accountId()), catalogOf(self.accountId(), catalogId(spec)));
+          ResourceRef.account(self.accountId()), catalogOf(self.accountId(), spec.catalogId()));
     }
 
     @Override
     void assertParentsExist(Transaction tx, ResourceRef self, S spec) {
-      String catalogId = catalogId(spec);
+      String catalogId = spec.catalogId();
       assertExists(tx, catalogOf(self.accountId(), catalogId));
       List<String> namespace = ((NameScope.InCatalog) spec.nameScope()).path();
       NameScope parent =
@@ -450,16 +449,10 @@ abstract class KindRules<S extends ResourceSpec> {
 
     @Override
     void assertSameHome(S current, S next) {
-      if (!catalogId(current).equals(catalogId(next))) {
+      if (!current.catalogId().equals(next.catalogId())) {
         throw IcegateException.invalidArgument("a " + kind.label() + " cannot move to another catalog");
       }
     }
 
-    private static String catalogId(ResourceSpec spec) {
-      if (spec instanceof Table table) {
-        return table.catalogId();
-      }
-      return ((View) spec).catalogId();
-    }
   }
 }

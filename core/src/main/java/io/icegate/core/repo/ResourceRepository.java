@@ -80,6 +80,11 @@ public final class ResourceRepository<S extends ResourceSpec> {
     return rules.kind();
   }
 
+  /** The Java type of this kind's specs. */
+  public Class<S> specType() {
+    return rules.specType();
+  }
+
   /**
    * The account this repository is bound to; for the account repository, {@code null} (accounts
    * live in the server-wide partition).

@@ -2,21 +2,17 @@ package io.icegate.gateway.catalog;
 
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.model.Provenance;
+import io.icegate.core.model.Relation;
 import io.icegate.core.model.Resource;
-import io.icegate.core.model.ResourceSpec;
-import io.icegate.core.model.Table;
-import io.icegate.core.model.View;
+import io.icegate.core.model.ResourceKind;
 import io.icegate.core.repo.ChangeKind;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.CommitUnknownResultException;
-import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.function.BiFunction;
-import java.util.function.Function;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -27,62 +23,49 @@ import org.apache.iceberg.io.FileIO;
 
 /**
  * The metadata-location pointer of one table or view, moved by compare-and-set in one store
- * transaction. Tables and views share it: Iceberg's {@code BaseMetastoreTableOperations} and
- * {@code BaseViewOperations} are parallel but separate, so each operations class keeps its Iceberg
- * base and delegates the store part here.
- *
- * @param <S> {@link Table} or {@link View}
+ * transaction. Tables and views share it, written once over {@link Relation}: Iceberg's {@code
+ * BaseMetastoreTableOperations} and {@code BaseViewOperations} are parallel but separate, so each
+ * operations class keeps its Iceberg base and delegates the store part here, with the managing
+ * Overlay as last refreshed.
  */
-final class MetadataPointer<S extends ResourceSpec> {
+final class MetadataPointer {
   private final RepositoryCatalog catalog;
   private final TableIdentifier ident;
-  private final String label;
-  private final String otherLabel;
-  private final ResourceRepository<S> repository;
-  private final BiFunction<ReadTransaction, TableIdentifier, Optional<Resource<S>>> find;
-  private final BiFunction<ReadTransaction, TableIdentifier, Optional<?>> findOther;
-  private final Function<S, String> location;
-  private final BiFunction<S, String, S> withLocation;
-  private final Function<String, S> created;
-  private final Function<TableIdentifier, RuntimeException> gone;
+  private final ResourceKind kind;
+  /** The Overlay managing the relation as last refreshed, or null for a local (or absent) one. */
+  private Provenance managed;
 
-  private MetadataPointer(RepositoryCatalog catalog, TableIdentifier ident, String label,
-      String otherLabel, ResourceRepository<S> repository,
-      BiFunction<ReadTransaction, TableIdentifier, Optional<Resource<S>>> find,
-      BiFunction<ReadTransaction, TableIdentifier, Optional<?>> findOther,
-      Function<S, String> location, BiFunction<S, String, S> withLocation,
-      Function<String, S> created, Function<TableIdentifier, RuntimeException> gone) {
+  private MetadataPointer(RepositoryCatalog catalog, TableIdentifier ident, ResourceKind kind) {
     this.catalog = catalog;
     this.ident = ident;
-    this.label = label;
-    this.otherLabel = otherLabel;
-    this.repository = repository;
-    this.find = find;
-    this.findOther = findOther;
-    this.location = location;
-    this.withLocation = withLocation;
-    this.created = created;
-    this.gone = gone;
+    this.kind = kind;
   }
 
   /** The pointer of table {@code ident}; a commit to a dropped table is a 409. */
-  static MetadataPointer<Table> table(RepositoryCatalog catalog, TableIdentifier ident) {
-    return new MetadataPointer<>(catalog, ident, "Table", "View", catalog.tables(),
-        catalog::findTable, catalog::findView, Table::metadataLocation,
-        Table::withMetadataLocation,
-        newLocation -> new Table(catalog.catalogId(), List.of(ident.namespace().levels()),
-            ident.name(), newLocation, Map.of()),
-        id -> new CommitFailedException("Cannot commit %s: the table was dropped", id));
+  static MetadataPointer table(RepositoryCatalog catalog, TableIdentifier ident) {
+    return new MetadataPointer(catalog, ident, ResourceKind.TABLE);
   }
 
   /** The pointer of view {@code ident}; a replace of a dropped view is a 404. */
-  static MetadataPointer<View> view(RepositoryCatalog catalog, TableIdentifier ident) {
-    return new MetadataPointer<>(catalog, ident, "View", "Table", catalog.views(),
-        catalog::findView, catalog::findTable, View::metadataLocation,
-        View::withMetadataLocation,
-        newLocation -> new View(catalog.catalogId(), List.of(ident.namespace().levels()),
-            ident.name(), newLocation, Map.of()),
-        id -> new NoSuchViewException("View does not exist: %s", id));
+  static MetadataPointer view(RepositoryCatalog catalog, TableIdentifier ident) {
+    return new MetadataPointer(catalog, ident, ResourceKind.VIEW);
+  }
+
+  /** Records what a refresh found: the Overlay managing the relation, {@code null} when local. */
+  void refreshed(Provenance managedBy) {
+    managed = managedBy;
+  }
+
+  /**
+   * Fails with 403 when the relation was managed when last refreshed, before any metadata file is
+   * written (a managed relation's location may be upstream storage). The swap checks again in the
+   * writing transaction ({@link #swap}).
+   */
+  void requireLocal() {
+    if (managed != null) {
+      throw RepositoryErrors.toIceberg(
+          ManagedRelationAccess.refusal(kind, ident.toString(), managed));
+    }
   }
 
   /**
@@ -98,17 +81,26 @@ final class MetadataPointer<S extends ResourceSpec> {
    * @throws NoSuchNamespaceException the namespace does not exist (create)
    */
   void swap(Transaction tx, String expected, String newLocation) {
-    Optional<Resource<S>> current = find.apply(tx, ident);
+    swap(tx, catalog.relations().repository(kind), expected, newLocation);
+  }
+
+  private <S extends Relation> void swap(Transaction tx, ResourceRepository<S> repository,
+      String expected, String newLocation) {
+    CatalogRelations relations = catalog.relations();
+    String label = CatalogRelations.title(kind);
+    Optional<Resource<S>> current = relations.find(tx, repository, ident);
     if (expected == null) {
       if (current.isPresent()) {
         throw new AlreadyExistsException("%s already exists: %s", label, ident);
       }
-      if (findOther.apply(tx, ident).isPresent()) {
+      ResourceKind sibling = kind.nameSibling().orElseThrow();
+      if (relations.exists(tx, sibling, ident)) {
         throw new AlreadyExistsException(
-            "%s with same name already exists: %s", otherLabel, ident);
+            "%s with same name already exists: %s", CatalogRelations.title(sibling), ident);
       }
       try {
-        repository.create(tx, created.apply(newLocation));
+        repository.create(tx, repository.specType().cast(Relation.local(kind, catalog.catalogId(),
+            List.of(ident.namespace().levels()), ident.name(), newLocation)));
       } catch (IcegateException e) {
         if (e.code() == ErrorCode.NOT_FOUND) {
           throw new NoSuchNamespaceException("Namespace does not exist: %s", ident.namespace());
@@ -120,17 +112,25 @@ final class MetadataPointer<S extends ResourceSpec> {
       }
       return;
     }
-    Resource<S> resource = current.orElseThrow(() -> gone.apply(ident));
+    Resource<S> resource = current.orElseThrow(this::gone);
     // Seed 000: a managed relation is read-only; refused here, in the writing transaction, so a
     // relation published by an Overlay after the writer's load is never written over.
     ManagedRelationAccess.requireLocal(resource, ident.toString());
-    String at = location.apply(resource.spec());
+    String at = resource.spec().metadataLocation();
     if (!at.equals(expected)) {
       throw new CommitFailedException(
           "Cannot commit %s: metadata location %s has changed from %s", ident, at, expected);
     }
     repository.update(tx, resource.id(), ExpectedGeneration.of(resource.generation()),
-        withLocation.apply(resource.spec(), newLocation), ChangeKind.METADATA);
+        repository.specType().cast(resource.spec().withMetadataLocation(newLocation)),
+        ChangeKind.METADATA);
+  }
+
+  /** A commit to a dropped table is a 409 (the client retries); a dropped view is a 404. */
+  private RuntimeException gone() {
+    return kind == ResourceKind.TABLE
+        ? new CommitFailedException("Cannot commit %s: the table was dropped", ident)
+        : CatalogRelations.notFound(kind, ident);
   }
 
   /**

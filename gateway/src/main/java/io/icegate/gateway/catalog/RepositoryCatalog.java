@@ -1,15 +1,12 @@
 package io.icegate.gateway.catalog;
 
-import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Resource;
 import io.icegate.core.paging.Page;
 import io.icegate.core.paging.PageRequest;
-import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
-import io.icegate.core.store.Transaction;
 import io.icegate.overlay.store.serve.TableSource;
 import io.icegate.overlay.store.validation.TableValidations;
 import java.util.ArrayList;
@@ -24,10 +21,8 @@ import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.exceptions.NoSuchViewException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
@@ -66,6 +61,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   private final Map<String, String> properties;
   private final TableReads tableReads;
   private final CatalogNamespaces namespaces;
+  private final CatalogRelations relations;
 
   /**
    * @param catalog the icegate Catalog resource this adapter serves
@@ -100,6 +96,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     this.catalogId = catalog.id();
     this.tableReads = new TableReads(this, validations);
     this.namespaces = new CatalogNamespaces(this, accountId, catalogId);
+    this.relations = new CatalogRelations(this, namespaces, accountId, catalogId);
     String location = catalog.spec().warehouse();
     this.locations =
         new WarehouseLocations(location == null ? null : location.replaceAll("/+$", ""));
@@ -182,7 +179,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
    * Creates namespace {@code ns}; in the same store transaction, its parent must exist.
    *
    * @throws NoSuchNamespaceException when its parent does not exist
-   * @throws AlreadyExistsException when {@code ns} exists
+   * @throws org.apache.iceberg.exceptions.AlreadyExistsException when {@code ns} exists
    */
   @Override
   public void createNamespace(Namespace ns, Map<String, String> metadata) {
@@ -240,36 +237,13 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   // ---- tables -------------------------------------------------------------------------------
 
-  ResourceRepository<io.icegate.core.model.Table> tables() {
-    return repositories.tables(accountId);
-  }
-
-  ResourceRepository<io.icegate.core.model.View> views() {
-    return repositories.views(accountId);
-  }
-
   Repositories repositories() {
     return repositories;
   }
 
-  static NameScope.InCatalog scopeOf(String catalogId, TableIdentifier ident) {
-    return NameScope.inCatalog(catalogId, List.of(ident.namespace().levels()));
-  }
-
-  Optional<Resource<io.icegate.core.model.Table>> findTable(
-      ReadTransaction tx, TableIdentifier ident) {
-    if (ident.namespace().isEmpty()) {
-      return Optional.empty();
-    }
-    return tables().getByName(tx, scopeOf(catalogId, ident), ident.name());
-  }
-
-  Optional<Resource<io.icegate.core.model.View>> findView(
-      ReadTransaction tx, TableIdentifier ident) {
-    if (ident.namespace().isEmpty()) {
-      return Optional.empty();
-    }
-    return views().getByName(tx, scopeOf(catalogId, ident), ident.name());
+  /** Lookup, drop and rename of this Catalog's tables and views. */
+  CatalogRelations relations() {
+    return relations;
   }
 
   /** The reads of existing tables that requests serve from, each one store transaction. */
@@ -305,7 +279,8 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
   public org.apache.iceberg.Table registerTable(
       TableIdentifier ident, String metadataFileLocation) {
     call(() -> read(tx -> {
-      findTable(tx, ident).ifPresent(t -> ManagedRelationAccess.requireLocal(t, ident.toString()));
+      relations.findTable(tx, ident)
+          .ifPresent(t -> ManagedRelationAccess.requireLocal(t, ident.toString()));
       return null;
     }));
     locations.requireInside("metadata location", metadataFileLocation);
@@ -322,7 +297,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
    * CatalogNamespaces#relations}); a {@code null} page means all of them.
    */
   public Page<TableIdentifier> listTables(Namespace ns, PageRequest page) {
-    return listRelations(ns, page, tables(),
+    return listRelations(ns, page, relations.tables(),
         (tx, table) -> validations.visibility(tx, accountId, table).visible());
   }
 
@@ -333,7 +308,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   /** One page of the views of {@code ns}; a {@code null} page means all of them. */
   public Page<TableIdentifier> listViews(Namespace ns, PageRequest page) {
-    return listRelations(ns, page, views(), (tx, view) -> true);
+    return listRelations(ns, page, relations.views(), (tx, view) -> true);
   }
 
   private <S extends io.icegate.core.model.ResourceSpec> Page<TableIdentifier> listRelations(
@@ -359,14 +334,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
       }
       // else managed: refused below, before any file is read or deleted
     }
-    boolean dropped = call(() -> write(tx -> {
-      Optional<Resource<io.icegate.core.model.Table>> found = findTable(tx, ident);
-      found.ifPresent(r -> {
-        ManagedRelationAccess.requireLocal(r, ident.toString());
-        tables().delete(tx, r.id(), ExpectedGeneration.any());
-      });
-      return found.isPresent();
-    }));
+    boolean dropped = relations.drop(relations.tables(), ident);
     if (dropped && last != null) {
       // After the pointer is gone: a failed purge leaves files, never a table without files.
       CatalogUtil.dropTableData(io, last);
@@ -376,48 +344,17 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
 
   @Override
   public void renameTable(TableIdentifier from, TableIdentifier to) {
-    call(() -> write(tx -> {
-      Resource<io.icegate.core.model.Table> source = findTable(tx, from)
-          .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", from));
-      ManagedRelationAccess.requireLocal(source, from.toString());
-      rename(tx, tables(), source.id(), from, to);
-      return null;
-    }));
+    relations.rename(relations.tables(), from, to);
   }
 
   @Override
   public boolean dropView(TableIdentifier ident) {
-    return call(() -> write(tx -> {
-      Optional<Resource<io.icegate.core.model.View>> found = findView(tx, ident);
-      found.ifPresent(r -> {
-        ManagedRelationAccess.requireLocal(r, ident.toString());
-        views().delete(tx, r.id(), ExpectedGeneration.any());
-      });
-      return found.isPresent();
-    }));
+    return relations.drop(relations.views(), ident);
   }
 
   @Override
   public void renameView(TableIdentifier from, TableIdentifier to) {
-    call(() -> write(tx -> {
-      Resource<io.icegate.core.model.View> source = findView(tx, from)
-          .orElseThrow(() -> new NoSuchViewException("View does not exist: %s", from));
-      ManagedRelationAccess.requireLocal(source, from.toString());
-      rename(tx, views(), source.id(), from, to);
-      return null;
-    }));
-  }
-
-  private <S extends io.icegate.core.model.ResourceSpec> void rename(Transaction tx,
-      ResourceRepository<S> repository, String id, TableIdentifier from, TableIdentifier to) {
-    namespaces.require(tx, to.namespace());
-    if (findTable(tx, to).isPresent()) {
-      throw new AlreadyExistsException("Cannot rename %s to %s. Table already exists", from, to);
-    }
-    if (findView(tx, to).isPresent()) {
-      throw new AlreadyExistsException("Cannot rename %s to %s. View already exists", from, to);
-    }
-    repository.rename(tx, id, ExpectedGeneration.any(), scopeOf(catalogId, to), to.name());
+    relations.rename(relations.views(), from, to);
   }
 
   /**

@@ -1,8 +1,5 @@
 package io.icegate.gateway.catalog;
 
-import io.icegate.core.model.Provenance;
-import io.icegate.core.model.ResourceKind;
-import io.icegate.core.model.Table;
 import io.icegate.core.store.Transaction;
 import io.icegate.gateway.fileio.ObjectStoreUnavailableException;
 import io.icegate.overlay.store.serve.TableSource;
@@ -29,9 +26,7 @@ import org.apache.iceberg.io.FileIO;
 final class RepositoryTableOperations extends BaseMetastoreTableOperations {
   private final RepositoryCatalog catalog;
   private final TableIdentifier ident;
-  private final MetadataPointer<Table> pointer;
-  /** The Overlay managing the table as last refreshed, or null for a local (or absent) table. */
-  private Provenance managed;
+  private final MetadataPointer pointer;
 
   /**
    * Table properties that place the table's files (metadata; data, in its current and deprecated
@@ -63,7 +58,7 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
   @Override
   protected void doRefresh() {
     Optional<TableSource.Served> found = RepositoryCatalog.call(() -> catalog.read(
-        tx -> catalog.findTable(tx, ident)
+        tx -> catalog.relations().findTable(tx, ident)
             .map(table -> ManagedRelationAccess.read(tx, table, ident.toString(),
                 catalog.cache()))));
     if (found.isEmpty()) {
@@ -75,13 +70,13 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
     }
     TableSource source = found.get().source();
     if (source instanceof TableSource.Managed table) {
-      managed = table.table().spec().provenance();
+      pointer.refreshed(table.table().spec().provenance());
       // The source's key stands for the definition or capture (it changes with either); the
       // metadata was read in the same transaction as the record.
       refreshFromMetadataLocation(source.key(), null, 1, location -> found.get().metadata());
       return;
     }
-    managed = null;
+    pointer.refreshed(null);
     String location = ((TableSource.MetadataFile) source).location();
     // A store that refused or could not be reached is answered at once (503, the client may
     // retry); retrying here only tripled the wait and the log lines.
@@ -90,16 +85,9 @@ final class RepositoryTableOperations extends BaseMetastoreTableOperations {
         2, metadataLocation -> catalog.cache().table(io(), metadataLocation));
   }
 
-  /**
-   * Fails with 403 when the table was managed when last refreshed, before any metadata file is
-   * written (a managed table's location may be upstream storage). The swap checks again in the
-   * writing transaction ({@link MetadataPointer#swap}).
-   */
+  /** As {@link MetadataPointer#requireLocal}: 403 when the table was managed when refreshed. */
   void requireLocal() {
-    if (managed != null) {
-      throw RepositoryErrors.toIceberg(
-          ManagedRelationAccess.refusal(ResourceKind.TABLE, ident.toString(), managed));
-    }
+    pointer.requireLocal();
   }
 
   @Override

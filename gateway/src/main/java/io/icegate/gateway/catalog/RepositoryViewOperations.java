@@ -1,8 +1,6 @@
 package io.icegate.gateway.catalog;
 
-import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
-import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.View;
 import io.icegate.gateway.fileio.ObjectStoreUnavailableException;
 import io.icegate.overlay.store.serve.ManagedMetadata;
@@ -22,9 +20,7 @@ import org.apache.iceberg.view.ViewProperties;
 final class RepositoryViewOperations extends BaseViewOperations {
   private final RepositoryCatalog catalog;
   private final TableIdentifier ident;
-  private final MetadataPointer<View> pointer;
-  /** The Overlay managing the view as last refreshed, or null for a local (or absent) view. */
-  private Provenance managed;
+  private final MetadataPointer pointer;
 
   RepositoryViewOperations(RepositoryCatalog catalog, TableIdentifier ident) {
     this.catalog = catalog;
@@ -46,9 +42,9 @@ final class RepositoryViewOperations extends BaseViewOperations {
   protected void doRefresh() {
     record Found(Resource<View> view, ViewMetadata definition) {}
     Optional<Found> found = RepositoryCatalog.call(() -> catalog.read(
-        tx -> catalog.findView(tx, ident).map(view -> new Found(view, view.spec().managed()
-            ? ManagedMetadata.viewMetadata(tx, view, ident.toString())
-            : null))));
+        tx -> catalog.relations().findView(tx, ident).map(view -> new Found(view,
+            view.spec().managed() ? ManagedMetadata.viewMetadata(tx, view, ident.toString())
+                : null))));
     if (found.isEmpty()) {
       if (currentMetadataLocation() != null) {
         throw new NoSuchViewException("View does not exist: %s", ident);
@@ -57,7 +53,7 @@ final class RepositoryViewOperations extends BaseViewOperations {
       return;
     }
     ViewMetadata definition = found.get().definition();
-    managed = found.get().view().spec().provenance();
+    pointer.refreshed(found.get().view().spec().provenance());
     if (definition != null) {
       // Read in the same transaction as the record; its metadata location is the served one.
       refreshFromMetadataLocation(definition.metadataFileLocation(), null, 1,
@@ -70,11 +66,8 @@ final class RepositoryViewOperations extends BaseViewOperations {
 
   @Override
   protected void doCommit(ViewMetadata base, ViewMetadata metadata) {
-    if (base != null && managed != null) {
-      // Before any file is written: a managed view's location may be upstream storage. The
-      // swap checks again in the writing transaction ({@link MetadataPointer#swap}).
-      throw RepositoryErrors.toIceberg(
-          ManagedRelationAccess.refusal(ResourceKind.VIEW, ident.toString(), managed));
+    if (base != null) {
+      pointer.requireLocal();
     }
     // A new or moved view location must stay inside the warehouse; checked before any write.
     if (base == null || !metadata.location().equals(base.location())) {

@@ -80,7 +80,7 @@ public final class TableReads {
    */
   TableSource stored(TableIdentifier ident) {
     return RepositoryCatalog.call(() -> catalog.read(tx -> TableSource.of(tx,
-        catalog.findTable(tx, ident).orElseThrow(
+        catalog.relations().findTable(tx, ident).orElseThrow(
             () -> new NoSuchTableException("Table does not exist: %s", ident)))));
   }
 
@@ -105,7 +105,7 @@ public final class TableReads {
    *     admin route listing them) when it is not visible
    */
   private Resource<Table> requireVisible(ReadTransaction tx, TableIdentifier ident) {
-    Resource<Table> table = catalog.findTable(tx, ident)
+    Resource<Table> table = catalog.relations().findTable(tx, ident)
         .orElseThrow(() -> new NoSuchTableException("Table does not exist: %s", ident));
     Visibility visibility = validations.visibility(tx, table.accountId(), table);
     if (!visibility.visible()) {

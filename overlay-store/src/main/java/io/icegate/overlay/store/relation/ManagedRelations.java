@@ -4,10 +4,9 @@ import com.apple.foundationdb.Range;
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
 import io.icegate.core.model.Provenance;
+import io.icegate.core.model.Relation;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
-import io.icegate.core.model.Table;
-import io.icegate.core.model.View;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.ReadTransaction;
@@ -161,13 +160,7 @@ public final class ManagedRelations {
 
   /** The provenance of a Table or View resource, or {@code null} for a local one or another kind. */
   public static Provenance provenanceOf(Resource<?> relation) {
-    if (relation.spec() instanceof Table table) {
-      return table.provenance();
-    }
-    if (relation.spec() instanceof View view) {
-      return view.provenance();
-    }
-    return null;
+    return relation.spec() instanceof Relation r ? r.provenance() : null;
   }
 
   private static byte[] strictlyAfter(byte[] key) {

@@ -1,9 +1,5 @@
 package io.icegate.overlay.store.relation;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import io.icegate.core.model.ModelJson;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -20,9 +16,8 @@ import org.apache.iceberg.TableProperties;
 /**
  * The stored definition of a managed Table (seed 000, "Materialized metadata": schema, partition
  * spec, sort order, properties, location, table format, upstream metadata location), without
- * snapshots. Stored as canonical JSON ({@link #toBytes()}: members and map entries sorted), so the
- * same upstream state always yields the same bytes and the same digest: an unchanged re-run
- * compares digests and writes nothing.
+ * snapshots. Stored as canonical JSON ({@link RelationDefinition#toBytes()}), so the same upstream
+ * state always yields the same bytes and the same digest.
  *
  * @param formatVersion the Iceberg format version to serve (1 to 3)
  * @param tableUuid the table UUID to serve: the upstream UUID when it has one, else one derived
@@ -45,7 +40,7 @@ public record TableDefinition(
     String sortOrderJson,
     Map<String, String> properties,
     String tableFormat,
-    String upstreamMetadataLocation) {
+    String upstreamMetadataLocation) implements RelationDefinition {
 
   public TableDefinition {
     if (formatVersion < 1 || formatVersion > 3) {
@@ -60,26 +55,13 @@ public record TableDefinition(
     properties = new TreeMap<>(properties == null ? Map.of() : properties);
   }
 
-  /** The canonical JSON bytes that are stored and digested. */
-  public byte[] toBytes() {
-    try {
-      return ModelJson.mapper().writeValueAsBytes(this);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   /**
-   * Reads stored bytes.
+   * Reads stored bytes ({@link #toBytes()}).
    *
-   * @throws UncheckedIOException when the bytes are not a definition
+   * @throws java.io.UncheckedIOException when the bytes are not a definition
    */
   public static TableDefinition fromBytes(byte[] bytes) {
-    try {
-      return ModelJson.mapper().readValue(bytes, TableDefinition.class);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return RelationDefinition.fromBytes(bytes, TableDefinition.class);
   }
 
   /**

@@ -1,9 +1,5 @@
 package io.icegate.overlay.store.relation;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import io.icegate.core.model.ModelJson;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,8 +14,8 @@ import org.apache.iceberg.view.ViewVersion;
 
 /**
  * The stored definition of a managed View (seed 000, "Materialized metadata": every SQL
- * representation, default namespace and properties). Canonical JSON like {@link TableDefinition},
- * so unchanged upstream views digest the same.
+ * representation, default namespace and properties). Canonical JSON like every {@link
+ * RelationDefinition}, so unchanged upstream views digest the same.
  *
  * @param viewUuid the view UUID to serve (the upstream one when it has one)
  * @param location the view's location (views store nothing there; Iceberg requires one)
@@ -37,7 +33,7 @@ public record ViewDefinition(
     List<Representation> representations,
     List<String> defaultNamespace,
     String defaultCatalog,
-    Map<String, String> properties) {
+    Map<String, String> properties) implements RelationDefinition {
 
   /**
    * One SQL text.
@@ -64,26 +60,13 @@ public record ViewDefinition(
     properties = new TreeMap<>(properties == null ? Map.of() : properties);
   }
 
-  /** The canonical JSON bytes that are stored and digested. */
-  public byte[] toBytes() {
-    try {
-      return ModelJson.mapper().writeValueAsBytes(this);
-    } catch (JsonProcessingException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   /**
-   * Reads stored bytes.
+   * Reads stored bytes ({@link #toBytes()}).
    *
-   * @throws UncheckedIOException when the bytes are not a definition
+   * @throws java.io.UncheckedIOException when the bytes are not a definition
    */
   public static ViewDefinition fromBytes(byte[] bytes) {
-    try {
-      return ModelJson.mapper().readValue(bytes, ViewDefinition.class);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return RelationDefinition.fromBytes(bytes, ViewDefinition.class);
   }
 
   /**
