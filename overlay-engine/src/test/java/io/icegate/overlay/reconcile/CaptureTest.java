@@ -1,5 +1,8 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CAPTURED;
+import static io.icegate.overlay.reconcile.ReconcileCount.CAPTURE_FAILED;
+import static io.icegate.overlay.reconcile.ReconcileCount.CAPTURE_UNCHANGED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.apple.foundationdb.Range;
@@ -125,9 +128,9 @@ class CaptureTest {
     String catalog = h.repos.overlays(h.account).get(overlay).orElseThrow().spec().catalogId();
 
     ReconcileReport first = h.reconcile(overlay);
-    assertThat(first.captured()).isEqualTo(1);
-    assertThat(first.captureUnchanged()).isZero();
-    assertThat(first.captureFailed()).isZero();
+    assertThat(first.count(CAPTURED)).isEqualTo(1);
+    assertThat(first.count(CAPTURE_UNCHANGED)).isZero();
+    assertThat(first.count(CAPTURE_FAILED)).isZero();
     Resource<?> table = h.relations(catalog).get(ns + ".t");
     Captures captures = new Captures(h.repos);
     Captures.Capture capture = captures.read(h.account, table.id()).orElseThrow();
@@ -149,7 +152,7 @@ class CaptureTest {
     clock.advance(Duration.ofMinutes(1));
     String secondLocation = append(ns);
     ReconcileReport second = h.reconcile(overlay);
-    assertThat(second.captured()).isEqualTo(1);
+    assertThat(second.count(CAPTURED)).isEqualTo(1);
     Captures.Capture next = captures.read(h.account, table.id()).orElseThrow();
     assertThat(next.pointer().captureGeneration()).isEqualTo(2);
     assertThat(next.pointer().upstreamMetadataLocation()).isEqualTo(secondLocation);
@@ -163,8 +166,8 @@ class CaptureTest {
     List<String> before = captureState();
     var stats = store.stats();
     ReconcileReport third = h.reconcile(overlay);
-    assertThat(third.captured()).isZero();
-    assertThat(third.captureUnchanged()).isEqualTo(1);
+    assertThat(third.count(CAPTURED)).isZero();
+    assertThat(third.count(CAPTURE_UNCHANGED)).isEqualTo(1);
     CaptureReport requested = capture().capture(h.account, overlay);
     assertThat(requested.captured()).isZero();
     assertThat(requested.unchanged()).isEqualTo(1);
