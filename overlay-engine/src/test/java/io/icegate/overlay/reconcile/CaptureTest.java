@@ -12,6 +12,7 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
@@ -108,8 +109,8 @@ class CaptureTest {
   private List<String> captureState() {
     List<String> out = new ArrayList<>();
     store.read(tx -> {
-      for (Range range : List.of(KeyLayout.CAPTURES.range(), KeyLayout.BLOBS.range(),
-          KeyLayout.BLOB_MARKERS.range(),
+      for (Range range : List.of(KeySubspace.CAPTURES.range(), KeySubspace.BLOBS.range(),
+          KeySubspace.BLOB_MARKERS.range(),
           KeyLayout.resources(h.account, io.icegate.core.model.ResourceKind.TABLE).range())) {
         for (KeyValue kv : tx.getRange(range.begin, range.end)) {
           out.add(HexFormat.of().formatHex(kv.key()) + "=" + HexFormat.of().formatHex(kv.value()));
@@ -206,13 +207,13 @@ class CaptureTest {
 
     h.overlays.delete(h.account, overlay, ExpectedGeneration.any());
     assertThat(new Captures(h.repos).pointer(h.account, tableId)).isEmpty();
-    assertThat(keys(KeyLayout.CAPTURES.range())).isZero();
+    assertThat(keys(KeySubspace.CAPTURES.range())).isZero();
     assertThat(keys(KeyLayout.blobChunks(pointer.digest()).range())).isPositive();
 
     clock.advance(Duration.ofHours(2));
     assertThat(collector.collect()).isEqualTo(1);
-    assertThat(keys(KeyLayout.BLOBS.range())).isZero();
-    assertThat(keys(KeyLayout.BLOB_MARKERS.range())).isZero();
+    assertThat(keys(KeySubspace.BLOBS.range())).isZero();
+    assertThat(keys(KeySubspace.BLOB_MARKERS.range())).isZero();
   }
 
   @Test
@@ -221,17 +222,17 @@ class CaptureTest {
     append(ns);
     String overlay = overlayOver(ns);
     h.reconcile(overlay);
-    assertThat(keys(KeyLayout.CAPTURES.range())).isEqualTo(1);
+    assertThat(keys(KeySubspace.CAPTURES.range())).isEqualTo(1);
     h.accountDeletion.delete(h.account, ExpectedGeneration.any());
     assertThat(ContributionInvariants.checker(store).keysOfAccount(h.account)).isZero();
-    assertThat(keys(KeyLayout.CAPTURES.range())).isZero();
-    assertThat(keys(KeyLayout.BLOB_MARKERS.range())).as("marker and hint").isEqualTo(2);
+    assertThat(keys(KeySubspace.CAPTURES.range())).isZero();
+    assertThat(keys(KeySubspace.BLOB_MARKERS.range())).as("marker and hint").isEqualTo(2);
 
     clock.advance(Duration.ofHours(2));
     assertThat(new CaptureChunkCollector(store, clock, Duration.ofHours(1)).collect())
         .isEqualTo(1);
-    assertThat(keys(KeyLayout.BLOBS.range())).isZero();
-    assertThat(keys(KeyLayout.BLOB_MARKERS.range())).isZero();
+    assertThat(keys(KeySubspace.BLOBS.range())).isZero();
+    assertThat(keys(KeySubspace.BLOB_MARKERS.range())).isZero();
   }
 
   @Test

@@ -22,7 +22,7 @@ import io.icegate.core.model.Table;
 import io.icegate.core.paging.PageRequest;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
@@ -261,9 +261,9 @@ class ValidationReconcileTest {
   private long errorRecords() {
     return store.read(tx -> {
       List<Long> count = new ArrayList<>();
-      for (var kv : tx.getRange(KeyLayout.VALIDATIONS.range().begin,
-          KeyLayout.VALIDATIONS.range().end)) {
-        if (KeyLayout.VALIDATIONS.unpack(kv.key()).getString(2).equals("errors")) {
+      for (var kv : tx.getRange(KeySubspace.VALIDATIONS.range().begin,
+          KeySubspace.VALIDATIONS.range().end)) {
+        if (KeySubspace.VALIDATIONS.unpack(kv.key()).getString(2).equals("errors")) {
           count.add(1L);
         }
       }
