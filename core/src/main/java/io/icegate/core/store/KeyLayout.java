@@ -65,11 +65,11 @@ public final class KeyLayout {
   public static Subspace credentialCandidates(String accountId) {
     return KeySubspace.CREDENTIAL_CANDIDATES.get(Tuple.from(accountId));
   }
+
   /** Every orphan-candidate note of owner {@code ownerId} in account {@code accountId}. */
   public static Subspace credentialCandidates(String accountId, String ownerId) {
     return KeySubspace.CREDENTIAL_CANDIDATES.get(Tuple.from(accountId, ownerId));
   }
-
 
   /** A store-wide metadata entry. */
   public static byte[] meta(String name) {
@@ -170,6 +170,7 @@ public final class KeyLayout {
   public static Subspace schedules(String accountId, String integrationId) {
     return KeySubspace.SCHEDULES.get(Tuple.from(accountId, integrationId));
   }
+
   /** The scheduler state of Integration {@code integrationId}. */
   public static byte[] schedule(String accountId, String integrationId) {
     return schedules(accountId, integrationId).pack();
@@ -179,7 +180,6 @@ public final class KeyLayout {
   public static byte[] overlaySchedule(String accountId, String integrationId, String overlayId) {
     return schedules(accountId, integrationId).pack(Tuple.from(overlayId));
   }
-
 
   /** The held mark of relation {@code relationId} of Overlay {@code overlayId}. */
   public static byte[] held(String accountId, String overlayId, String relationId) {
@@ -225,6 +225,7 @@ public final class KeyLayout {
   public static Subspace validationErrors(String accountId, String tableId, long generation) {
     return validationErrors(accountId, tableId).get(Tuple.from(generation));
   }
+
   /**
    * Error record {@code seq} of table {@code tableId}'s validation generation {@code generation}.
    */
@@ -241,16 +242,15 @@ public final class KeyLayout {
     return new Range(all.range().begin, all.pack(Tuple.from(generation)));
   }
 
-
   /** Every chunk of blob {@code digest}, in chunk order. */
   public static Subspace blobChunks(String digest) {
     return KeySubspace.BLOBS.get(Tuple.from(digest));
   }
+
   /** Chunk {@code index} of blob {@code digest}. */
   public static byte[] blobChunk(String digest, int index) {
     return blobChunks(digest).pack(Tuple.from(index));
   }
-
 
   /** The marker of blob {@code digest}. */
   public static byte[] blobMarker(String digest) {
@@ -276,12 +276,12 @@ public final class KeyLayout {
   public static Subspace definition(String accountId, ResourceKind kind, String relationId) {
     return KeySubspace.DEFINITIONS.get(Tuple.from(accountId, kind.tag(), relationId));
   }
+
   /** Chunk {@code index} of relation {@code relationId}'s definition. */
   public static byte[] definitionChunk(
       String accountId, ResourceKind kind, String relationId, int index) {
     return definition(accountId, kind, relationId).pack(Tuple.from(index));
   }
-
 
   /** The idempotency record of {@code key} for {@code operation} in {@code partition}. */
   public static byte[] receipt(String partition, String operation, String key) {
