@@ -1,5 +1,12 @@
 package io.icegate.bench.overlay;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.NAMESPACES_CLAIMED;
+import static io.icegate.overlay.reconcile.ReconcileCount.NAMESPACES_CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.RETIRED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UNCHANGED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UPDATED;
+
 import io.icegate.access.client.CatalogClient;
 import io.icegate.overlay.reconcile.Inventory;
 import io.icegate.overlay.reconcile.ReconcileHook;
@@ -141,13 +148,14 @@ public final class ReconcileComparison {
         world.committedWrites() - writes,
         world.mutations() - mutations, heap.peak());
     if (rerun) {
-      check(report.unchanged() == plan.tables()
-              && report.created() + report.updated() + report.retired() == 0
-              && report.namespacesClaimed() + report.namespacesCreated() == 0
+      check(report.count(UNCHANGED) == plan.tables()
+              && report.count(CREATED) + report.count(UPDATED) + report.count(RETIRED) == 0
+              && report.count(NAMESPACES_CLAIMED) + report.count(NAMESPACES_CREATED) == 0
               && phase.writes() == UNCHANGED_RUN_WRITES,
           "unchanged re-run: " + report + ", " + phase.writes() + " write transactions");
     } else {
-      check(report.created() == plan.tables() && report.namespacesCreated() == plan.namespaces(),
+      check(report.count(CREATED) == plan.tables()
+              && report.count(NAMESPACES_CREATED) == plan.namespaces(),
           "initial run: " + report);
     }
     return phase;

@@ -2,7 +2,7 @@ package io.icegate.bench.store;
 
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import io.icegate.storage.sqlite.SqliteKvStore;
 import java.io.IOException;
@@ -31,7 +31,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Committed write transactions per second on the SQLite store, each transaction setting one key
- * with a 100-byte value (new content each time) under {@link KeyLayout#SCRATCH}. Every commit is
+ * with a 100-byte value (new content each time) under {@link KeySubspace#SCRATCH}. Every commit is
  * fsynced ({@code synchronous=FULL}), so the figure is bounded by the disk's sync latency; with 4
  * writers the transactions queue for SQLite's single writer, which shows what concurrency buys
  * (or costs).
@@ -87,7 +87,7 @@ public class SqliteWriteBenchmark {
     @Setup(Level.Trial)
     public void prepare() {
       int id = IDS.getAndIncrement();
-      keys = KeyLayout.SCRATCH.subspace(Tuple.from("bench", "sqlite-write", id));
+      keys = KeySubspace.SCRATCH.get(Tuple.from("bench", "sqlite-write", id));
       new Random(id).nextBytes(value.array());
     }
 

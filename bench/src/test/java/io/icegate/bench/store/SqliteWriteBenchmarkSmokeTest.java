@@ -3,7 +3,7 @@ package io.icegate.bench.store;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.apple.foundationdb.tuple.Tuple;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,14 +22,14 @@ class SqliteWriteBenchmarkSmokeTest {
       for (int i = 0; i < 5; i++) {
         benchmark.oneWriter(writer);
       }
-      byte[] prefix = KeyLayout.SCRATCH.pack(Tuple.from("bench", "sqlite-write"));
+      byte[] prefix = KeySubspace.SCRATCH.pack(Tuple.from("bench", "sqlite-write"));
       int written = benchmark.store().read(tx -> tx.getRange(
-          prefix, KeyLayout.SCRATCH.range(Tuple.from("bench", "sqlite-write")).end).size());
+          prefix, KeySubspace.SCRATCH.range(Tuple.from("bench", "sqlite-write")).end).size());
       assertThat(written).isEqualTo(5);
       // Each value carries its sequence number: a value equal to the stored one would make SQLite
       // skip the write and the benchmark would time empty commits.
       byte[] last = benchmark.store().read(tx -> tx.get(
-          KeyLayout.SCRATCH.pack(Tuple.from("bench", "sqlite-write", 0, 4L))));
+          KeySubspace.SCRATCH.pack(Tuple.from("bench", "sqlite-write", 0, 4L))));
       assertThat(java.nio.ByteBuffer.wrap(last).getLong(0)).isEqualTo(4L);
       assertThat(benchmark.store().stats().committedWrites()).isEqualTo(5);
     } finally {

@@ -10,6 +10,7 @@ import io.icegate.core.paging.Page;
 import io.icegate.core.paging.PageRequest;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
@@ -35,7 +36,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Bearer tokens, stored only as their SHA-256 digest ({@link KeyLayout#TOKENS}). Tokens are 256
+ * Bearer tokens, stored only as their SHA-256 digest ({@link KeySubspace#TOKENS}). Tokens are 256
  * random bits, so an unsalted fast hash suffices: there is no dictionary to attack, and lookup by
  * digest is one point read.
  *
@@ -226,11 +227,11 @@ public final class ApiTokens {
   }
 
   private static Range range() {
-    return KeyLayout.TOKENS.range();
+    return KeySubspace.TOKENS.range();
   }
 
   private static String digestOf(byte[] key) {
-    return KeyLayout.TOKENS.unpack(key).getString(0);
+    return KeySubspace.TOKENS.unpack(key).getString(0);
   }
 
   private static List<TokenEntry> scan(ReadTransaction tx) {

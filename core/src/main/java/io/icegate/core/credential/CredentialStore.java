@@ -13,6 +13,7 @@ import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
@@ -38,13 +39,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Secrets of integrations (their authentication) and catalogs (their storage keys), stored under
- * {@code (owner resource id, credential generation)} in {@link KeyLayout#CREDENTIALS} and encrypted
- * with AES-256-GCM under the {@link MasterKey}, with that pair as additional authenticated data:
- * a ciphertext copied to another owner or generation does not decrypt (DESIGN.md "Storage").
+ * {@code (owner resource id, credential generation)} in {@link KeySubspace#CREDENTIALS} and
+ * encrypted with AES-256-GCM under the {@link MasterKey}, with that pair as additional
+ * authenticated data: a ciphertext copied to another owner or generation does not decrypt
+ * (DESIGN.md "Storage").
  *
  * <p>Generations are immutable: {@link #putIfAbsent} never overwrites. Every stored generation is
  * either referenced by its owner's record or noted as an orphan candidate ({@link
- * KeyLayout#CREDENTIAL_CANDIDATES}); {@link CredentialPublication} keeps that true through every
+ * KeySubspace#CREDENTIAL_CANDIDATES}); {@link CredentialPublication} keeps that true through every
  * failure. Values in this class never reach a log line or an exception message. Thread-safe.
  */
 public final class CredentialStore {
@@ -158,7 +160,7 @@ public final class CredentialStore {
   public void removeAll(Transaction tx, String accountId, String ownerId) {
     Range secrets = KeyLayout.credentials(ownerId).range();
     tx.clearRange(secrets.begin, secrets.end);
-    Range notes = KeyLayout.CREDENTIAL_CANDIDATES.get(Tuple.from(accountId, ownerId)).range();
+    Range notes = KeyLayout.credentialCandidates(accountId, ownerId).range();
     tx.clearRange(notes.begin, notes.end);
   }
 
@@ -169,7 +171,7 @@ public final class CredentialStore {
    */
   public void removeAllExcept(Transaction tx, String accountId, String ownerId, long kept) {
     clearAround(tx, KeyLayout.credentials(ownerId).range(), KeyLayout.credential(ownerId, kept));
-    clearAround(tx, KeyLayout.CREDENTIAL_CANDIDATES.get(Tuple.from(accountId, ownerId)).range(),
+    clearAround(tx, KeyLayout.credentialCandidates(accountId, ownerId).range(),
         KeyLayout.credentialCandidate(accountId, ownerId, kept));
   }
 

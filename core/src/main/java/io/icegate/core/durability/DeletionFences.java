@@ -6,6 +6,7 @@ import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import java.io.IOException;
@@ -15,7 +16,7 @@ import java.util.Optional;
 
 /**
  * Deletion fences keyed by {@link ResourceRef} (account today; catalog, integration, overlay
- * later), stored under {@link KeyLayout#FENCES}. A multi-transaction delete installs its fence in
+ * later), stored under {@link KeySubspace#FENCES}. A multi-transaction delete installs its fence in
  * its own transaction first; every mutation the fence guards calls {@link #assertAbsent} inside its
  * own transaction, a serializable read, so a mutation racing the installation either commits
  * before it (and is cleaned up) or conflicts and then sees the fence. Thread-safe; every method

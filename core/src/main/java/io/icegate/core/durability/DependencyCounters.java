@@ -6,6 +6,7 @@ import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
@@ -14,7 +15,7 @@ import java.nio.ByteBuffer;
 
 /**
  * Dependency counters: how many resources of a kind depend on an owner (namespaces on a catalog
- * today; overlays on a catalog and an integration later), under {@link KeyLayout#COUNTERS}. A
+ * today; overlays on a catalog and an integration later), under {@link KeySubspace#COUNTERS}. A
  * dependent's create increments and its delete decrements in the same transaction; the owner's
  * delete calls {@link #assertNone} in its own transaction, so a dependent created concurrently
  * conflicts with the delete (seed 000, "Fenced dependencies and cascades"). Counters are

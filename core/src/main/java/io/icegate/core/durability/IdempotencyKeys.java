@@ -8,6 +8,7 @@ import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvLimits;
 import io.icegate.core.store.KvStore;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * The one idempotency primitive (seed 000, "Durability contract"): a client's key, claimed with a
  * lease, then either recorded as an immutable receipt or released, on every final outcome. Records
  * are {@link IdempotencyRecord}s under {@code (account, operation, key)} in {@link
- * KeyLayout#RECEIPTS}. Two users:
+ * KeySubspace#RECEIPTS}. Two users:
  *
  * <ul>
  *   <li>{@link IdempotentCreates}: resource creates, whose claim reserves the resource's identity

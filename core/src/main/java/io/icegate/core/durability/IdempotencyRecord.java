@@ -6,10 +6,10 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * What is stored under an idempotency key (JSON, {@link io.icegate.core.store.KeyLayout#RECEIPTS}):
- * while {@code receipt} is {@code null}, a pending reservation; afterwards, an immutable receipt.
- * One format for every operation: resource creates ({@link IdempotentCreates}) and the Iceberg
- * routes' answers ({@link IdempotencyKeys#run}).
+ * What is stored under an idempotency key (JSON, {@link
+ * io.icegate.core.store.KeySubspace#RECEIPTS}): while {@code receipt} is {@code null}, a pending
+ * reservation; afterwards, an immutable receipt. One format for every operation: resource creates
+ * ({@link IdempotentCreates}) and the Iceberg routes' answers ({@link IdempotencyKeys#run}).
  *
  * @param fingerprint fingerprint of the first request with this key
  * @param reservedId the resource id reserved for a create; {@code null} for an operation without a

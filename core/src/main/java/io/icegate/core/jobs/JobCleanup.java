@@ -1,7 +1,6 @@
 package io.icegate.core.jobs;
 
 import com.apple.foundationdb.Range;
-import com.apple.foundationdb.tuple.Tuple;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.Transaction;
 
@@ -28,7 +27,7 @@ public final class JobCleanup {
         .orElse(false)) {
       StoredJobs.clearJob(tx, accountId, integrationId);
     }
-    tx.clear(KeyLayout.schedules(accountId, integrationId).pack(Tuple.from(overlayId)));
+    tx.clear(KeyLayout.overlaySchedule(accountId, integrationId, overlayId));
     // Its reconcile run record too: a run still going fails its next fenced transaction (the
     // Overlay is gone) and finishing writes nothing back to an absent record.
     tx.clear(KeyLayout.run(accountId, overlayId));
@@ -40,7 +39,7 @@ public final class JobCleanup {
    */
   public static void forgetIntegration(Transaction tx, String accountId, String integrationId) {
     StoredJobs.clearJob(tx, accountId, integrationId);
-    tx.clear(KeyLayout.schedules(accountId, integrationId).pack());
+    tx.clear(KeyLayout.schedule(accountId, integrationId));
     Range overlays = KeyLayout.schedules(accountId, integrationId).range();
     tx.clearRange(overlays.begin, overlays.end);
   }

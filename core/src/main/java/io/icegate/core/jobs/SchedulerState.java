@@ -2,7 +2,7 @@ package io.icegate.core.jobs;
 
 /**
  * The scheduler state of one Integration (issue 27; seed 000 "scheduler state — leases, attempts,
- * progress, last success"), under {@link io.icegate.core.store.KeyLayout#SCHEDULES}: written when
+ * progress, last success"), under {@link io.icegate.core.store.KeySubspace#SCHEDULES}: written when
  * a round ends, read when planning the next.
  *
  * @param attempts consecutive failed rounds (0 after a success)

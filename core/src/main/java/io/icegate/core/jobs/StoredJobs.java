@@ -1,16 +1,16 @@
 package io.icegate.core.jobs;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.apple.foundationdb.tuple.Tuple;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Optional;
 
-/** Reads and writes the JSON of {@link KeyLayout#JOBS} and {@link KeyLayout#SCHEDULES}. */
+/** Reads and writes the JSON of {@link KeySubspace#JOBS} and {@link KeySubspace#SCHEDULES}. */
 final class StoredJobs {
   private StoredJobs() {}
 
@@ -28,23 +28,23 @@ final class StoredJobs {
 
   static Optional<SchedulerState> state(ReadTransaction tx, String accountId,
       String integrationId) {
-    return decode(tx.get(KeyLayout.schedules(accountId, integrationId).pack()), SchedulerState.class);
+    return decode(tx.get(KeyLayout.schedule(accountId, integrationId)), SchedulerState.class);
   }
 
   static void putState(Transaction tx, String accountId, String integrationId,
       SchedulerState state) {
-    tx.set(KeyLayout.schedules(accountId, integrationId).pack(), encode(state));
+    tx.set(KeyLayout.schedule(accountId, integrationId), encode(state));
   }
 
   static Optional<SchedulerState.OverlayRound> overlayRound(ReadTransaction tx, String accountId,
       String integrationId, String overlayId) {
-    return decode(tx.get(KeyLayout.schedules(accountId, integrationId).pack(Tuple.from(overlayId))),
+    return decode(tx.get(KeyLayout.overlaySchedule(accountId, integrationId, overlayId)),
         SchedulerState.OverlayRound.class);
   }
 
   static void putOverlayRound(Transaction tx, String accountId, String integrationId,
       String overlayId, SchedulerState.OverlayRound round) {
-    tx.set(KeyLayout.schedules(accountId, integrationId).pack(Tuple.from(overlayId)), encode(round));
+    tx.set(KeyLayout.overlaySchedule(accountId, integrationId, overlayId), encode(round));
   }
 
   private static byte[] encode(Object value) {

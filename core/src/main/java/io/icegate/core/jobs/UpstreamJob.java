@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * One round of upstream work for one Integration (issue 27): discovery of the scope its
  * participating Overlays select, then publication into each of them. Stored under {@link
- * io.icegate.core.store.KeyLayout#JOBS}, never on the Integration or Overlay record. It carries
+ * io.icegate.core.store.KeySubspace#JOBS}, never on the Integration or Overlay record. It carries
  * what it was planned under, so every publication can assert nothing it depends on moved ({@link
  * JobFence}).
  *

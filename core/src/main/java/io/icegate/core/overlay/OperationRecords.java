@@ -8,6 +8,7 @@ import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +17,7 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * Stored asynchronous operations ({@link KeyLayout#OPERATIONS}): an opaque JSON document per
+ * Stored asynchronous operations ({@link KeySubspace#OPERATIONS}): an opaque JSON document per
  * operation id, written when the operation starts and when it ends, so {@code GET
  * .../operations/{id}} answers from any gateway instance and after a restart. The document's
  * shape belongs to the writer (overlay-engine's reconcile operations), which also re-stores a

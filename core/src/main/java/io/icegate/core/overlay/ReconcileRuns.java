@@ -8,6 +8,7 @@ import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
@@ -19,7 +20,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The run record of an Overlay under {@link KeyLayout#RUNS}: which reconcile run may publish
+ * The run record of an Overlay under {@link KeySubspace#RUNS}: which reconcile run may publish
  * (issue 8 "One run at a time per Overlay", seed 000 "Refresh and reconciliation ownership").
  *
  * <p><b>Start writes nothing.</b> {@link #start} only reads: it notes the generation of the

@@ -4,6 +4,7 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,7 @@ import javax.crypto.spec.SecretKeySpec;
  * Issues and checks page tokens: opaque, bound to one listing, tamper-evident. A token is the
  * position to resume from (the last key suffix returned) plus an HMAC-SHA256 over the listing's
  * binding and that position, under a key generated once and kept in the store ({@link
- * KeyLayout#META}), so every gateway instance accepts every other's tokens. A token from another
+ * KeySubspace#META}), so every gateway instance accepts every other's tokens. A token from another
  * listing, an edited token or a token whose listing's filter changed fails the MAC check:
  * INVALID_PAGE_TOKEN (HTTP 400). Tokens do not expire and reveal the position (a name) to whoever
  * holds them, which is a name the holder was already shown.

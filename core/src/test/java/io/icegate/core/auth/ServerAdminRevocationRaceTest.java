@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.paging.PageRequest;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.core.testing.HookedStore;
@@ -73,7 +73,7 @@ class ServerAdminRevocationRaceTest {
     try {
       for (int round = 0; round < 30; round++) {
         store.run(tx -> {
-          tx.clearRange(KeyLayout.TOKENS.range().begin, KeyLayout.TOKENS.range().end);
+          tx.clearRange(KeySubspace.TOKENS.range().begin, KeySubspace.TOKENS.range().end);
           return null;
         });
         List<String> ids = List.of(serverAdmin("a"), serverAdmin("b"));

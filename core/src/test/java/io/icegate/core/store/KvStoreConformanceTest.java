@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Timeout;
  * (in-memory, SQLite, FoundationDB). It drives the engine through {@link EngineKvStore}, the way
  * the product uses it.
  *
- * <p>Every key lives under {@link #SUITE}, a subspace of {@link KeyLayout#SCRATCH} that is cleared
- * before each test, so the suite also runs on a shared FoundationDB cluster.
+ * <p>Every key lives under {@link #SUITE}, a subspace of {@link KeySubspace#SCRATCH} that is
+ * cleared before each test, so the suite also runs on a shared FoundationDB cluster.
  *
  * <p>Tests that need a transaction to observe a concurrent commit interleave two transactions with
  * latches; they run only on drivers that {@link #reportsConflicts() report conflicts}, since a
@@ -50,7 +50,7 @@ import org.junit.jupiter.api.Timeout;
 public abstract class KvStoreConformanceTest {
 
   /** Where the suite's keys live; cleared before each test. */
-  protected static final Subspace SUITE = KeyLayout.SCRATCH.get("kv-conformance");
+  protected static final Subspace SUITE = KeySubspace.SCRATCH.get(Tuple.from("kv-conformance"));
 
   private static final long WAIT_SECONDS = Interleaving.WAIT_SECONDS;
 

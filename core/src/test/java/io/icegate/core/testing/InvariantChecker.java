@@ -17,6 +17,7 @@ import io.icegate.core.model.Table;
 import io.icegate.core.model.View;
 import io.icegate.core.repo.ResourceCodec;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
@@ -66,8 +67,9 @@ public final class InvariantChecker {
    * Subspaces written above core (overlay-store): their keys are checked by {@link
    * StoredInvariants} covering them, or reported.
    */
-  private static final List<Subspace> CHECKED_ABOVE_CORE = List.of(KeyLayout.CLAIMS,
-      KeyLayout.MANAGED, KeyLayout.DEFINITIONS, KeyLayout.CAPTURES, KeyLayout.VALIDATIONS);
+  private static final List<Subspace> CHECKED_ABOVE_CORE = List.of(KeySubspace.CLAIMS.subspace(),
+      KeySubspace.MANAGED.subspace(), KeySubspace.DEFINITIONS.subspace(),
+      KeySubspace.CAPTURES.subspace(), KeySubspace.VALIDATIONS.subspace());
 
   private final KvStore store;
   private final io.icegate.core.credential.CredentialStore credentials;
@@ -155,8 +157,8 @@ public final class InvariantChecker {
     Map<String, Long> namespacesPerCatalog = new HashMap<>();
     Map<String, Long> overlaysPerOwner = new HashMap<>();
 
-    for (KeyValue kv : all(tx, KeyLayout.RESOURCES.range())) {
-      Tuple key = KeyLayout.RESOURCES.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.RESOURCES.range())) {
+      Tuple key = KeySubspace.RESOURCES.unpack(kv.key());
       String partition = key.getString(0);
       ResourceKind kind = ResourceKind.ofTag((int) key.getLong(1));
       String id = key.getString(2);
@@ -187,8 +189,8 @@ public final class InvariantChecker {
     checkOverlays(tx, byId, overlaysPerOwner, violations);
     checkAboveCore(tx, byId, violations);
 
-    for (KeyValue kv : all(tx, KeyLayout.NAME_INDEX.range())) {
-      Tuple key = KeyLayout.NAME_INDEX.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.NAME_INDEX.range())) {
+      Tuple key = KeySubspace.NAME_INDEX.unpack(kv.key());
       String partition = key.getString(0);
       partitions.add(partition);
       ResourceKind kind = ResourceKind.ofTag((int) key.getLong(1));
@@ -200,8 +202,8 @@ public final class InvariantChecker {
       }
     }
 
-    for (KeyValue kv : all(tx, KeyLayout.COUNTERS.range())) {
-      Tuple key = KeyLayout.COUNTERS.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.COUNTERS.range())) {
+      Tuple key = KeySubspace.COUNTERS.unpack(kv.key());
       String partition = key.getString(0);
       partitions.add(partition);
       String ownerId = key.getString(2);
@@ -233,8 +235,8 @@ public final class InvariantChecker {
       }
     }
 
-    for (KeyValue kv : all(tx, KeyLayout.RECEIPTS.range())) {
-      Tuple key = KeyLayout.RECEIPTS.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.RECEIPTS.range())) {
+      Tuple key = KeySubspace.RECEIPTS.unpack(kv.key());
       partitions.add(key.getString(0));
       JsonNode record = json(kv.value());
       String reserved = record.path("reservedId").asText();
@@ -257,8 +259,8 @@ public final class InvariantChecker {
     checkCredentials(tx, byId, partitions, violations);
     JobInvariants.check(tx, byId, partitions, violations);
 
-    for (KeyValue kv : all(tx, KeyLayout.FENCES.range())) {
-      partitions.add(KeyLayout.FENCES.unpack(kv.key()).getString(0));
+    for (KeyValue kv : all(tx, KeySubspace.FENCES.range())) {
+      partitions.add(KeySubspace.FENCES.unpack(kv.key()).getString(0));
     }
     for (String partition : partitions) {
       if (partition.equals(KeyLayout.ROOT_PARTITION)) {
@@ -331,8 +333,8 @@ public final class InvariantChecker {
         }
       }
     }
-    for (KeyValue kv : all(tx, KeyLayout.FENCES.range())) {
-      Tuple key = KeyLayout.FENCES.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.FENCES.range())) {
+      Tuple key = KeySubspace.FENCES.unpack(kv.key());
       ResourceKind kind = ResourceKind.ofTag((int) key.getLong(1));
       if (kind == ResourceKind.ACCOUNT) {
         continue;
@@ -367,8 +369,8 @@ public final class InvariantChecker {
   private void checkCredentials(ReadTransaction tx, Map<String, Resource<?>> byId,
       Set<String> partitions, List<String> violations) {
     Set<String> candidates = new HashSet<>();
-    for (KeyValue kv : all(tx, KeyLayout.CREDENTIAL_CANDIDATES.range())) {
-      Tuple key = KeyLayout.CREDENTIAL_CANDIDATES.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.CREDENTIAL_CANDIDATES.range())) {
+      Tuple key = KeySubspace.CREDENTIAL_CANDIDATES.unpack(kv.key());
       partitions.add(key.getString(0));
       candidates.add(key.getString(1) + "#" + key.getLong(2));
       if (settled) {
@@ -376,8 +378,8 @@ public final class InvariantChecker {
             + " is noted as an orphan candidate but was never removed");
       }
     }
-    for (KeyValue kv : all(tx, KeyLayout.CREDENTIALS.range())) {
-      Tuple key = KeyLayout.CREDENTIALS.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.CREDENTIALS.range())) {
+      Tuple key = KeySubspace.CREDENTIALS.unpack(kv.key());
       String owner = key.getString(0);
       long generation = key.getLong(1);
       if (referencedGeneration(byId.get(owner)) != generation

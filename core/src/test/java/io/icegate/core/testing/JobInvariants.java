@@ -7,6 +7,7 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.ReadTransaction;
 import java.io.IOException;
@@ -26,8 +27,8 @@ final class JobInvariants {
 
   static void check(ReadTransaction tx, Map<String, Resource<?>> byId, Set<String> partitions,
       List<String> violations) {
-    for (KeyValue kv : tx.getRange(KeyLayout.JOBS.range().begin, KeyLayout.JOBS.range().end)) {
-      Tuple key = KeyLayout.JOBS.unpack(kv.key());
+    for (KeyValue kv : tx.getRange(KeySubspace.JOBS.range().begin, KeySubspace.JOBS.range().end)) {
+      Tuple key = KeySubspace.JOBS.unpack(kv.key());
       String account = key.getString(0);
       partitions.add(account);
       requirePresent(tx, byId, account, ResourceKind.INTEGRATION, key.getString(1), "job",
@@ -37,9 +38,9 @@ final class JobInvariants {
             "job of integration " + key.getString(1), violations);
       }
     }
-    for (KeyValue kv : tx.getRange(KeyLayout.SCHEDULES.range().begin,
-        KeyLayout.SCHEDULES.range().end)) {
-      Tuple key = KeyLayout.SCHEDULES.unpack(kv.key());
+    for (KeyValue kv : tx.getRange(KeySubspace.SCHEDULES.range().begin,
+        KeySubspace.SCHEDULES.range().end)) {
+      Tuple key = KeySubspace.SCHEDULES.unpack(kv.key());
       String account = key.getString(0);
       partitions.add(account);
       requirePresent(tx, byId, account, ResourceKind.INTEGRATION, key.getString(1),

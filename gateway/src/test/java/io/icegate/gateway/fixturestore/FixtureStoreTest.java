@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.icegate.core.credential.MasterKey;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.KvStoreStats;
 import io.icegate.gateway.testing.GatewayFixture;
@@ -287,8 +288,8 @@ class FixtureStoreTest {
     for (String key : before.changedKeys(after)) {
       List<Object> tuple = Tuple.fromBytes(HEX.parseHex(key)).getItems();
       // a new capture's blob is keyed by its digest alone (chunks and marker)
-      boolean blob = !captured.isEmpty() && (KeyLayout.BLOBS.contains(HEX.parseHex(key))
-          || KeyLayout.BLOB_MARKERS.contains(HEX.parseHex(key)));
+      boolean blob = !captured.isEmpty() && (KeySubspace.BLOBS.contains(HEX.parseHex(key))
+          || KeySubspace.BLOB_MARKERS.contains(HEX.parseHex(key)));
       if (!blob && tuple.stream().noneMatch(tableIds::contains)
           && tuple.stream().noneMatch(overlayId::equals)) {
         foreign.add(StoreDump.describeKey(key));

@@ -5,6 +5,7 @@ import com.apple.foundationdb.subspace.Subspace;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
@@ -15,7 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The held marks of {@link KeyLayout#HELD} (issue 21): a relation an Overlay materialized earlier
+ * The held marks of {@link KeySubspace#HELD} (issue 21): a relation an Overlay materialized earlier
  * whose upstream object a run held keeps its state unchanged, and its mark says why and since
  * when, for the admin table view ({@code held: {code, message, since}}). A run writes marks only
  * where they are missing or say something else, so a re-run holding the same objects writes

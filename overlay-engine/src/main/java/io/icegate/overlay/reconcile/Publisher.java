@@ -57,7 +57,7 @@ final class Publisher {
    *     path was taken after preflight)
    */
   Set<String> publish(Preflight.Plan plan, Inventory inventory) {
-    progress.unchanged.addAndGet(plan.unchanged());
+    progress.add(ReconcileCount.UNCHANGED, plan.unchanged());
     List<List<String>> paths = plan.namespaces();
     for (int from = 0; from < paths.size(); from += batch) {
       List<List<String>> slice = paths.subList(from, Math.min(paths.size(), from + batch));
@@ -71,8 +71,8 @@ final class Publisher {
         }
         return sum;
       });
-      progress.namespacesClaimed.addAndGet(done[0]);
-      progress.namespacesCreated.addAndGet(done[1]);
+      progress.add(ReconcileCount.NAMESPACES_CLAIMED, done[0]);
+      progress.add(ReconcileCount.NAMESPACES_CREATED, done[1]);
       hook.afterPublishBatch(batchesDone++);
     }
     Set<String> keys = plan.keep();
@@ -185,16 +185,16 @@ final class Publisher {
   }
 
   private void record(BatchDone done, Set<String> captured) {
-    progress.created.addAndGet(done.created());
-    progress.updated.addAndGet(done.updated());
-    progress.unchanged.addAndGet(done.unchanged());
-    progress.retired.addAndGet(done.retired());
+    progress.add(ReconcileCount.CREATED, done.created());
+    progress.add(ReconcileCount.UPDATED, done.updated());
+    progress.add(ReconcileCount.UNCHANGED, done.unchanged());
+    progress.add(ReconcileCount.RETIRED, done.retired());
     done.capturedOf().forEach(capture::release);
     for (PublicationCapture.Made made : done.captured()) {
       captured.add(made.tableId());
-      progress.captured.incrementAndGet();
+      progress.add(ReconcileCount.CAPTURED, 1);
       if (made.validated()) {
-        progress.validated.incrementAndGet();
+        progress.add(ReconcileCount.VALIDATED, 1);
       }
     }
     hook.afterPublishBatch(batchesDone++);

@@ -11,7 +11,7 @@ import java.util.Map;
  * @param overlayId the reconciled Overlay
  * @param state RUNNING, SUCCEEDED or FAILED
  * @param phase the run's phase ({@link ReconcileProgress.Phase})
- * @param counts counts so far ({@link ReconcileProgress#counts()})
+ * @param counts counts so far by member name ({@link ReconcileCounts#asMap()})
  * @param report the report once SUCCEEDED, else {@code null}
  * @param problem the failure once FAILED, else {@code null}
  * @param startedAtMillis epoch milliseconds of the start

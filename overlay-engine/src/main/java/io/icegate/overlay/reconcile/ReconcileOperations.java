@@ -404,14 +404,14 @@ public final class ReconcileOperations implements AutoCloseable {
       ReconcileReport report, ReconcileOperation.Problem problem) {
     long now = clock.millis();
     return new ReconcileOperation(id, entry.overlayId, state,
-        entry.progress.phase().name(), entry.progress.counts(), report, problem,
+        entry.progress.phase().name(), entry.progress.counts().asMap(), report, problem,
         entry.startedAtMillis, now, now);
   }
 
   /** The RUNNING record of {@code entry}, stored (or to be stored) at {@code storedAtMillis}. */
   private static ReconcileOperation snapshot(String id, Live entry, long storedAtMillis) {
     return new ReconcileOperation(id, entry.overlayId, ReconcileOperation.State.RUNNING,
-        entry.progress.phase().name(), entry.progress.counts(), null, null,
+        entry.progress.phase().name(), entry.progress.counts().asMap(), null, null,
         entry.startedAtMillis, null, storedAtMillis);
   }
 

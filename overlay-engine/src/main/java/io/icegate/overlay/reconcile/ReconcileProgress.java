@@ -1,9 +1,9 @@
 package io.icegate.overlay.reconcile;
 
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 
 /**
@@ -17,19 +17,7 @@ public final class ReconcileProgress {
 
   private volatile Phase phase = Phase.STARTING;
   private final Consumer<Phase> onEnter;
-  private final AtomicLong loaded = new AtomicLong();
-  final AtomicLong created = new AtomicLong();
-  final AtomicLong updated = new AtomicLong();
-  final AtomicLong unchanged = new AtomicLong();
-  final AtomicLong retired = new AtomicLong();
-  final AtomicLong namespacesClaimed = new AtomicLong();
-  final AtomicLong namespacesCreated = new AtomicLong();
-  final AtomicLong namespacesPruned = new AtomicLong();
-  final AtomicLong captured = new AtomicLong();
-  final AtomicLong captureUnchanged = new AtomicLong();
-  final AtomicLong captureFailed = new AtomicLong();
-  final AtomicLong validated = new AtomicLong();
-  final AtomicLong validationFailed = new AtomicLong();
+  private final AtomicLongArray counts = new AtomicLongArray(ReconcileCount.values().length);
 
   /** Progress nobody is told about. */
   public ReconcileProgress() {
@@ -57,27 +45,16 @@ public final class ReconcileProgress {
     onEnter.accept(next);
   }
 
-  void loaded() {
-    loaded.incrementAndGet();
+  void add(ReconcileCount kind, long n) {
+    counts.addAndGet(kind.ordinal(), n);
   }
 
-  /** The counts so far, by name (loaded, created, updated, unchanged, retired, namespaces*,
-   * captured, captureUnchanged, captureFailed, validated, validationFailed). */
-  public Map<String, Long> counts() {
-    Map<String, Long> out = new LinkedHashMap<>();
-    out.put("loaded", loaded.get());
-    out.put("created", created.get());
-    out.put("updated", updated.get());
-    out.put("unchanged", unchanged.get());
-    out.put("retired", retired.get());
-    out.put("namespacesClaimed", namespacesClaimed.get());
-    out.put("namespacesCreated", namespacesCreated.get());
-    out.put("namespacesPruned", namespacesPruned.get());
-    out.put("captured", captured.get());
-    out.put("captureUnchanged", captureUnchanged.get());
-    out.put("captureFailed", captureFailed.get());
-    out.put("validated", validated.get());
-    out.put("validationFailed", validationFailed.get());
-    return out;
+  /** The counts so far. */
+  public ReconcileCounts counts() {
+    Map<ReconcileCount, Long> out = new EnumMap<>(ReconcileCount.class);
+    for (ReconcileCount kind : ReconcileCount.values()) {
+      out.put(kind, counts.get(kind.ordinal()));
+    }
+    return ReconcileCounts.of(out);
   }
 }

@@ -1,27 +1,27 @@
 package io.icegate.overlay.reconcile;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The answer of a completed run (DESIGN.md, reconcile route).
  *
+ * <p>Its JSON is flat: the members below beside one member per count kind {@linkplain
+ * ReconcileCount#inReport() in the report}, sorted by name like every record of the admin API and
+ * the store (the OpenAPI schema {@code ReconcileReport}).
+ *
  * @param overlayId the reconciled Overlay
  * @param runGeneration the run generation this run recorded; a run that published nothing records
  *     none and reports the generation it observed at start (the last recorded run's, 0 if none)
- * @param created Tables and Views created
- * @param updated Tables and Views whose definition or path changed
- * @param unchanged Tables and Views left as they were (no write)
- * @param retired managed relations absent from the inventory, deleted
- * @param namespacesClaimed claims written (new uses of a Namespace by the Overlay)
- * @param namespacesCreated Namespaces created for materialization
- * @param namespacesPruned Namespaces deleted after their last claim was released
- * @param captured managed Iceberg Tables whose upstream state was captured anew
- * @param captureUnchanged managed Iceberg Tables whose capture already named the upstream
- *     metadata location (no write)
- * @param captureFailed managed Iceberg Tables whose capture failed (each with a warning)
- * @param validated managed Iceberg Tables whose new capture validated with no error
- * @param validationFailed managed Iceberg Tables whose validation found errors or could not run
- *     (each with a warning)
+ * @param counts what the run did, by {@link ReconcileCount} ({@link ReconcileCount#LOADED} is
+ *     progress only: not part of the JSON)
  * @param held listed upstream objects that published nothing this run and kept what was
  *     materialized of them (issue 21 "Held objects"), each naming who is to blame
  * @param warnings e.g. a stable identity shared by two upstream paths, a failed capture
@@ -30,18 +30,7 @@ import java.util.List;
 public record ReconcileReport(
     String overlayId,
     long runGeneration,
-    long created,
-    long updated,
-    long unchanged,
-    long retired,
-    long namespacesClaimed,
-    long namespacesCreated,
-    long namespacesPruned,
-    long captured,
-    long captureUnchanged,
-    long captureFailed,
-    long validated,
-    long validationFailed,
+    ReconcileCounts counts,
     List<Held> held,
     List<String> warnings,
     long durationMillis) {
@@ -64,17 +53,65 @@ public record ReconcileReport(
   }
 
   public ReconcileReport {
+    Objects.requireNonNull(counts, "counts");
     // a report stored before issue 21 has no held member
     held = held == null ? List.of() : List.copyOf(held);
     warnings = List.copyOf(warnings);
   }
 
-  static ReconcileReport of(String overlayId, long generation, ReconcileProgress p,
+  /** One count of the run. */
+  public long count(ReconcileCount kind) {
+    return counts.get(kind);
+  }
+
+  static ReconcileReport of(String overlayId, long generation, ReconcileProgress progress,
       List<HeldObject> held, List<String> warnings, long durationMillis) {
-    return new ReconcileReport(overlayId, generation, p.created.get(), p.updated.get(),
-        p.unchanged.get(), p.retired.get(), p.namespacesClaimed.get(), p.namespacesCreated.get(),
-        p.namespacesPruned.get(), p.captured.get(), p.captureUnchanged.get(),
-        p.captureFailed.get(), p.validated.get(), p.validationFailed.get(),
+    return new ReconcileReport(overlayId, generation, progress.counts(),
         held.stream().map(HeldObject::toReport).toList(), warnings, durationMillis);
+  }
+
+  /**
+   * The JSON members, sorted by name: the bytes the report had as a record of one component per
+   * count under a mapper sorting properties alphabetically (the admin API's and the store's).
+   */
+  @JsonValue
+  Map<String, Object> members() {
+    Map<String, Object> members = new TreeMap<>();
+    members.put("overlayId", overlayId);
+    members.put("runGeneration", runGeneration);
+    for (ReconcileCount kind : ReconcileCount.values()) {
+      if (kind.inReport()) {
+        members.put(kind.member(), counts.get(kind));
+      }
+    }
+    members.put("held", held);
+    members.put("warnings", warnings);
+    members.put("durationMillis", durationMillis);
+    return members;
+  }
+
+  /** A report read back from its JSON ({@link #members}), e.g. in a stored operation. */
+  @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+  static ReconcileReport fromMembers(Members json) {
+    return new ReconcileReport(json.overlayId, json.runGeneration,
+        ReconcileCounts.fromMembers(json.counts), json.held,
+        json.warnings == null ? List.of() : json.warnings, json.durationMillis);
+  }
+
+  /** The JSON form while it is read: the named members, and every other number as a count. */
+  static final class Members {
+    @JsonProperty String overlayId;
+    @JsonProperty long runGeneration;
+    @JsonProperty List<Held> held;
+    @JsonProperty List<String> warnings;
+    @JsonProperty long durationMillis;
+    final Map<String, Long> counts = new HashMap<>();
+
+    @JsonAnySetter
+    void count(String member, Object value) {
+      if (value instanceof Number n) {
+        counts.put(member, n.longValue());
+      }
+    }
   }
 }

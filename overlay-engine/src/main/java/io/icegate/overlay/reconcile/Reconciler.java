@@ -324,9 +324,11 @@ public final class Reconciler {
               + " created={} updated={} unchanged={} retired={} namespacesClaimed={}"
               + " namespacesCreated={} namespacesPruned={} warnings={} durationMs={}",
           account, overlay.id(), overlay.spec().catalogId(), overlay.spec().integrationId(),
-          handle.ticket().generation(), outcome, counts.get("created"), counts.get("updated"),
-          counts.get("unchanged"), counts.get("retired"), counts.get("namespacesClaimed"),
-          counts.get("namespacesCreated"), counts.get("namespacesPruned"),
+          handle.ticket().generation(), outcome, counts.get(ReconcileCount.CREATED),
+          counts.get(ReconcileCount.UPDATED), counts.get(ReconcileCount.UNCHANGED),
+          counts.get(ReconcileCount.RETIRED), counts.get(ReconcileCount.NAMESPACES_CLAIMED),
+          counts.get(ReconcileCount.NAMESPACES_CREATED),
+          counts.get(ReconcileCount.NAMESPACES_PRUNED),
           report == null ? 0 : report.warnings().size(),
           (System.nanoTime() - started) / 1_000_000);
     }
@@ -425,9 +427,10 @@ public final class Reconciler {
     List<TableCapturer.Target> deltaTargets = deltaCapturer.ofInventory(inventory);
     TableCapturer.Result deltaCaptured = deltaCapturer.capture(deltaTargets,
         () -> clients.open(adapter.resolve(integration)));
-    progress.captured.addAndGet(captured.captured() + deltaCaptured.captured());
-    progress.captureUnchanged.addAndGet(captured.unchanged() + deltaCaptured.unchanged());
-    progress.captureFailed.addAndGet(captured.failed() + deltaCaptured.failed());
+    progress.add(ReconcileCount.CAPTURED, captured.captured() + deltaCaptured.captured());
+    progress.add(ReconcileCount.CAPTURE_UNCHANGED,
+        captured.unchanged() + deltaCaptured.unchanged());
+    progress.add(ReconcileCount.CAPTURE_FAILED, captured.failed() + deltaCaptured.failed());
     List<String> warnings = new ArrayList<>(inventory.warnings());
     warnings.addAll(captured.warnings());
     warnings.addAll(deltaCaptured.warnings());
@@ -439,8 +442,8 @@ public final class Reconciler {
     TableValidator.Result validated = OverlayCapture.validateTables(repositories, clients,
         settings, fence, integration, validationTargets,
         () -> clients.open(adapter.resolve(integration)), catalogFiles);
-    progress.validated.addAndGet(validated.validated());
-    progress.validationFailed.addAndGet(validated.failed());
+    progress.add(ReconcileCount.VALIDATED, validated.validated());
+    progress.add(ReconcileCount.VALIDATION_FAILED, validated.failed());
     warnings.addAll(validated.warnings());
 
     return ReconcileReport.of(overlay.id(), handle.ticket().generation(), progress,

@@ -83,7 +83,7 @@ final class Retirer {
         }
         return n;
       });
-      progress.retired.addAndGet(retired);
+      progress.add(ReconcileCount.RETIRED, retired);
     });
   }
 
@@ -125,7 +125,7 @@ final class Retirer {
         }
         return n;
       });
-      progress.namespacesPruned.addAndGet(pruned);
+      progress.add(ReconcileCount.NAMESPACES_PRUNED, pruned);
     }
   }
 }

@@ -204,7 +204,7 @@ final class UpstreamScan {
             problem, relation.identityKey());
       }
     }
-    progress.loaded();
+    progress.add(ReconcileCount.LOADED, 1);
     return result;
   }
 

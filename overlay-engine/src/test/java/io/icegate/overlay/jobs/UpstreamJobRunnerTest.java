@@ -1,5 +1,6 @@
 package io.icegate.overlay.jobs;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -187,7 +188,7 @@ class UpstreamJobRunnerTest extends JobTestSupport {
     ReconcileOperation finished =
         a.operations.get(world.w().account(), joined.id()).orElseThrow();
     assertThat(finished.state()).isEqualTo(ReconcileOperation.State.SUCCEEDED);
-    assertThat(finished.report().created()).isEqualTo(3);
+    assertThat(finished.report().count(CREATED)).isEqualTo(3);
   }
 
   /**
@@ -204,7 +205,7 @@ class UpstreamJobRunnerTest extends JobTestSupport {
     Future<RoundOutcome> job = round(a, world);
     a.gate.awaitArrival();
     Thread.sleep(2); // the manual run's start (wall clock) is later than the job run's
-    assertThat(world.w().reconcile(world.overlay()).created()).isEqualTo(3);
+    assertThat(world.w().reconcile(world.overlay()).count(CREATED)).isEqualTo(3);
     var published = world.w().relations(world.catalog());
     a.gate.release.countDown();
     RoundOutcome outcome = done(job);

@@ -1,5 +1,12 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CAPTURED;
+import static io.icegate.overlay.reconcile.ReconcileCount.CAPTURE_FAILED;
+import static io.icegate.overlay.reconcile.ReconcileCount.CAPTURE_UNCHANGED;
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UPDATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.VALIDATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.VALIDATION_FAILED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
@@ -124,15 +131,15 @@ class CaptureBatchTest {
     long writes = store.stats().committedWrites();
     ReconcileReport first = reconciler.reconcile(h.account, overlay);
     long initialWrites = store.stats().committedWrites() - writes;
-    assertThat(first.created()).isEqualTo(TABLES);
-    assertThat(first.captured()).isEqualTo(TABLES);
-    assertThat(first.captureFailed()).isZero();
+    assertThat(first.count(CREATED)).isEqualTo(TABLES);
+    assertThat(first.count(CAPTURED)).isEqualTo(TABLES);
+    assertThat(first.count(CAPTURE_FAILED)).isZero();
     for (String name : names) {
       // discovery (kept for capture), then validation's vending request
       assertThat(loads(ns, name)).as("upstream loads of " + name + " in "
           + upstream.requests().requests()).isEqualTo(2);
     }
-    assertThat(first.validationFailed()).isEqualTo(TABLES);
+    assertThat(first.count(VALIDATION_FAILED)).isEqualTo(TABLES);
     // one namespace claim, the relations in BATCHES with their captures, one validation per
     // table (each has an error), the run's end
     assertThat(initialWrites).isEqualTo(1 + BATCHES + TABLES + 1);
@@ -167,12 +174,12 @@ class CaptureBatchTest {
     // The next reconcile updates the definitions to the new locations, which are captured
     // already; the one after it commits nothing at all.
     ReconcileReport caughtUp = reconciler.reconcile(h.account, overlay);
-    assertThat(caughtUp.updated()).isEqualTo(TABLES);
-    assertThat(caughtUp.captured()).isZero();
-    assertThat(caughtUp.captureUnchanged()).isEqualTo(TABLES);
+    assertThat(caughtUp.count(UPDATED)).isEqualTo(TABLES);
+    assertThat(caughtUp.count(CAPTURED)).isZero();
+    assertThat(caughtUp.count(CAPTURE_UNCHANGED)).isEqualTo(TABLES);
     writes = store.stats().committedWrites();
     ReconcileReport unchanged = reconciler.reconcile(h.account, overlay);
-    assertThat(unchanged.captureUnchanged()).isEqualTo(TABLES);
+    assertThat(unchanged.count(CAPTURE_UNCHANGED)).isEqualTo(TABLES);
     assertThat(store.stats().committedWrites()).isEqualTo(writes);
   }
 
@@ -194,10 +201,10 @@ class CaptureBatchTest {
     long writes = store.stats().committedWrites();
     ReconcileReport first = reconciler.reconcile(h.account, overlay);
     assertThat(store.stats().committedWrites() - writes).isEqualTo(1 + BATCHES + 1);
-    assertThat(first.created()).isEqualTo(TABLES);
-    assertThat(first.captured()).isEqualTo(TABLES);
-    assertThat(first.validated()).isEqualTo(TABLES);
-    assertThat(first.validationFailed()).isZero();
+    assertThat(first.count(CREATED)).isEqualTo(TABLES);
+    assertThat(first.count(CAPTURED)).isEqualTo(TABLES);
+    assertThat(first.count(VALIDATED)).isEqualTo(TABLES);
+    assertThat(first.count(VALIDATION_FAILED)).isZero();
     TableValidations validations = new TableValidations(h.repos);
     Captures captures = new Captures(h.repos);
     for (int i = 0; i < TABLES; i++) {
@@ -219,9 +226,9 @@ class CaptureBatchTest {
     // validated by the validation step (the fixture vends nothing: one error), not in publication
     CaptureTestUpstream.append(upstream, ns, "t0");
     ReconcileReport second = reconciler.reconcile(h.account, overlay);
-    assertThat(second.updated()).isEqualTo(1);
-    assertThat(second.captured()).isEqualTo(1);
-    assertThat(second.validationFailed()).isEqualTo(1);
+    assertThat(second.count(UPDATED)).isEqualTo(1);
+    assertThat(second.count(CAPTURED)).isEqualTo(1);
+    assertThat(second.count(VALIDATION_FAILED)).isEqualTo(1);
     String t0 = h.relations(catalog).get(ns + ".t0").id();
     assertThat(captures.pointer(h.account, t0).orElseThrow().captureGeneration()).isEqualTo(2);
     ValidationStatus failed = validations.status(h.account, t0).orElseThrow();

@@ -1,5 +1,8 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CAPTURED;
+import static io.icegate.overlay.reconcile.ReconcileCount.CAPTURE_FAILED;
+import static io.icegate.overlay.reconcile.ReconcileCount.CAPTURE_UNCHANGED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.apple.foundationdb.Range;
@@ -9,6 +12,7 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
@@ -105,8 +109,8 @@ class CaptureTest {
   private List<String> captureState() {
     List<String> out = new ArrayList<>();
     store.read(tx -> {
-      for (Range range : List.of(KeyLayout.CAPTURES.range(), KeyLayout.BLOBS.range(),
-          KeyLayout.BLOB_MARKERS.range(),
+      for (Range range : List.of(KeySubspace.CAPTURES.range(), KeySubspace.BLOBS.range(),
+          KeySubspace.BLOB_MARKERS.range(),
           KeyLayout.resources(h.account, io.icegate.core.model.ResourceKind.TABLE).range())) {
         for (KeyValue kv : tx.getRange(range.begin, range.end)) {
           out.add(HexFormat.of().formatHex(kv.key()) + "=" + HexFormat.of().formatHex(kv.value()));
@@ -125,9 +129,9 @@ class CaptureTest {
     String catalog = h.repos.overlays(h.account).get(overlay).orElseThrow().spec().catalogId();
 
     ReconcileReport first = h.reconcile(overlay);
-    assertThat(first.captured()).isEqualTo(1);
-    assertThat(first.captureUnchanged()).isZero();
-    assertThat(first.captureFailed()).isZero();
+    assertThat(first.count(CAPTURED)).isEqualTo(1);
+    assertThat(first.count(CAPTURE_UNCHANGED)).isZero();
+    assertThat(first.count(CAPTURE_FAILED)).isZero();
     Resource<?> table = h.relations(catalog).get(ns + ".t");
     Captures captures = new Captures(h.repos);
     Captures.Capture capture = captures.read(h.account, table.id()).orElseThrow();
@@ -149,7 +153,7 @@ class CaptureTest {
     clock.advance(Duration.ofMinutes(1));
     String secondLocation = append(ns);
     ReconcileReport second = h.reconcile(overlay);
-    assertThat(second.captured()).isEqualTo(1);
+    assertThat(second.count(CAPTURED)).isEqualTo(1);
     Captures.Capture next = captures.read(h.account, table.id()).orElseThrow();
     assertThat(next.pointer().captureGeneration()).isEqualTo(2);
     assertThat(next.pointer().upstreamMetadataLocation()).isEqualTo(secondLocation);
@@ -163,8 +167,8 @@ class CaptureTest {
     List<String> before = captureState();
     var stats = store.stats();
     ReconcileReport third = h.reconcile(overlay);
-    assertThat(third.captured()).isZero();
-    assertThat(third.captureUnchanged()).isEqualTo(1);
+    assertThat(third.count(CAPTURED)).isZero();
+    assertThat(third.count(CAPTURE_UNCHANGED)).isEqualTo(1);
     CaptureReport requested = capture().capture(h.account, overlay);
     assertThat(requested.captured()).isZero();
     assertThat(requested.unchanged()).isEqualTo(1);
@@ -203,13 +207,13 @@ class CaptureTest {
 
     h.overlays.delete(h.account, overlay, ExpectedGeneration.any());
     assertThat(new Captures(h.repos).pointer(h.account, tableId)).isEmpty();
-    assertThat(keys(KeyLayout.CAPTURES.range())).isZero();
+    assertThat(keys(KeySubspace.CAPTURES.range())).isZero();
     assertThat(keys(KeyLayout.blobChunks(pointer.digest()).range())).isPositive();
 
     clock.advance(Duration.ofHours(2));
     assertThat(collector.collect()).isEqualTo(1);
-    assertThat(keys(KeyLayout.BLOBS.range())).isZero();
-    assertThat(keys(KeyLayout.BLOB_MARKERS.range())).isZero();
+    assertThat(keys(KeySubspace.BLOBS.range())).isZero();
+    assertThat(keys(KeySubspace.BLOB_MARKERS.range())).isZero();
   }
 
   @Test
@@ -218,17 +222,17 @@ class CaptureTest {
     append(ns);
     String overlay = overlayOver(ns);
     h.reconcile(overlay);
-    assertThat(keys(KeyLayout.CAPTURES.range())).isEqualTo(1);
+    assertThat(keys(KeySubspace.CAPTURES.range())).isEqualTo(1);
     h.accountDeletion.delete(h.account, ExpectedGeneration.any());
     assertThat(ContributionInvariants.checker(store).keysOfAccount(h.account)).isZero();
-    assertThat(keys(KeyLayout.CAPTURES.range())).isZero();
-    assertThat(keys(KeyLayout.BLOB_MARKERS.range())).as("marker and hint").isEqualTo(2);
+    assertThat(keys(KeySubspace.CAPTURES.range())).isZero();
+    assertThat(keys(KeySubspace.BLOB_MARKERS.range())).as("marker and hint").isEqualTo(2);
 
     clock.advance(Duration.ofHours(2));
     assertThat(new CaptureChunkCollector(store, clock, Duration.ofHours(1)).collect())
         .isEqualTo(1);
-    assertThat(keys(KeyLayout.BLOBS.range())).isZero();
-    assertThat(keys(KeyLayout.BLOB_MARKERS.range())).isZero();
+    assertThat(keys(KeySubspace.BLOBS.range())).isZero();
+    assertThat(keys(KeySubspace.BLOB_MARKERS.range())).isZero();
   }
 
   @Test

@@ -1,5 +1,8 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.RETIRED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UNCHANGED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
@@ -88,7 +91,7 @@ class HeldObjectsTest {
         List.of(List.of(root)));
 
     ReconcileReport first = h.reconcile(overlay);
-    assertThat(first.created()).isEqualTo(2);
+    assertThat(first.count(CREATED)).isEqualTo(2);
     assertThat(first.held()).extracting(ReconcileReport.Held::kind, ReconcileReport.Held::path,
             ReconcileReport.Held::code)
         .containsExactlyInAnyOrder(
@@ -113,7 +116,7 @@ class HeldObjectsTest {
           assertThat(held.code()).isEqualTo(ErrorCode.UPSTREAM_FAILED.name());
           assertThat(held.message()).contains("table " + root + ".t2", "PERMISSION_DENIED");
         });
-    assertThat(second.retired()).isEqualTo(1); // t1 went upstream; retirement still runs
+    assertThat(second.count(RETIRED)).isEqualTo(1); // t1 went upstream; retirement still runs
     Map<String, Resource<?>> after = h.relations(catalog);
     assertThat(after).containsOnlyKeys(root + ".t2");
     assertThat(after.get(root + ".t2")).isEqualTo(before.get(root + ".t2"));
@@ -135,7 +138,7 @@ class HeldObjectsTest {
     ReconcileReport third = h.reconcile(overlay);
     assertThat(third.held()).extracting(ReconcileReport.Held::path)
         .doesNotContain(List.of(root, "t2"));
-    assertThat(third.unchanged()).isEqualTo(1);
+    assertThat(third.count(UNCHANGED)).isEqualTo(1);
     Optional<HeldMarks.Mark> cleared = store.read(tx -> marks.get(tx, h.account, overlay, t2));
     assertThat(cleared).isEmpty();
   }

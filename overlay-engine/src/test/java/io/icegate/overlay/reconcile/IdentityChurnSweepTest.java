@@ -1,5 +1,8 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.RETIRED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UPDATED;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.icegate.overlay.store.testing.ContributionInvariants;
@@ -156,7 +159,7 @@ class IdentityChurnSweepTest {
         ReconcileReport report = probe.reconcile();
         figures.reconciles++;
         int commits = probe.faults.faults.commitsSeen() - before;
-        if (report.retired() > 0 && report.created() + report.updated() > 0) {
+        if (report.count(RETIRED) > 0 && report.count(CREATED) + report.count(UPDATED) > 0) {
           figures.retiringAndPublishing++;
         }
         Map<String, String> next = assertMatches(probe, catalog, upstream, selection, ids,

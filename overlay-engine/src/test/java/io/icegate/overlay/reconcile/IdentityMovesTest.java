@@ -1,5 +1,11 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.NAMESPACES_CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.NAMESPACES_PRUNED;
+import static io.icegate.overlay.reconcile.ReconcileCount.RETIRED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UNCHANGED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UPDATED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -157,8 +163,8 @@ class IdentityMovesTest {
     rotate(ns + ".t3", ns + ".v1"); // a table and a view trade paths
     ReconcileReport report = h.reconcile(overlay);
 
-    assertThat(report.updated()).isEqualTo(4);
-    assertThat(report.created() + report.retired()).isZero();
+    assertThat(report.count(UPDATED)).isEqualTo(4);
+    assertThat(report.count(CREATED) + report.count(RETIRED)).isZero();
     Map<String, Resource<?>> after = h.relations(catalog);
     assertThat(after.get(ns + ".t2").id()).isEqualTo(before.get(ns + ".t1"));
     assertThat(after.get(ns + ".t1").id()).isEqualTo(before.get(ns + ".t2"));
@@ -168,7 +174,7 @@ class IdentityMovesTest {
     assertThat(after.get(ns + ".t3").kind()).isEqualTo(ResourceKind.VIEW);
     assertThat(after.keySet()).noneMatch(p -> p.contains(Destination.ASIDE_PREFIX));
     ContributionInvariants.checker(store).assertClean();
-    assertThat(h.reconcile(overlay).unchanged()).isEqualTo(4);
+    assertThat(h.reconcile(overlay).count(UNCHANGED)).isEqualTo(4);
   }
 
   @ParameterizedTest
@@ -201,11 +207,11 @@ class IdentityMovesTest {
     table(a, "fresh");
     ReconcileReport report = h.reconcile(overlay);
 
-    assertThat(report.updated()).isEqualTo(5);
-    assertThat(report.created()).isEqualTo(2); // a.fresh and the new b.b2
-    assertThat(report.retired()).isEqualTo(1); // the old b.b2
-    assertThat(report.namespacesCreated()).isEqualTo(1);
-    assertThat(report.namespacesPruned()).isEqualTo(1);
+    assertThat(report.count(UPDATED)).isEqualTo(5);
+    assertThat(report.count(CREATED)).isEqualTo(2); // a.fresh and the new b.b2
+    assertThat(report.count(RETIRED)).isEqualTo(1); // the old b.b2
+    assertThat(report.count(NAMESPACES_CREATED)).isEqualTo(1);
+    assertThat(report.count(NAMESPACES_PRUNED)).isEqualTo(1);
     Map<String, String> after = ids();
     assertThat(after.get(b + ".b1")).isEqualTo(before.get(a + ".a1"));
     assertThat(after.get(a + ".a2")).isEqualTo(before.get(b + ".b1"));
@@ -216,7 +222,7 @@ class IdentityMovesTest {
     assertThat(after).hasSize(7);
     assertThat(h.namespaces(catalog)).doesNotContain(old).contains(root + ".moved");
     ContributionInvariants.checker(store).assertClean();
-    assertThat(h.reconcile(overlay).unchanged()).isEqualTo(7);
+    assertThat(h.reconcile(overlay).count(UNCHANGED)).isEqualTo(7);
   }
 
   @ParameterizedTest
@@ -237,9 +243,9 @@ class IdentityMovesTest {
     table(ns, "t1"); // a new identity takes the head of the chain
     ReconcileReport report = h.reconcile(overlay);
 
-    assertThat(report.created()).isEqualTo(1);
-    assertThat(report.updated()).isEqualTo(2);
-    assertThat(report.retired()).isEqualTo(1);
+    assertThat(report.count(CREATED)).isEqualTo(1);
+    assertThat(report.count(UPDATED)).isEqualTo(2);
+    assertThat(report.count(RETIRED)).isEqualTo(1);
     Map<String, String> after = ids();
     assertThat(after.get(ns + ".t3")).isEqualTo(before.get(ns + ".t2"));
     assertThat(after.get(ns + ".t2")).isEqualTo(before.get(ns + ".t1"));
@@ -268,7 +274,7 @@ class IdentityMovesTest {
         ((io.icegate.core.model.Table) r.spec()).properties().toString()));
 
     rotate(ns + ".t1", ns + ".t2");
-    assertThat(h.reconcile(overlay).updated()).isEqualTo(2);
+    assertThat(h.reconcile(overlay).count(UPDATED)).isEqualTo(2);
 
     Map<String, Resource<?>> after = h.relations(catalog);
     assertThat(after.get(ns + ".t2").id()).isEqualTo(t1);
@@ -309,6 +315,6 @@ class IdentityMovesTest {
 
     h.repos.tables(h.account).delete(local, ExpectedGeneration.any());
     ReconcileReport report = h.reconcile(overlay);
-    assertThat(report.updated()).isEqualTo(3);
+    assertThat(report.count(UPDATED)).isEqualTo(3);
   }
 }

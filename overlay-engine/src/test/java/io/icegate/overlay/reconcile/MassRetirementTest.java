@@ -1,5 +1,7 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.RETIRED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -138,7 +140,7 @@ class MassRetirementTest {
 
     ReconcileReport confirmed = h.reconciler(ReconcileHook.NONE)
         .reconcile(h.account, overlay, MassRetirement.CONFIRMED, holder -> false);
-    assertThat(confirmed.retired()).isEqualTo(2);
+    assertThat(confirmed.count(RETIRED)).isEqualTo(2);
     assertThat(h.relations(catalog)).isEmpty();
   }
 
@@ -156,7 +158,7 @@ class MassRetirementTest {
     h.reconcile(overlay);
 
     drop(a, "t1"); // ordinary churn: one of two under a
-    assertThat(h.reconcile(overlay).retired()).isEqualTo(1);
+    assertThat(h.reconcile(overlay).count(RETIRED)).isEqualTo(1);
 
     drop(b, "t3"); // everything under b
     assertUnconfirmed(() -> h.reconcile(overlay),
@@ -171,7 +173,7 @@ class MassRetirementTest {
     open(kind);
     String integration = h.unityIntegration("unity", unity, objects, "main");
     String overlay = h.overlay("o", integration, catalog, List.of());
-    assertThat(h.reconcile(overlay).created()).isEqualTo(2);
+    assertThat(h.reconcile(overlay).count(CREATED)).isEqualTo(2);
 
     // a typo that names another catalog the credentials can read: it looks like a mass drop
     pointAt(integration, "other");

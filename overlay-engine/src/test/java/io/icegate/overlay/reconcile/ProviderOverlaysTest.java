@@ -1,5 +1,9 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.RETIRED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UNCHANGED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UPDATED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -138,11 +142,11 @@ class ProviderOverlaysTest {
     String sharingOverlay = h.overlay("feeds", sharingIntegration(token), catalog,
         List.of(List.of("partners", "feeds")));
 
-    assertThat(h.reconcile(icebergOverlay).created()).isEqualTo(3);
+    assertThat(h.reconcile(icebergOverlay).count(CREATED)).isEqualTo(3);
     ReconcileReport unityFirst = h.reconcile(unityOverlay);
-    assertThat(unityFirst.created()).isEqualTo(4);
+    assertThat(unityFirst.count(CREATED)).isEqualTo(4);
     assertThat(unityFirst.warnings()).isEmpty();
-    assertThat(h.reconcile(sharingOverlay).created()).isEqualTo(2);
+    assertThat(h.reconcile(sharingOverlay).count(CREATED)).isEqualTo(2);
 
     Map<String, Resource<?>> relations = h.relations(catalog);
     assertThat(relations).containsOnlyKeys("local.mine", "sales.orders", "sales.emea.customers",
@@ -234,9 +238,9 @@ class ProviderOverlaysTest {
     // Unchanged re-runs publish nothing.
     for (String overlay : List.of(icebergOverlay, unityOverlay, sharingOverlay)) {
       ReconcileReport again = h.reconcile(overlay);
-      assertThat(again.created()).as(overlay).isZero();
-      assertThat(again.updated()).as(overlay).isZero();
-      assertThat(again.retired()).as(overlay).isZero();
+      assertThat(again.count(CREATED)).as(overlay).isZero();
+      assertThat(again.count(UPDATED)).as(overlay).isZero();
+      assertThat(again.count(RETIRED)).as(overlay).isZero();
     }
 
     // Upstream changes: a table dropped in Unity and one no longer shared retire; a new Delta
@@ -247,12 +251,12 @@ class ProviderOverlaysTest {
         List.of("region"));
     sharing.remove("partners", "feeds", "quotes");
     ReconcileReport unitySecond = h.reconcile(unityOverlay);
-    assertThat(unitySecond.retired()).isEqualTo(1);
-    assertThat(unitySecond.updated()).isEqualTo(1);
-    assertThat(unitySecond.unchanged()).isEqualTo(2);
+    assertThat(unitySecond.count(RETIRED)).isEqualTo(1);
+    assertThat(unitySecond.count(UPDATED)).isEqualTo(1);
+    assertThat(unitySecond.count(UNCHANGED)).isEqualTo(2);
     ReconcileReport sharingSecond = h.reconcile(sharingOverlay);
-    assertThat(sharingSecond.retired()).isEqualTo(1);
-    assertThat(sharingSecond.unchanged()).isEqualTo(1);
+    assertThat(sharingSecond.count(RETIRED)).isEqualTo(1);
+    assertThat(sharingSecond.count(UNCHANGED)).isEqualTo(1);
     relations = h.relations(catalog);
     assertThat(relations).doesNotContainKeys("bronze.clicks", "partners.feeds.quotes");
     assertThat(relations.get("bronze.events").id()).isEqualTo(eventsTable.id());
@@ -291,7 +295,7 @@ class ProviderOverlaysTest {
       String overlay = h.overlay("ref", sharingIntegration(token), catalog,
           List.of(List.of("refshare", "feeds")));
       ReconcileReport report = h.reconcile(overlay);
-      assertThat(report.created()).isEqualTo(2);
+      assertThat(report.count(CREATED)).isEqualTo(2);
       assertThat(report.held()).extracting(ReconcileReport.Held::path)
           .containsExactly(List.of("refshare", "feeds", "blind"));
       assertThat(h.relations(catalog)).doesNotContainKey("refshare.feeds.blind");
@@ -332,7 +336,7 @@ class ProviderOverlaysTest {
     String catalog = h.catalog("analytics");
     String overlay = h.overlay("odd", unityIntegration(), catalog, List.of(List.of("odd")));
     ReconcileReport first = h.reconcile(overlay);
-    assertThat(first.created()).isEqualTo(3);
+    assertThat(first.count(CREATED)).isEqualTo(3);
     assertThat(first.held()).isEmpty();
     Map<String, Resource<?>> before = h.relations(catalog);
 
@@ -353,8 +357,8 @@ class ProviderOverlaysTest {
     assertThat(second.held()).filteredOn(held -> held.path().contains("locked"))
         .singleElement().satisfies(held -> assertThat(held.message())
             .contains("PERMISSION_DENIED"));
-    assertThat(second.updated()).isEqualTo(1); // odd.fine
-    assertThat(second.retired()).isZero();
+    assertThat(second.count(UPDATED)).isEqualTo(1); // odd.fine
+    assertThat(second.count(RETIRED)).isZero();
     Map<String, Resource<?>> after = h.relations(catalog);
     for (String held : List.of("odd.intervals", "odd.locked")) {
       assertThat(after.get(held)).isEqualTo(before.get(held));
@@ -365,7 +369,7 @@ class ProviderOverlaysTest {
     ReconcileReport third = h.reconcile(overlay);
     assertThat(third.held()).extracting(ReconcileReport.Held::path)
         .containsExactly(List.of("odd", "intervals"));
-    assertThat(third.updated()).isEqualTo(1); // odd.locked, from its log
+    assertThat(third.count(UPDATED)).isEqualTo(1); // odd.locked, from its log
     assertThat(tableDefinition(h.relations(catalog).get("odd.locked")).properties())
         .containsEntry("icegate.schema-source", "delta-log");
   }

@@ -1,5 +1,6 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -126,7 +127,7 @@ class ReconcileOperationHeartbeatTest {
       ReconcileOperation done = eventually(() -> elsewhere.get(h.account, id).orElseThrow(),
           r -> r.state() != ReconcileOperation.State.RUNNING);
       assertThat(done.state()).isEqualTo(ReconcileOperation.State.SUCCEEDED);
-      assertThat(done.report().created()).isEqualTo(3);
+      assertThat(done.report().count(CREATED)).isEqualTo(3);
       assertThat(done.updatedAtMillis()).isEqualTo(done.finishedAtMillis());
       // No heartbeat revives an ended operation.
       Thread.sleep(beat.toMillis() * 5);
@@ -223,7 +224,7 @@ class ReconcileOperationHeartbeatTest {
       ReconcileOperation done = eventually(() -> restarted.get(h.account, again.id())
           .orElseThrow(), r -> r.state() != ReconcileOperation.State.RUNNING);
       assertThat(done.state()).isEqualTo(ReconcileOperation.State.SUCCEEDED);
-      assertThat(done.report().created()).isEqualTo(3);
+      assertThat(done.report().count(CREATED)).isEqualTo(3);
       assertThat(done.report().runGeneration()).isEqualTo(2);
     }
     ReconcileRuns.Run run = h.runRecord(overlay).orElseThrow();
@@ -267,7 +268,7 @@ class ReconcileOperationHeartbeatTest {
       assertThat(h.runRecord(overlay).orElseThrow().leaseExpiresAtMillis())
           .isGreaterThan(System.currentTimeMillis() + 60_000);
       ReconcileReport report = restarted.reconcile(h.account, overlay);
-      assertThat(report.created()).isEqualTo(3);
+      assertThat(report.count(CREATED)).isEqualTo(3);
       assertThat(report.runGeneration()).isEqualTo(2);
     }
     ReconcileRuns.Run run = h.runRecord(overlay).orElseThrow();

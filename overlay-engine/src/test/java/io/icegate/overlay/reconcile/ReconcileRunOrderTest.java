@@ -1,5 +1,7 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UNCHANGED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -132,7 +134,7 @@ class ReconcileRunOrderTest {
     });
     self.set(first);
     ReconcileReport report = first.reconcile(h.account, overlay);
-    assertThat(report.created()).isEqualTo(3);
+    assertThat(report.count(CREATED)).isEqualTo(3);
     assertThat(report.runGeneration()).isEqualTo(1);
     assertThat(h.runRecord(overlay).orElseThrow().state())
         .isEqualTo(ReconcileRuns.State.SUCCEEDED);
@@ -140,7 +142,7 @@ class ReconcileRunOrderTest {
     // The ended run no longer holds the Overlay, here or elsewhere; an unchanged re-run records
     // nothing and reports the last recorded generation.
     armed.set(false);
-    assertThat(first.reconcile(h.account, overlay).unchanged()).isEqualTo(3);
+    assertThat(first.reconcile(h.account, overlay).count(UNCHANGED)).isEqualTo(3);
     assertThat(h.reconcile(overlay).runGeneration()).isEqualTo(1);
   }
 
@@ -158,7 +160,7 @@ class ReconcileRunOrderTest {
     assertThatThrownBy(() -> reconciler.reconcile(h.account, overlay))
         .isInstanceOf(IllegalStateException.class);
     assertThat(h.runRecord(overlay)).isEmpty(); // it failed before publishing: no trace
-    assertThat(reconciler.reconcile(h.account, overlay).created()).isEqualTo(3);
+    assertThat(reconciler.reconcile(h.account, overlay).count(CREATED)).isEqualTo(3);
   }
 
   @Test
@@ -192,7 +194,7 @@ class ReconcileRunOrderTest {
         done = operations.get(h.account, first.id()).orElseThrow();
       }
       assertThat(done.state()).isEqualTo(ReconcileOperation.State.SUCCEEDED);
-      assertThat(done.report().created()).isEqualTo(3);
+      assertThat(done.report().count(CREATED)).isEqualTo(3);
       assertThat(done.counts()).containsEntry("created", 3L);
     }
     // The end is stored: another process (a fresh service on the same store) reads it.
@@ -200,7 +202,7 @@ class ReconcileRunOrderTest {
         new OperationRecords(store), Clock.systemUTC(), 1)) {
       ReconcileOperation stored = fresh.get(h.account, id).orElseThrow();
       assertThat(stored.state()).isEqualTo(ReconcileOperation.State.SUCCEEDED);
-      assertThat(stored.report().created()).isEqualTo(3);
+      assertThat(stored.report().count(CREATED)).isEqualTo(3);
     }
   }
 
@@ -216,7 +218,7 @@ class ReconcileRunOrderTest {
     Runnable newer = () -> {
       awaitNextMillisecond();
       ReconcileReport report = h.reconcile(overlay);
-      assertThat(report.created()).isEqualTo(3);
+      assertThat(report.count(CREATED)).isEqualTo(3);
       afterNewer.set(h.content());
     };
     Reconciler older = h.reconciler(new ReconcileHook() {
@@ -289,7 +291,7 @@ class ReconcileRunOrderTest {
       elsewhere.shutdownNow();
     }
     assertThat(newerReport.get().runGeneration()).isEqualTo(2);
-    assertThat(newerReport.get().created()).isEqualTo(3);
+    assertThat(newerReport.get().count(CREATED)).isEqualTo(3);
     ReconcileRuns.Run record = h.runRecord(overlay).orElseThrow();
     assertThat(record.generation()).isEqualTo(2);
     assertThat(record.state()).isEqualTo(ReconcileRuns.State.SUCCEEDED);
@@ -304,7 +306,7 @@ class ReconcileRunOrderTest {
         new MutableClock(Instant.now().minus(Duration.ofHours(1))), Duration.ofMinutes(10));
     write(deadProcess, "dead");
     ReconcileReport report = h.reconcile(overlay);
-    assertThat(report.created()).isEqualTo(3);
+    assertThat(report.count(CREATED)).isEqualTo(3);
     assertThat(report.runGeneration()).isEqualTo(2);
     assertThat(h.runRecord(overlay).orElseThrow().state())
         .isEqualTo(ReconcileRuns.State.SUCCEEDED);

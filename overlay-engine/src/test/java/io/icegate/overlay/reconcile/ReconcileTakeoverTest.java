@@ -1,5 +1,6 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -141,7 +142,7 @@ class ReconcileTakeoverTest {
         assertThat(done.state()).isEqualTo(ReconcileOperation.State.SUCCEEDED);
         report = done.report();
       }
-      assertThat(report.created()).isEqualTo(3);
+      assertThat(report.count(CREATED)).isEqualTo(3);
       assertThat(report.runGeneration()).isEqualTo(2);
     }
     ReconcileRuns.Run run = h.runRecord(w.overlay()).orElseThrow();
@@ -186,7 +187,7 @@ class ReconcileTakeoverTest {
         report = eventually(() -> restarted.get(h.account, again.id()).orElseThrow(),
             r -> r.state() != ReconcileOperation.State.RUNNING).report();
       }
-      assertThat(report.created()).isEqualTo(3);
+      assertThat(report.count(CREATED)).isEqualTo(3);
       assertThat(report.runGeneration()).isEqualTo(2);
     }
   }
@@ -264,7 +265,7 @@ class ReconcileTakeoverTest {
         assertThat(done.state()).isEqualTo(ReconcileOperation.State.SUCCEEDED);
         report = done.report();
       }
-      assertThat(report.created()).isEqualTo(3);
+      assertThat(report.count(CREATED)).isEqualTo(3);
       assertThat(report.runGeneration()).isEqualTo(1);
     } finally {
       proceed.countDown();

@@ -1,5 +1,12 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.NAMESPACES_CLAIMED;
+import static io.icegate.overlay.reconcile.ReconcileCount.NAMESPACES_CREATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.NAMESPACES_PRUNED;
+import static io.icegate.overlay.reconcile.ReconcileCount.RETIRED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UNCHANGED;
+import static io.icegate.overlay.reconcile.ReconcileCount.UPDATED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -93,9 +100,9 @@ class ReconcileTest {
     String bravo = h.overlay("bravo", b, catalog, List.of(List.of("bravo")));
 
     ReconcileReport first = h.reconcile(sales);
-    assertThat(first.created()).isEqualTo(3); // orders, emea.customers, order_summary
-    assertThat(first.namespacesCreated()).isEqualTo(1); // sales.emea; sales existed locally
-    assertThat(first.namespacesClaimed()).isEqualTo(2);
+    assertThat(first.count(CREATED)).isEqualTo(3); // orders, emea.customers, order_summary
+    assertThat(first.count(NAMESPACES_CREATED)).isEqualTo(1); // sales.emea; sales existed locally
+    assertThat(first.count(NAMESPACES_CLAIMED)).isEqualTo(2);
     h.reconcile(marketing);
     h.reconcile(bravo);
 
@@ -160,7 +167,7 @@ class ReconcileTest {
     // Narrowed to what the first does not hold, the second shares the sales namespace with it.
     h.overlays.update(h.account, second, ExpectedGeneration.any(), null, null, null,
         List.of(List.of("sales")), List.of(List.of("sales", "emea")));
-    assertThat(h.reconcile(second).created()).isEqualTo(2);
+    assertThat(h.reconcile(second).count(CREATED)).isEqualTo(2);
     assertThat(h.relations(catalog)).containsOnlyKeys("sales.orders", "sales.order_summary",
         "sales.emea.customers");
   }
@@ -185,17 +192,17 @@ class ReconcileTest {
     Map<String, Resource<?>> relations = h.relations(catalog);
     assertThat(relations).containsOnlyKeys("evolve.fresh.t3", "evolve.fresh.t1_renamed");
     assertThat(relations.get("evolve.fresh.t1_renamed").id()).isEqualTo(t1);
-    assertThat(second.created()).isEqualTo(1);
-    assertThat(second.updated()).isEqualTo(1);
-    assertThat(second.retired()).isEqualTo(1);
+    assertThat(second.count(CREATED)).isEqualTo(1);
+    assertThat(second.count(UPDATED)).isEqualTo(1);
+    assertThat(second.count(RETIRED)).isEqualTo(1);
     assertThat(h.namespaces(catalog)).containsExactly("evolve", "evolve.fresh");
 
     // An unchanged re-run writes nothing at all, not even its run record.
     Map<String, String> before = h.content();
     var stats = store.stats();
     ReconcileReport third = h.reconcile(overlay);
-    assertThat(third.unchanged()).isEqualTo(2);
-    assertThat(third.created() + third.updated() + third.retired()).isZero();
+    assertThat(third.count(UNCHANGED)).isEqualTo(2);
+    assertThat(third.count(CREATED) + third.count(UPDATED) + third.count(RETIRED)).isZero();
     assertThat(store.stats().committedWrites()).isEqualTo(stats.committedWrites());
     assertThat(store.stats().mutations()).isEqualTo(stats.mutations());
     assertThat(h.content()).isEqualTo(before);
@@ -278,9 +285,9 @@ class ReconcileTest {
         "sales.emea.customers", "Marketing.Campaigns");
 
     ReconcileReport retry = h.reconcile(overlay);
-    assertThat(retry.unchanged()).isEqualTo(3);
-    assertThat(retry.retired()).isEqualTo(1);
-    assertThat(retry.namespacesPruned()).isEqualTo(2);
+    assertThat(retry.count(UNCHANGED)).isEqualTo(3);
+    assertThat(retry.count(RETIRED)).isEqualTo(1);
+    assertThat(retry.count(NAMESPACES_PRUNED)).isEqualTo(2);
     assertThat(h.relations(catalog)).containsOnlyKeys("sales.orders", "sales.order_summary",
         "sales.emea.customers");
     assertThat(h.namespaces(catalog)).containsExactly("sales", "sales.emea");
@@ -328,12 +335,12 @@ class ReconcileTest {
     String overlay = h.overlay("dup", b, catalog, List.of(List.of("dup")));
     ReconcileReport report = h.reconcile(overlay);
 
-    assertThat(report.created()).isEqualTo(2);
+    assertThat(report.count(CREATED)).isEqualTo(2);
     assertThat(report.warnings()).singleElement().asString().contains("dup.one", "dup.two");
     for (Resource<?> r : h.relations(catalog).values()) {
       assertThat(ManagedRelations.provenanceOf(r).identityStable()).isFalse();
     }
-    assertThat(h.reconcile(overlay).unchanged()).isEqualTo(2);
+    assertThat(h.reconcile(overlay).count(UNCHANGED)).isEqualTo(2);
   }
 
   @Test
@@ -342,7 +349,7 @@ class ReconcileTest {
     String catalog = h.catalog("analytics");
     String overlay = h.overlay("typo", a, catalog, List.of(List.of("SALES"), List.of("sales")));
     ReconcileReport report = h.reconcile(overlay);
-    assertThat(report.created()).isPositive(); // sales still reconciles
+    assertThat(report.count(CREATED)).isPositive(); // sales still reconciles
     assertThat(report.warnings()).singleElement().asString()
         .contains("include path SALES selects no upstream namespace");
   }

@@ -1,5 +1,8 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.ReconcileCount.CAPTURED;
+import static io.icegate.overlay.reconcile.ReconcileCount.VALIDATED;
+import static io.icegate.overlay.reconcile.ReconcileCount.VALIDATION_FAILED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,7 +22,7 @@ import io.icegate.core.model.Table;
 import io.icegate.core.paging.PageRequest;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
@@ -128,9 +131,9 @@ class ValidationReconcileTest {
     String catalog = h.catalog("c");
     String overlay = h.overlay("o", integration(), catalog, List.of(List.of(ns)));
     ReconcileReport report = h.reconcile(overlay);
-    assertThat(report.captured()).isEqualTo(3);
-    assertThat(report.validated()).as(report.toString()).isEqualTo(2);
-    assertThat(report.validationFailed()).isEqualTo(1);
+    assertThat(report.count(CAPTURED)).isEqualTo(3);
+    assertThat(report.count(VALIDATED)).as(report.toString()).isEqualTo(2);
+    assertThat(report.count(VALIDATION_FAILED)).isEqualTo(1);
     assertThat(report.warnings()).anyMatch(w -> w.contains(ns + ".broken")
         && w.contains("1 validation error"));
 
@@ -151,7 +154,7 @@ class ValidationReconcileTest {
 
     // an unchanged upstream: nothing captured, nothing validated again
     ReconcileReport again = h.reconcile(overlay);
-    assertThat(again.validated() + again.validationFailed()).isZero();
+    assertThat(again.count(VALIDATED) + again.count(VALIDATION_FAILED)).isZero();
 
     // the upstream drops the lost file in a new commit: the next reconcile validates it clean and
     // retires the error record
@@ -162,8 +165,8 @@ class ValidationReconcileTest {
       throw new UncheckedIOException(e);
     }
     ReconcileReport fixed = h.reconcile(overlay);
-    assertThat(fixed.captured()).isEqualTo(1);
-    assertThat(fixed.validated()).isEqualTo(1);
+    assertThat(fixed.count(CAPTURED)).isEqualTo(1);
+    assertThat(fixed.count(VALIDATED)).isEqualTo(1);
     assertThat(visibility(table(catalog, "broken"))).isEqualTo(Visibility.VISIBLE);
     ValidationStatus valid = validations.status(h.account, broken.id()).orElseThrow();
     assertThat(valid.state()).isEqualTo(ValidationState.VALID);
@@ -180,8 +183,8 @@ class ValidationReconcileTest {
     String catalog = h.catalog("c");
     String overlay = h.overlay("o", integration(), catalog, List.of(List.of(ns)));
     ReconcileReport report = h.reconcile(overlay);
-    assertThat(report.validated()).isEqualTo(1);
-    assertThat(report.validationFailed()).isEqualTo(1);
+    assertThat(report.count(VALIDATED)).isEqualTo(1);
+    assertThat(report.count(VALIDATION_FAILED)).isEqualTo(1);
     Resource<Table> data = table(catalog, "data");
     assertThat(visibility(table(catalog, "empty")).visible()).isTrue();
     assertThat(visibility(data).visible()).isFalse();
@@ -258,9 +261,9 @@ class ValidationReconcileTest {
   private long errorRecords() {
     return store.read(tx -> {
       List<Long> count = new ArrayList<>();
-      for (var kv : tx.getRange(KeyLayout.VALIDATIONS.range().begin,
-          KeyLayout.VALIDATIONS.range().end)) {
-        if (KeyLayout.VALIDATIONS.unpack(kv.key()).getString(2).equals("errors")) {
+      for (var kv : tx.getRange(KeySubspace.VALIDATIONS.range().begin,
+          KeySubspace.VALIDATIONS.range().end)) {
+        if (KeySubspace.VALIDATIONS.unpack(kv.key()).getString(2).equals("errors")) {
           count.add(1L);
         }
       }

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.apple.foundationdb.StreamingMode;
 import com.apple.foundationdb.tuple.Tuple;
 import io.icegate.core.store.CommitUnknownResultException;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStoreFailureException;
 import io.icegate.core.store.ReadTransaction.Direction;
@@ -23,9 +23,9 @@ class FdbEngineTransactionTest {
   private final ScriptedFdb fdb = new ScriptedFdb();
   private final FdbEngineTransaction tx = new FdbEngineTransaction(fdb.transaction());
 
-  private static final byte[] KEY = KeyLayout.SCRATCH.pack(Tuple.from("ns", 42L, "t\u00e9"));
-  private static final byte[] BEGIN = KeyLayout.SCRATCH.range(Tuple.from("ns")).begin;
-  private static final byte[] END = KeyLayout.SCRATCH.range(Tuple.from("ns")).end;
+  private static final byte[] KEY = KeySubspace.SCRATCH.pack(Tuple.from("ns", 42L, "t\u00e9"));
+  private static final byte[] BEGIN = KeySubspace.SCRATCH.range(Tuple.from("ns")).begin;
+  private static final byte[] END = KeySubspace.SCRATCH.range(Tuple.from("ns")).end;
 
   @Test
   void keysFromKeyLayoutReachFdbUnchanged() {
@@ -60,8 +60,8 @@ class FdbEngineTransactionTest {
 
   @Test
   void rangeReadsPassBoundsLimitAndDirectionAndKeepFdbOrder() {
-    byte[] k1 = KeyLayout.SCRATCH.pack(Tuple.from("ns", 1L));
-    byte[] k2 = KeyLayout.SCRATCH.pack(Tuple.from("ns", 2L));
+    byte[] k1 = KeySubspace.SCRATCH.pack(Tuple.from("ns", 1L));
+    byte[] k2 = KeySubspace.SCRATCH.pack(Tuple.from("ns", 2L));
     fdb.rangeAnswers.add(
         List.of(
             new com.apple.foundationdb.KeyValue(k2, new byte[] {2}),

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * Core's driver contract against a real FoundationDB cluster, named by the environment variable
  * {@code FDB_CLUSTER_FILE}; reported as skipped, with the reason, when there is none (no cluster
- * can run on the build machines). Touches only keys under {@code KeyLayout.SCRATCH}.
+ * can run on the build machines). Touches only keys under {@code KeySubspace.SCRATCH}.
  *
  * <pre>FDB_CLUSTER_FILE=/etc/foundationdb/fdb.cluster ./mvnw -B -pl storage-fdb -am verify</pre>
  */

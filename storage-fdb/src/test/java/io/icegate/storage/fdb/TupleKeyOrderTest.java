@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.apple.foundationdb.tuple.Tuple;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,8 +30,8 @@ class TupleKeyOrderTest {
       for (Tuple b : tuples) {
         int byTuple = Integer.signum(a.compareTo(b));
         int byBytes =
-            Integer.signum(
-                Arrays.compareUnsigned(KeyLayout.RESOURCES.pack(a), KeyLayout.RESOURCES.pack(b)));
+            Integer.signum(Arrays.compareUnsigned(
+                KeySubspace.RESOURCES.pack(a), KeySubspace.RESOURCES.pack(b)));
         assertThat(byBytes).as("%s vs %s", a, b).isEqualTo(byTuple);
       }
     }
@@ -39,11 +40,11 @@ class TupleKeyOrderTest {
   @Test
   void aSubspaceRangeBracketsEveryKeyPackedUnderIt() {
     Tuple prefix = Tuple.from("account", "table");
-    byte[] begin = KeyLayout.RESOURCES.range(prefix).begin;
-    byte[] end = KeyLayout.RESOURCES.range(prefix).end;
+    byte[] begin = KeySubspace.RESOURCES.range(prefix).begin;
+    byte[] end = KeySubspace.RESOURCES.range(prefix).end;
     for (Tuple suffix :
         List.of(Tuple.from(""), Tuple.from(Long.MIN_VALUE), Tuple.from(new byte[] {(byte) 0xFF}))) {
-      byte[] key = KeyLayout.RESOURCES.pack(prefix.addAll(suffix));
+      byte[] key = KeySubspace.RESOURCES.pack(prefix.addAll(suffix));
       assertThat(Arrays.compareUnsigned(begin, key)).isNegative();
       assertThat(Arrays.compareUnsigned(key, end)).isNegative();
     }

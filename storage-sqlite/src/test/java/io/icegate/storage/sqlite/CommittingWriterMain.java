@@ -2,7 +2,7 @@ package io.icegate.storage.sqlite;
 
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -19,8 +19,8 @@ import java.util.Arrays;
  */
 public final class CommittingWriterMain {
 
-  static final Subspace A = KeyLayout.SCRATCH.subspace(Tuple.from("crash", "a"));
-  static final Subspace B = KeyLayout.SCRATCH.subspace(Tuple.from("crash", "b"));
+  static final Subspace A = KeySubspace.SCRATCH.get(Tuple.from("crash", "a"));
+  static final Subspace B = KeySubspace.SCRATCH.get(Tuple.from("crash", "b"));
   static final long MAX_RUNTIME_MILLIS = 120_000;
 
   private CommittingWriterMain() {}

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,7 +31,7 @@ class SqliteConcurrencyTest {
   private static final int READERS = 3;
   private static final int TRANSACTIONS_PER_WRITER = 100;
 
-  private static final Subspace ROOT = KeyLayout.SCRATCH.subspace(Tuple.from("concurrency"));
+  private static final Subspace ROOT = KeySubspace.SCRATCH.get(Tuple.from("concurrency"));
   private static final byte[] COUNTER = ROOT.pack(Tuple.from("counter"));
   private static final Subspace ITEMS = ROOT.subspace(Tuple.from("item"));
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.apple.foundationdb.tuple.Tuple;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.KvStoreFailureException;
@@ -305,7 +305,7 @@ class SqliteEngineTest {
     Path file = dir.resolve("a/b/c/store.db");
     try (KvStore store = SqliteKvStore.open(file)) {
       store.run(tx -> {
-        tx.set(KeyLayout.SCRATCH.pack(Tuple.from("x")), utf8("v"));
+        tx.set(KeySubspace.SCRATCH.pack(Tuple.from("x")), utf8("v"));
         return null;
       });
       assertThat(store.toString()).contains("sqlite:" + file.toAbsolutePath());

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.apple.foundationdb.tuple.Tuple;
 import io.icegate.core.store.CommitUnknownResultException;
 import io.icegate.core.store.Idempotence;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvLimitExceededException;
 import io.icegate.core.store.KvStoreFailureException;
 import io.icegate.core.store.KvStoreStats;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /** The retry loop and counters of {@link EngineKvStore}, over the in-memory engine. */
 class EngineKvStoreTest {
 
-  private static final byte[] KEY = KeyLayout.SCRATCH.pack(Tuple.from("engine-store", "k"));
+  private static final byte[] KEY = KeySubspace.SCRATCH.pack(Tuple.from("engine-store", "k"));
 
   private final List<Long> pauses = new ArrayList<>();
   private final AtomicInteger attempts = new AtomicInteger();
@@ -152,9 +152,9 @@ class EngineKvStoreTest {
     store.run(
         tx -> {
           tx.set(KEY, new byte[] {1});
-          tx.clear(KeyLayout.SCRATCH.pack(Tuple.from("other")));
+          tx.clear(KeySubspace.SCRATCH.pack(Tuple.from("other")));
           tx.clearRange(
-              KeyLayout.SCRATCH.pack(Tuple.from("a")), KeyLayout.SCRATCH.pack(Tuple.from("b")));
+              KeySubspace.SCRATCH.pack(Tuple.from("a")), KeySubspace.SCRATCH.pack(Tuple.from("b")));
           return null;
         });
     store.run(tx -> tx.get(KEY)); // no mutation: not a committed write

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.apple.foundationdb.tuple.Tuple;
 import io.icegate.core.store.CommitUnknownResultException;
 import io.icegate.core.store.Idempotence;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.KvStoreException;
 import io.icegate.core.store.KvStoreException.FailureKind;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 /** Each fault as a caller of {@link EngineKvStore} observes it, over the in-memory engine. */
 class FaultInjectingEngineTest {
 
-  private static final byte[] KEY = KeyLayout.SCRATCH.pack(Tuple.from("fault", "k"));
+  private static final byte[] KEY = KeySubspace.SCRATCH.pack(Tuple.from("fault", "k"));
 
   private final FaultInjectingEngine engine = new FaultInjectingEngine(InMemoryEngine.create());
   private final KvStore store = new EngineKvStore(engine);
@@ -144,7 +144,7 @@ class FaultInjectingEngineTest {
 
   private static long addThreeTimes(KvStore store) {
     for (long step = 1; step <= 3; step++) {
-      byte[] receipt = KeyLayout.SCRATCH.pack(Tuple.from("receipt", step));
+      byte[] receipt = KeySubspace.SCRATCH.pack(Tuple.from("receipt", step));
       while (true) {
         try {
           store.run(
@@ -170,7 +170,7 @@ class FaultInjectingEngineTest {
   }
 
   private static byte[] counterKey() {
-    return KeyLayout.SCRATCH.pack(Tuple.from("counter"));
+    return KeySubspace.SCRATCH.pack(Tuple.from("counter"));
   }
 
   private static long counter(byte[] value) {

@@ -1,11 +1,11 @@
 package io.icegate.overlay.store.capture;
 
 import com.apple.foundationdb.Range;
-import com.apple.foundationdb.tuple.Tuple;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
@@ -25,8 +25,8 @@ import java.util.Optional;
 
 /**
  * Content-addressed storage of large immutable payloads (DESIGN.md "Storage": captured Iceberg
- * metadata): {@code (sha-256, chunk index) -> bytes} in {@link KeyLayout#BLOBS}, with a marker
- * in {@link KeyLayout#BLOB_MARKERS} recording when the blob was last written.
+ * metadata): {@code (sha-256, chunk index) -> bytes} in {@link KeySubspace#BLOBS}, with a marker
+ * in {@link KeySubspace#BLOB_MARKERS} recording when the blob was last written.
  *
  * <p>A blob is written in its own transactions, before the pointer transaction that names it: the
  * marker with the first chunks, then the remaining chunks in order, so a marker plus the last
@@ -153,7 +153,7 @@ public final class Blobs {
     if (w.index() >= 0) {
       int begin = w.index() * CHUNK_BYTES;
       int end = Math.min(w.payload().length, begin + CHUNK_BYTES);
-      tx.set(KeyLayout.blobChunks(w.digest()).pack(Tuple.from(w.index())),
+      tx.set(KeyLayout.blobChunk(w.digest(), w.index()),
           Arrays.copyOfRange(w.payload(), begin, end));
     }
   }
@@ -185,7 +185,7 @@ public final class Blobs {
     }
     int chunks = marker.get().chunks();
     return chunks == 0
-        || tx.get(KeyLayout.blobChunks(digest).pack(Tuple.from(chunks - 1))) != null;
+        || tx.get(KeyLayout.blobChunk(digest, chunks - 1)) != null;
   }
 
   /**

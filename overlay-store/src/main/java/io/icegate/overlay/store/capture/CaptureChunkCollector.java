@@ -4,6 +4,7 @@ import com.apple.foundationdb.Range;
 import com.apple.foundationdb.tuple.Tuple;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
@@ -56,15 +57,15 @@ public final class CaptureChunkCollector {
    */
   public int collect() {
     int collected = 0;
-    byte[] from = KeyLayout.BLOB_MARKERS.range().begin;
-    byte[] end = KeyLayout.BLOB_MARKERS.range().end;
+    byte[] from = KeySubspace.BLOB_MARKERS.range().begin;
+    byte[] end = KeySubspace.BLOB_MARKERS.range().end;
     while (true) {
       byte[] begin = from;
       List<KeyValue> page = store.read(tx -> tx.snapshot()
           .getRange(begin, end, PAGE, ReadTransaction.Direction.FORWARD));
       List<String> digests = new ArrayList<>();
       for (KeyValue kv : page) {
-        Tuple key = KeyLayout.BLOB_MARKERS.unpack(kv.key());
+        Tuple key = KeySubspace.BLOB_MARKERS.unpack(kv.key());
         if (key.size() == 1) {
           digests.add(key.getString(0));
         }

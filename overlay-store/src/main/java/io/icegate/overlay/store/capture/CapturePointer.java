@@ -8,14 +8,14 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The capture pointer of one managed Table ({@link io.icegate.core.store.KeyLayout#CAPTURES}):
+ * The capture pointer of one managed Table ({@link io.icegate.core.store.KeySubspace#CAPTURES}):
  * which captured Iceberg metadata the Table currently has.
  *
  * @param captureGeneration 1 for the Table's first capture, +1 for each later one; a publication
  *     asserts the generation it read, so two captures never interleave
  * @param upstreamMetadataLocation the upstream metadata file the capture was read from
  * @param digest lowercase hex SHA-256 of the captured metadata JSON: the blob's name in {@link
- *     io.icegate.core.store.KeyLayout#BLOBS}
+ *     io.icegate.core.store.KeySubspace#BLOBS}
  * @param size the captured metadata JSON's length in bytes
  * @param capturedAt when the pointer was published
  */

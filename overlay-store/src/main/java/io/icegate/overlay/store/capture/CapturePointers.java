@@ -1,15 +1,16 @@
 package io.icegate.overlay.store.capture;
 
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import java.util.Optional;
 
 /**
- * The capture pointers in {@link KeyLayout#CAPTURES}, inside the caller's transaction. Setting
- * or clearing a pointer moves its blob reference hint ({@link KeyLayout#BLOB_MARKERS}) in the same
- * transaction, so the chunk collector can find the pointers naming a blob without scanning them
- * all.
+ * The capture pointers in {@link KeySubspace#CAPTURES}, inside the caller's transaction. Setting
+ * or clearing a pointer moves its blob reference hint ({@link KeySubspace#BLOB_MARKERS}) in the
+ * same transaction, so the chunk collector can find the pointers naming a blob without scanning
+ * them all.
  */
 public final class CapturePointers {
 

@@ -5,6 +5,7 @@ import com.apple.foundationdb.subspace.Subspace;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
@@ -21,8 +22,8 @@ import java.util.Optional;
  * the Namespace only when materialization created it and it holds nothing (see {@link
  * #release}).
  *
- * <p>Both index directions ({@link KeyLayout#CLAIMS}) are written in the caller's transaction; all
- * reads are serializable, so a concurrent claim and drop conflict instead of both succeeding.
+ * <p>Both index directions ({@link KeySubspace#CLAIMS}) are written in the caller's transaction;
+ * all reads are serializable, so a concurrent claim and drop conflict instead of both succeeding.
  */
 public final class NamespaceClaims {
 

@@ -8,6 +8,7 @@ import io.icegate.core.model.Relation;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
@@ -23,8 +24,8 @@ import java.util.Optional;
 
 /**
  * The storage of managed Tables and Views beside their resource records: the managed-relation
- * index ({@link KeyLayout#MANAGED}: an Overlay's relations by the provider's identity) and the
- * chunked definitions ({@link KeyLayout#DEFINITIONS}: Iceberg metadata JSON without snapshots,
+ * index ({@link KeySubspace#MANAGED}: an Overlay's relations by the provider's identity) and the
+ * chunked definitions ({@link KeySubspace#DEFINITIONS}: Iceberg metadata JSON without snapshots,
  * seed 000 "a definition too large for one value is stored in chunks").
  *
  * <p>Every method works in the caller's transaction, so a relation record, its index entry and
@@ -56,12 +57,12 @@ public final class ManagedRelations {
   /** Replaces the stored definition of a relation with {@code definition}, in chunks. */
   public void writeDefinition(
       Transaction tx, String accountId, ResourceKind kind, String relationId, byte[] definition) {
-    Subspace chunks = KeyLayout.definition(accountId, kind, relationId);
-    Range all = chunks.range();
+    Range all = KeyLayout.definition(accountId, kind, relationId).range();
     tx.clearRange(all.begin, all.end);
     for (int offset = 0, index = 0; offset < definition.length; offset += CHUNK_BYTES, index++) {
       int end = Math.min(definition.length, offset + CHUNK_BYTES);
-      tx.set(chunks.pack(Tuple.from(index)), Arrays.copyOfRange(definition, offset, end));
+      tx.set(KeyLayout.definitionChunk(accountId, kind, relationId, index),
+          Arrays.copyOfRange(definition, offset, end));
     }
   }
 

@@ -2,10 +2,10 @@ package io.icegate.overlay.store.validation;
 
 import com.apple.foundationdb.Range;
 import com.apple.foundationdb.subspace.Subspace;
-import com.apple.foundationdb.tuple.Tuple;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The keys of {@link KeyLayout#VALIDATIONS}, inside the caller's transaction: pointers,
+ * The keys of {@link KeySubspace#VALIDATIONS}, inside the caller's transaction: pointers,
  * generation allocation, error records and overrides. Publication order and fencing are {@link
  * TableValidations}'s business; this class only reads and writes keys.
  */
@@ -75,9 +75,9 @@ public final class ValidationRecords {
   /** Writes {@code errors} as records {@code firstSeq, firstSeq + 1, ...} of {@code generation}. */
   void writeErrors(Transaction tx, String accountId, String tableId, long generation,
       int firstSeq, List<ValidationError> errors) {
-    Subspace records = KeyLayout.validationErrors(accountId, tableId, generation);
     for (int i = 0; i < errors.size(); i++) {
-      tx.set(records.pack(Tuple.from(firstSeq + i)), json(errors.get(i)));
+      tx.set(KeyLayout.validationError(accountId, tableId, generation, firstSeq + i),
+          json(errors.get(i)));
     }
   }
 
@@ -93,8 +93,8 @@ public final class ValidationRecords {
    * generations may belong to a publication still writing, so they stay.
    */
   void clearBelow(Transaction tx, String accountId, String tableId, long generation) {
-    Subspace all = KeyLayout.validationErrors(accountId, tableId);
-    tx.clearRange(all.range().begin, all.pack(Tuple.from(generation)));
+    Range below = KeyLayout.validationErrorsBelow(accountId, tableId, generation);
+    tx.clearRange(below.begin, below.end);
   }
 
   /**
@@ -108,7 +108,7 @@ public final class ValidationRecords {
     Subspace records = KeyLayout.validationErrors(accountId, tableId, generation);
     byte[] begin = afterSeq < 0
         ? records.range().begin
-        : strictlyAfter(records.pack(Tuple.from(afterSeq)));
+        : strictlyAfter(KeyLayout.validationError(accountId, tableId, generation, afterSeq));
     List<Numbered> found = new ArrayList<>();
     for (KeyValue kv : tx.getRange(begin, records.range().end, limit,
         ReadTransaction.Direction.FORWARD)) {

@@ -4,9 +4,10 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The validation pointer of one managed Table ({@link io.icegate.core.store.KeyLayout#VALIDATIONS}):
- * which validation generation is current and what it found. Its error records live under the same
- * generation; readers read the pointer and those records in one transaction.
+ * The validation pointer of one managed Table ({@link
+ * io.icegate.core.store.KeySubspace#VALIDATIONS}): which validation generation is current and what
+ * it found. Its error records live under the same generation; readers read the pointer and those
+ * records in one transaction.
  *
  * @param validationGeneration 1 or more; a new publication takes a generation no other
  *     publication of the table was handed, and the pointer switch asserts the one it read

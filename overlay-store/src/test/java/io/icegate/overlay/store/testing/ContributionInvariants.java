@@ -10,6 +10,7 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
 import io.icegate.core.model.View;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadTransaction;
@@ -63,8 +64,9 @@ public final class ContributionInvariants implements StoredInvariants {
 
   @Override
   public List<Subspace> subspaces() {
-    return List.of(KeyLayout.CLAIMS, KeyLayout.MANAGED, KeyLayout.DEFINITIONS,
-        KeyLayout.CAPTURES, KeyLayout.VALIDATIONS);
+    return List.of(KeySubspace.CLAIMS.subspace(), KeySubspace.MANAGED.subspace(),
+        KeySubspace.DEFINITIONS.subspace(), KeySubspace.CAPTURES.subspace(),
+        KeySubspace.VALIDATIONS.subspace());
   }
 
   @Override
@@ -75,8 +77,8 @@ public final class ContributionInvariants implements StoredInvariants {
         checkManaged(tx, byId, resource, provenance, violations);
       }
     }
-    for (KeyValue kv : all(tx, KeyLayout.MANAGED.range())) {
-      Tuple key = KeyLayout.MANAGED.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.MANAGED.range())) {
+      Tuple key = KeySubspace.MANAGED.unpack(kv.key());
       String relationId = new String(kv.value(), StandardCharsets.UTF_8);
       Provenance provenance = Optional.ofNullable(byId.get(relationId))
           .map(ManagedRelations::provenanceOf).orElse(null);
@@ -87,22 +89,22 @@ public final class ContributionInvariants implements StoredInvariants {
             + ", which is not that overlay's relation for that identity");
       }
     }
-    for (KeyValue kv : all(tx, KeyLayout.DEFINITIONS.range())) {
-      Tuple key = KeyLayout.DEFINITIONS.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.DEFINITIONS.range())) {
+      Tuple key = KeySubspace.DEFINITIONS.unpack(kv.key());
       Resource<?> owner = byId.get(key.getString(2));
       if (owner == null || ManagedRelations.provenanceOf(owner) == null) {
         violations.add("definition chunk " + key + " has no managed relation");
       }
     }
-    for (KeyValue kv : all(tx, KeyLayout.CLAIMS.range())) {
-      checkClaim(tx, byId, KeyLayout.CLAIMS.unpack(kv.key()), violations);
+    for (KeyValue kv : all(tx, KeySubspace.CLAIMS.range())) {
+      checkClaim(tx, byId, KeySubspace.CLAIMS.unpack(kv.key()), violations);
     }
-    for (KeyValue kv : all(tx, KeyLayout.CAPTURES.range())) {
-      Tuple key = KeyLayout.CAPTURES.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.CAPTURES.range())) {
+      Tuple key = KeySubspace.CAPTURES.unpack(kv.key());
       checkCapture(tx, byId, key.getString(0), key.getString(1), violations);
     }
-    for (KeyValue kv : all(tx, KeyLayout.HELD.range())) {
-      Tuple key = KeyLayout.HELD.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.HELD.range())) {
+      Tuple key = KeySubspace.HELD.unpack(kv.key());
       Provenance provenance = Optional.ofNullable(byId.get(key.getString(2)))
           .map(ManagedRelations::provenanceOf).orElse(null);
       if (provenance == null || !provenance.overlayId().equals(key.getString(1))) {
@@ -110,8 +112,8 @@ public final class ContributionInvariants implements StoredInvariants {
       }
     }
     Set<Tuple> validated = new HashSet<>();
-    for (KeyValue kv : all(tx, KeyLayout.VALIDATIONS.range())) {
-      Tuple key = KeyLayout.VALIDATIONS.unpack(kv.key());
+    for (KeyValue kv : all(tx, KeySubspace.VALIDATIONS.range())) {
+      Tuple key = KeySubspace.VALIDATIONS.unpack(kv.key());
       if (validated.add(Tuple.from(key.getString(0), key.getString(1)))) {
         checkValidation(tx, byId, key.getString(0), key.getString(1), violations);
       }

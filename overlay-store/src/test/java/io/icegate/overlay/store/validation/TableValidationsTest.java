@@ -13,6 +13,7 @@ import io.icegate.core.paging.PageRequest;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
@@ -289,7 +290,7 @@ class TableValidationsTest {
 
     new AccountDeletion(repos, clock, 1_000, List.of(setup.credentials.accountCleanup())).delete(setup.account, ExpectedGeneration.any());
     List<io.icegate.core.store.KeyValue> left = store.read(tx -> tx.getRange(
-        KeyLayout.VALIDATIONS.range().begin, KeyLayout.VALIDATIONS.range().end));
+        KeySubspace.VALIDATIONS.range().begin, KeySubspace.VALIDATIONS.range().end));
     assertThat(left).isEmpty();
     assertThat(ContributionInvariants.checker(store).keysOfAccount(setup.account)).isZero();
     ContributionInvariants.checker(store).assertClean();
