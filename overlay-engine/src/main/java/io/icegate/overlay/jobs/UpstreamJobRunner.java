@@ -8,6 +8,7 @@ import io.icegate.core.jobs.UpstreamJobs;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Resource;
 import io.icegate.core.store.KvStoreException;
+import io.icegate.overlay.discovery.SharedDiscovery;
 import io.icegate.overlay.reconcile.ReconcileOperation;
 import io.icegate.overlay.reconcile.ReconcileOperations;
 import io.icegate.overlay.reconcile.RunGuard;
@@ -44,8 +45,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A round that fails outside any Overlay's run (the store failing between publications) ends
  * as a failed round when the store lets it, so the Integration backs off rather than retrying at
- * once. Discovery still happens per Overlay, inside each run; one discovery of the union scope per
- * round (shared discovery) is not done yet. Thread-safe.
+ * once. Discovery is shared by the round's Overlays ({@link SharedDiscovery}): each namespace
+ * is listed and each table loaded once per round, each Overlay publishing from it into its own
+ * Catalog. Thread-safe.
  */
 public final class UpstreamJobRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UpstreamJobRunner.class);
@@ -169,27 +171,31 @@ public final class UpstreamJobRunner implements AutoCloseable {
     RunGuard guard = tx -> jobs.fence().assertCurrent(tx, current.get());
     Map<String, SchedulerState.OverlayRound> rounds = new LinkedHashMap<>();
     SchedulerState.Problem failure = null;
-    for (UpstreamJob.Participant p : job.participants()) {
-      Optional<String> moved = jobs.whatMoved(current.get());
-      if (moved.isPresent()) {
-        return cancel(current.get(), rounds, moved.get());
-      }
-      SchedulerState.OverlayRound round;
-      try {
-        round = outcome(job, operations.runAttached(job.accountId(), p.overlayId(), guard));
-      } catch (IcegateException e) {
-        round = failed(job, e.code().name(), e.getMessage());
-      }
-      if ("SUPERSEDED".equals(round.outcome()) || "FAILED".equals(round.outcome())) {
-        moved = jobs.whatMoved(current.get());
+    // One discovery per round: the participants' runs share the round's upstream reads.
+    try (SharedDiscovery discovery = new SharedDiscovery()) {
+      for (UpstreamJob.Participant p : job.participants()) {
+        Optional<String> moved = jobs.whatMoved(current.get());
         if (moved.isPresent()) {
           return cancel(current.get(), rounds, moved.get());
         }
+        SchedulerState.OverlayRound round;
+        try {
+          round = outcome(job, operations.runAttached(job.accountId(), p.overlayId(), guard,
+              discovery));
+        } catch (IcegateException e) {
+          round = failed(job, e.code().name(), e.getMessage());
+        }
+        if ("SUPERSEDED".equals(round.outcome()) || "FAILED".equals(round.outcome())) {
+          moved = jobs.whatMoved(current.get());
+          if (moved.isPresent()) {
+            return cancel(current.get(), rounds, moved.get());
+          }
+        }
+        if (round.lastError() != null && failure == null) {
+          failure = round.lastError();
+        }
+        rounds.put(p.overlayId(), round);
       }
-      if (round.lastError() != null && failure == null) {
-        failure = round.lastError();
-      }
-      rounds.put(p.overlayId(), round);
     }
     boolean recorded = jobs.end(current.get(), rounds, failure);
     if (!recorded) {

@@ -6,6 +6,7 @@ import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.overlay.OperationRecords;
 import io.icegate.core.overlay.ReconcileRuns;
+import io.icegate.overlay.discovery.SharedDiscovery;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -348,6 +349,17 @@ public final class ReconcileOperations implements AutoCloseable {
    * @throws IcegateException NOT_FOUND, FENCED (the account is being deleted)
    */
   public Attached runAttached(String accountId, String overlayId, RunGuard guard) {
+    return runAttached(accountId, overlayId, guard, null);
+  }
+
+  /**
+   * As {@link #runAttached(String, String, RunGuard)}, discovering through {@code discovery}:
+   * the upstream reads of the job's round, shared by its Overlays (issue 28).
+   *
+   * @param discovery the round's shared reads, or {@code null} for a session of the run's own
+   */
+  public Attached runAttached(String accountId, String overlayId, RunGuard guard,
+      SharedDiscovery discovery) {
     String id = UUID.randomUUID().toString();
     ReconcileRuns.Start start =
         reconciler.begin(accountId, overlayId, id, holder -> ended(accountId, holder));
@@ -359,7 +371,7 @@ public final class ReconcileOperations implements AutoCloseable {
     live.put(id, entry);
     Reconciler.Handle handle;
     try {
-      handle = reconciler.handle(accountId, overlayId, ticket).with(guard);
+      handle = reconciler.handle(accountId, overlayId, ticket).with(guard).with(discovery);
       records.put(accountId, id, snapshot(id, entry, entry.storedAtMillis));
     } catch (RuntimeException e) {
       live.remove(id);
