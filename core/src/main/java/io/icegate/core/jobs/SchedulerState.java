@@ -1,5 +1,7 @@
 package io.icegate.core.jobs;
 
+import io.icegate.core.error.ErrorCode;
+
 /**
  * The scheduler state of one Integration (issue 27; seed 000 "scheduler state — leases, attempts,
  * progress, last success"), under {@link io.icegate.core.store.KeySubspace#SCHEDULES}: written when
@@ -27,13 +29,44 @@ public record SchedulerState(int attempts, long lastAttemptAtMillis, Long lastSu
   public record Problem(String code, String message) {}
 
   /**
-   * What the last round did for one Overlay, under its Integration's scheduler state.
+   * Whether a failure with catalogue code {@code code} concerns the whole Integration (its
+   * upstream unreachable, failing, or not usable as configured), so the Integration backs off;
+   * any other failure (a conflict in one Catalog, a mass retirement refused, ...) concerns only
+   * the Overlay that met it, which backs off on its own.
+   */
+  public static boolean integrationWide(String code) {
+    return INTEGRATION_WIDE.contains(code);
+  }
+
+  private static final java.util.Set<String> INTEGRATION_WIDE = java.util.Set.of(
+      ErrorCode.UPSTREAM_UNAVAILABLE.name(), ErrorCode.UPSTREAM_FAILED.name(),
+      ErrorCode.INTEGRATION_NOT_USABLE.name());
+
+  /**
+   * What the rounds did for one Overlay, under its Integration's scheduler state: its own health
+   * (issue 28), so one Overlay's failure neither backs off nor shows on the Integration's others.
    *
-   * @param jobId the round
+   * @param jobId the last round it took part in
    * @param outcome SUCCEEDED, JOINED (a reconcile already held the Overlay), SUPERSEDED (a newer
    *     reconcile published) or FAILED
-   * @param atMillis when the round ended
+   * @param atMillis when that round ended
    * @param lastError the failure for FAILED, else {@code null}
+   * @param lastSuccessAtMillis start of the last round that published it successfully, or null
+   * @param attempts its consecutive failed rounds of its own (failures that are not {@link
+   *     #integrationWide}: those back off the Integration instead)
+   * @param nextAttemptAtMillis it takes part in no round planned before this
    */
-  public record OverlayRound(String jobId, String outcome, long atMillis, Problem lastError) {}
+  public record OverlayRound(String jobId, String outcome, long atMillis, Problem lastError,
+      Long lastSuccessAtMillis, int attempts, long nextAttemptAtMillis) {
+
+    /** What one round did, before it is merged with the Overlay's earlier rounds. */
+    public OverlayRound(String jobId, String outcome, long atMillis, Problem lastError) {
+      this(jobId, outcome, atMillis, lastError, null, 0, 0);
+    }
+
+    /** Whether the Overlay is backing off on its own at {@code now}. */
+    public boolean backingOff(long now) {
+      return attempts > 0 && nextAttemptAtMillis > now;
+    }
+  }
 }

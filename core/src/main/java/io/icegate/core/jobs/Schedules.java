@@ -25,9 +25,10 @@ import java.util.Optional;
  * What the scheduler state says about an Overlay and an Integration (issue 28's schedule routes
  * and the lag metric), each read in one transaction. Times are epoch milliseconds.
  *
- * <p>The last success of an Overlay is the start of its Integration's last successful round
- * (its discovery), once the Overlay took part in a round: a round that published the Overlay but
- * failed for another participant does not count, so the lag shown errs on the high side.
+ * <p>An Overlay's health is its own (issue 28): its last success is the start (the discovery)
+ * of the last round that published it, its backoff and last error those of its own failures,
+ * plus its Integration's backoff and error when the upstream itself failed (which concerns every
+ * Overlay of the Integration). Another Overlay's failure never shows on it.
  */
 public final class Schedules {
   private final Repositories repositories;
@@ -189,8 +190,12 @@ public final class Schedules {
     Optional<SchedulerState.OverlayRound> round =
         StoredJobs.overlayRound(tx, account, integration.id(), overlay.id());
     Optional<UpstreamJob> job = StoredJobs.job(tx, account, integration.id());
-    Long lastSuccess = round.isEmpty() ? null
-        : state.map(SchedulerState::lastSuccessAtMillis).orElse(null);
+    // The Overlay's own health: its last success is the start of the last round that published
+    // it, and only its own failures or its upstream's show here.
+    Long lastSuccess = round.map(SchedulerState.OverlayRound::lastSuccessAtMillis).orElse(null);
+    boolean integrationBackingOff = state.isPresent() && state.get().attempts() > 0
+        && state.get().nextAttemptAtMillis() > now;
+    boolean ownBackoff = round.isPresent() && round.get().backingOff(now);
     boolean demand = plan.participants().stream().anyMatch(o -> o.id().equals(overlay.id()));
     String name;
     if (overlay.spec().paused() || integration.spec().paused()) {
@@ -200,8 +205,7 @@ public final class Schedules {
     } else if (job.isPresent() && job.get().includes(overlay.id()) && job.get().lease() != null
         && job.get().lease().expiresAtMillis() > now) {
       name = "running";
-    } else if (state.isPresent() && state.get().attempts() > 0
-        && state.get().nextAttemptAtMillis() > now) {
+    } else if (integrationBackingOff || ownBackoff) {
       name = "backoff";
     } else {
       name = "idle";
@@ -209,11 +213,26 @@ public final class Schedules {
     SchedulerState.Problem error = round.map(SchedulerState.OverlayRound::lastError)
         .orElse(null);
     if (error == null && state.isPresent() && state.get().attempts() > 0) {
-      error = state.get().lastError();
+      error = state.get().lastError(); // the upstream failing, which concerns every Overlay
+    }
+    Long next = demand ? plan.nextRunAtMillis(state).orElse(null) : null;
+    if (next != null && ownBackoff) {
+      next = firstRoundFrom(next, round.get().nextAttemptAtMillis(), plan);
     }
     return new OverlaySchedule(name, lastSuccess,
-        round.map(SchedulerState.OverlayRound::atMillis).orElse(null),
-        demand ? plan.nextRunAtMillis(state).orElse(null) : null,
+        round.map(SchedulerState.OverlayRound::atMillis).orElse(null), next,
         lastSuccess == null ? null : now - lastSuccess, error);
+  }
+
+  /**
+   * The first round of the plan's cadence (one every interval from {@code next}) at or after
+   * {@code notBefore}: an Overlay backing off on its own sits out the rounds before.
+   */
+  private static long firstRoundFrom(long next, long notBefore, EffectivePlan plan) {
+    if (next >= notBefore || plan.interval().isEmpty()) {
+      return Math.max(next, notBefore);
+    }
+    long interval = Math.max(1, plan.interval().get().toMillis());
+    return next + ((notBefore - next + interval - 1) / interval) * interval;
   }
 }

@@ -11,6 +11,7 @@ import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.ReadConsistency;
 import io.icegate.core.store.ReadTransaction;
+import io.icegate.core.store.Transaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -93,9 +94,21 @@ public final class UpstreamJobs {
    */
   public Optional<UpstreamJob> plan(String accountId, String integrationId,
       Predicate<Resource<CatalogOverlay>> demand) {
+    return plan(accountId, integrationId, demand, null);
+  }
+
+  /**
+   * As {@link #plan(String, String, Predicate)}, and in the same transaction takes the job's
+   * lease for {@code holder} as {@link #acquire} would: planning and leasing a round is one write.
+   *
+   * @param holder who runs the round, or {@code null} to plan without leasing
+   * @return the job (leased to {@code holder} unless another holder's lease lives), or empty
+   */
+  public Optional<UpstreamJob> plan(String accountId, String integrationId,
+      Predicate<Resource<CatalogOverlay>> demand, String holder) {
     return plan(accountId, integrationId, (integration, overlays, state, now) ->
         state.orElse(SchedulerState.NONE).nextAttemptAtMillis() > now ? List.of()
-            : overlays.stream().filter(demand).toList());
+            : overlays.stream().filter(demand).toList(), holder);
   }
 
   /**
@@ -108,11 +121,20 @@ public final class UpstreamJobs {
    * @return the job, or empty when there is none to run now
    */
   public Optional<UpstreamJob> planDue(String accountId, String integrationId, Duration floor) {
+    return planDue(accountId, integrationId, floor, null);
+  }
+
+  /**
+   * As {@link #planDue(String, String, Duration)}, leasing the job to {@code holder} in the same
+   * transaction (see {@link #plan(String, String, Predicate, String)}).
+   */
+  public Optional<UpstreamJob> planDue(String accountId, String integrationId, Duration floor,
+      String holder) {
     return plan(accountId, integrationId, (integration, overlays, state, now) -> {
       EffectivePlan plan = EffectivePlan.of(integration, overlays, floor);
       Optional<Long> next = plan.nextRunAtMillis(state);
       return next.isEmpty() || next.get() > now ? List.of() : plan.participants();
-    });
+    }, holder);
   }
 
   /** The effective plan of Integration {@code integrationId}, if it exists, read STRONG. */
@@ -130,7 +152,7 @@ public final class UpstreamJobs {
   }
 
   private Optional<UpstreamJob> plan(String accountId, String integrationId,
-      Participation participation) {
+      Participation participation, String holder) {
     return store.run(Idempotence.IDEMPOTENT, tx -> {
       Optional<Resource<Integration>> integration =
           repositories.integrations(accountId).get(tx, integrationId);
@@ -139,19 +161,22 @@ public final class UpstreamJobs {
         return Optional.<UpstreamJob>empty();
       }
       Optional<UpstreamJob> stored = StoredJobs.job(tx, accountId, integrationId);
+      long now = clock.millis();
       if (stored.isPresent() && isPlannedCurrent(tx, stored.get())) {
-        return stored;
+        return holder == null ? stored : Optional.of(lease(tx, stored.get(), holder, now));
       }
       List<Resource<CatalogOverlay>> eligible = new ArrayList<>();
       if (!integration.get().spec().paused()) { // a paused Integration starts no upstream work
         for (Resource<CatalogOverlay> overlay : overlaysOf(tx, accountId, integrationId)) {
+          // An Overlay backing off on its own sits out rounds until its backoff ends.
           if (!fenced(tx, overlay.ref()) && !fenced(tx, new ResourceRef(accountId,
-              ResourceKind.CATALOG, overlay.spec().catalogId()))) {
+              ResourceKind.CATALOG, overlay.spec().catalogId()))
+              && !StoredJobs.overlayRound(tx, accountId, integrationId, overlay.id())
+                  .map(r -> r.backingOff(now)).orElse(false)) {
             eligible.add(overlay);
           }
         }
       }
-      long now = clock.millis();
       List<UpstreamJob.Participant> participants = new ArrayList<>();
       for (Resource<CatalogOverlay> overlay : participation.choose(integration.get(), eligible,
           StoredJobs.state(tx, accountId, integrationId), now)) {
@@ -165,9 +190,32 @@ public final class UpstreamJobs {
       UpstreamJob job = new UpstreamJob(UUID.randomUUID().toString(), accountId, integrationId,
           integration.get().configurationGeneration(),
           integration.get().spec().credentialGeneration(), participants, now, 0, null);
+      if (holder != null) {
+        return Optional.of(lease(tx, job, holder, now)); // planned and leased: one write
+      }
       StoredJobs.putJob(tx, job);
       return Optional.of(job);
     });
+  }
+
+  /**
+   * {@code job} leased to {@code holder} and stored when nobody holds it, its lease lapsed at
+   * {@code now}, or {@code holder} holds it already; else {@code job} as it is (another holder's
+   * lease lives).
+   */
+  private UpstreamJob lease(Transaction tx, UpstreamJob job, String holder, long now) {
+    boolean own = job.lease() != null && job.lease().holder().equals(holder);
+    if (job.lease() != null && !own && job.lease().expiresAtMillis() > now) {
+      return job;
+    }
+    // A retry after an unknown commit finds its own lease and keeps the epoch it took.
+    UpstreamJob held = own
+        ? job.leasedTo(new UpstreamJob.Lease(holder, job.lease().acquiredAtMillis(),
+            now + lease.toMillis()), job.epoch())
+        : job.leasedTo(new UpstreamJob.Lease(holder, now, now + lease.toMillis()),
+            job.epoch() + 1);
+    StoredJobs.putJob(tx, held);
+    return held;
   }
 
   /**
@@ -182,20 +230,9 @@ public final class UpstreamJobs {
       if (stored.isEmpty()) {
         return Optional.<UpstreamJob>empty();
       }
-      UpstreamJob job = stored.get();
-      long now = clock.millis();
-      boolean own = job.lease() != null && job.lease().holder().equals(holder);
-      if (job.lease() != null && !own && job.lease().expiresAtMillis() > now) {
-        return Optional.<UpstreamJob>empty();
-      }
-      // A retry after an unknown commit finds its own lease and keeps the epoch it took.
-      UpstreamJob held = own
-          ? job.leasedTo(new UpstreamJob.Lease(holder, job.lease().acquiredAtMillis(),
-              now + lease.toMillis()), job.epoch())
-          : job.leasedTo(new UpstreamJob.Lease(holder, now, now + lease.toMillis()),
-              job.epoch() + 1);
-      StoredJobs.putJob(tx, held);
-      return Optional.of(held);
+      UpstreamJob held = lease(tx, stored.get(), holder, clock.millis());
+      return held.lease() != null && held.lease().holder().equals(holder)
+          ? Optional.of(held) : Optional.<UpstreamJob>empty();
     });
   }
 
@@ -228,7 +265,9 @@ public final class UpstreamJobs {
    * counts an attempt, records {@code failure} and backs off ({@link Backoff}).
    *
    * @param overlays each participating Overlay's outcome this round
-   * @param failure why the round failed, or {@code null} for a success
+   * @param failure why the round failed for the whole Integration (its upstream unreachable, or
+   *     the round failing outside the Overlays' runs), or {@code null}: an Overlay's own failure
+   *     is in {@code overlays} and backs off that Overlay only
    * @return whether the end was recorded (false: the job was taken over or cancelled meanwhile)
    */
   public boolean end(UpstreamJob held, Map<String, SchedulerState.OverlayRound> overlays,
@@ -262,11 +301,39 @@ public final class UpstreamJobs {
         Optional<Resource<CatalogOverlay>> overlay =
             repositories.overlays(account).get(tx, e.getKey());
         if (overlay.isPresent() && !fenced(tx, overlay.get().ref())) {
-          StoredJobs.putOverlayRound(tx, account, held.integrationId(), e.getKey(), e.getValue());
+          Optional<SchedulerState.OverlayRound> before =
+              StoredJobs.overlayRound(tx, account, held.integrationId(), e.getKey());
+          StoredJobs.putOverlayRound(tx, account, held.integrationId(), e.getKey(),
+              merged(before, e.getValue(), held.lease().acquiredAtMillis(), now));
         }
       }
       return true;
     });
+  }
+
+  /**
+   * An Overlay's health after {@code round}, given its record {@code before}: a success records
+   * the round's start as its last success and ends its own backoff; a failure of its own (not
+   * {@link SchedulerState#integrationWide}) counts an attempt and backs it off; anything else
+   * (joined, superseded, an Integration-wide failure, which backs off the Integration) keeps its
+   * attempts and last success.
+   */
+  private SchedulerState.OverlayRound merged(Optional<SchedulerState.OverlayRound> before,
+      SchedulerState.OverlayRound round, long startedAtMillis, long now) {
+    Long lastSuccess = before.map(SchedulerState.OverlayRound::lastSuccessAtMillis).orElse(null);
+    int attempts = before.map(SchedulerState.OverlayRound::attempts).orElse(0);
+    long next = before.map(SchedulerState.OverlayRound::nextAttemptAtMillis).orElse(0L);
+    if ("SUCCEEDED".equals(round.outcome())) {
+      lastSuccess = startedAtMillis;
+      attempts = 0;
+      next = 0;
+    } else if ("FAILED".equals(round.outcome()) && round.lastError() != null
+        && !SchedulerState.integrationWide(round.lastError().code())) {
+      attempts++;
+      next = now + backoff.after(attempts).toMillis();
+    }
+    return new SchedulerState.OverlayRound(round.jobId(), round.outcome(), round.atMillis(),
+        round.lastError(), lastSuccess, attempts, next);
   }
 
   /**

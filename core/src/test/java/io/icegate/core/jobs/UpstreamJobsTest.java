@@ -139,6 +139,46 @@ class UpstreamJobsTest {
         .isEqualTo(b.lease().acquiredAtMillis());
   }
 
+  /** Issue 28's idle cost: planning and leasing a round is one write transaction. */
+  @Test
+  void planningWithAHolderLeasesTheJobInTheSameTransaction() {
+    long before = world.store.stats().committedWrites();
+    UpstreamJob a = jobs.plan(account, integration, o -> true, "a").orElseThrow();
+    assertThat(world.store.stats().committedWrites() - before).isEqualTo(1);
+    assertThat(a.lease().holder()).isEqualTo("a");
+    assertThat(a.epoch()).isEqualTo(1);
+    UpstreamJob seenByB = jobs.plan(account, integration, o -> true, "b").orElseThrow();
+    assertThat(seenByB.lease().holder()).isEqualTo("a"); // a's lease lives: b is busy
+    world.clock.advance(LEASE);
+    UpstreamJob b = jobs.plan(account, integration, o -> true, "b").orElseThrow();
+    assertThat(b.lease().holder()).isEqualTo("b");
+    assertThat(b.epoch()).isEqualTo(2);
+    assertThat(b.jobId()).isEqualTo(a.jobId());
+  }
+
+  /** An Overlay's own failure backs off that Overlay only; the Integration does not. */
+  @Test
+  void anOverlaysOwnFailureBacksOffOnlyThatOverlay() {
+    String other = overlay("other", List.of(List.of("Marketing")));
+    UpstreamJob a = jobs.plan(account, integration, o -> true, "a").orElseThrow();
+    SchedulerState.Problem conflict = new SchedulerState.Problem("RECONCILE_CONFLICT", "x");
+    assertThat(jobs.end(a, Map.of(overlay, new SchedulerState.OverlayRound(a.jobId(),
+        "SUCCEEDED", 0, null), other, new SchedulerState.OverlayRound(a.jobId(), "FAILED", 0,
+        conflict)), null)).isTrue();
+    assertThat(jobs.state(account, integration).orElseThrow().attempts()).isZero();
+    SchedulerState.OverlayRound failed = jobs.overlayRound(account, integration, other)
+        .orElseThrow();
+    assertThat(failed.attempts()).isEqualTo(1);
+    assertThat(failed.lastSuccessAtMillis()).isNull();
+    assertThat(failed.nextAttemptAtMillis()).isEqualTo(world.clock.millis()
+        + BACKOFF.after(1).toMillis());
+    assertThat(jobs.overlayRound(account, integration, overlay).orElseThrow()
+        .lastSuccessAtMillis()).isEqualTo(a.lease().acquiredAtMillis());
+    UpstreamJob next = jobs.plan(account, integration, o -> true).orElseThrow();
+    assertThat(next.includes(overlay)).isTrue();
+    assertThat(next.includes(other)).isFalse(); // sits out until its backoff ends
+  }
+
   @Test
   void aHolderWhoseLeaseLapsedByItsOwnClockMayNotPublish() {
     plan();

@@ -1,8 +1,6 @@
 package io.icegate.overlay.jobs;
 
 import io.icegate.core.jobs.Schedules;
-import io.icegate.core.model.Integration;
-import io.icegate.core.model.Resource;
 import io.icegate.core.repo.Repositories;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,18 +113,24 @@ public final class RefreshScheduler implements AutoCloseable {
     }
   }
 
+  /** One due-check; counted as running only once it planned and leased a round here. */
   private void round(String account, String integration, String key) {
     long started = System.nanoTime();
-    metrics.running.incrementAndGet();
+    AtomicBoolean working = new AtomicBoolean();
     try {
-      RoundOutcome outcome = runner.runDueRound(account, integration, floor);
+      RoundOutcome outcome = runner.runDueRound(account, integration, floor, () -> {
+        working.set(true);
+        metrics.running.incrementAndGet();
+      });
       metrics.ended(outcome.state(), System.nanoTime() - started);
     } catch (RuntimeException e) {
       metrics.ended(RoundOutcome.State.FAILED, System.nanoTime() - started);
       LOG.warn("refresh round of integration {} failed: {}", integration,
           e.getClass().getName());
     } finally {
-      metrics.running.decrementAndGet();
+      if (working.get()) {
+        metrics.running.decrementAndGet();
+      }
       inFlight.remove(key);
     }
   }
@@ -134,13 +139,10 @@ public final class RefreshScheduler implements AutoCloseable {
   private List<String[]> targets() {
     List<String[]> out = new ArrayList<>();
     for (String account : Schedules.accountIds(repositories)) {
-      repositories.store().read(tx -> {
-        for (Resource<Integration> integration
-            : Schedules.integrationsOf(tx, repositories, account)) {
-          out.add(new String[] {account, integration.id()});
-        }
-        return null;
-      });
+      // Built from the read's answer: the read may be retried, which would repeat side effects.
+      out.addAll(repositories.store().read(tx -> Schedules.integrationsOf(tx, repositories,
+          account).stream().map(integration -> new String[] {account, integration.id()})
+          .toList()));
     }
     return out;
   }

@@ -26,7 +26,10 @@ public record RoundOutcome(State state, String jobId,
     BUSY,
     /** Every participating Overlay was published (or was being reconciled already). */
     SUCCEEDED,
-    /** At least one Overlay failed; the scheduler state backs off and keeps the error. */
+    /**
+     * At least one Overlay failed: the upstream failing backs off the Integration, an Overlay's
+     * own failure that Overlay only.
+     */
     FAILED,
     /** Something the job depended on moved, or another holder took it: nothing more published. */
     CANCELLED

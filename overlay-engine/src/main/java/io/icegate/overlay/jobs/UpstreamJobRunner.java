@@ -8,6 +8,7 @@ import io.icegate.core.jobs.UpstreamJobs;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Resource;
 import io.icegate.core.store.KvStoreException;
+import io.icegate.overlay.discovery.SharedDiscovery;
 import io.icegate.overlay.reconcile.ReconcileOperation;
 import io.icegate.overlay.reconcile.ReconcileOperations;
 import io.icegate.overlay.reconcile.RunGuard;
@@ -44,8 +45,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A round that fails outside any Overlay's run (the store failing between publications) ends
  * as a failed round when the store lets it, so the Integration backs off rather than retrying at
- * once. Discovery still happens per Overlay, inside each run; one discovery of the union scope per
- * round (shared discovery) is not done yet. Thread-safe.
+ * once. A failure of the upstream backs off the Integration; an Overlay's own failure backs off
+ * that Overlay only. Planning and leasing a round is one transaction and ending it another, so a
+ * round in which nothing changed upstream writes only that scheduler state. Discovery is shared by the round's Overlays ({@link SharedDiscovery}): each namespace
+ * is listed and each table loaded once per round, each Overlay publishing from it into its own
+ * Catalog. Thread-safe.
  */
 public final class UpstreamJobRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UpstreamJobRunner.class);
@@ -114,7 +118,8 @@ public final class UpstreamJobRunner implements AutoCloseable {
    */
   public RoundOutcome runRound(String accountId, String integrationId,
       Predicate<Resource<CatalogOverlay>> demand) {
-    return run(accountId, integrationId, jobs.plan(accountId, integrationId, demand));
+    return run(accountId, integrationId, jobs.plan(accountId, integrationId, demand, holder),
+        () -> { });
   }
 
   /**
@@ -124,20 +129,31 @@ public final class UpstreamJobRunner implements AutoCloseable {
    * @param floor the shortest interval this server runs
    */
   public RoundOutcome runDueRound(String accountId, String integrationId, Duration floor) {
-    return run(accountId, integrationId, jobs.planDue(accountId, integrationId, floor));
+    return runDueRound(accountId, integrationId, floor, () -> { });
   }
 
+  /**
+   * As {@link #runDueRound(String, String, Duration)}, telling {@code started} (on this thread)
+   * when a round is planned and leased here, i.e. when work starts.
+   */
+  public RoundOutcome runDueRound(String accountId, String integrationId, Duration floor,
+      Runnable started) {
+    return run(accountId, integrationId, jobs.planDue(accountId, integrationId, floor, holder),
+        started);
+  }
+
+  /** Runs {@code planned} (planned and leased in one transaction) if this runner holds it. */
   private RoundOutcome run(String accountId, String integrationId,
-      Optional<UpstreamJob> planned) {
+      Optional<UpstreamJob> planned, Runnable started) {
     if (planned.isEmpty()) {
       return RoundOutcome.of(RoundOutcome.State.IDLE, null);
     }
-    Optional<UpstreamJob> taken = jobs.acquire(accountId, integrationId, holder);
-    if (taken.isEmpty()) {
+    if (planned.get().lease() == null || !planned.get().lease().holder().equals(holder)) {
       return RoundOutcome.of(RoundOutcome.State.BUSY, planned.get().jobId());
     }
+    started.run();
     String key = accountId + "/" + integrationId;
-    AtomicReference<UpstreamJob> current = new AtomicReference<>(taken.get());
+    AtomicReference<UpstreamJob> current = new AtomicReference<>(planned.get());
     held.put(key, current);
     try {
       return publish(current);
@@ -169,27 +185,41 @@ public final class UpstreamJobRunner implements AutoCloseable {
     RunGuard guard = tx -> jobs.fence().assertCurrent(tx, current.get());
     Map<String, SchedulerState.OverlayRound> rounds = new LinkedHashMap<>();
     SchedulerState.Problem failure = null;
-    for (UpstreamJob.Participant p : job.participants()) {
-      Optional<String> moved = jobs.whatMoved(current.get());
-      if (moved.isPresent()) {
-        return cancel(current.get(), rounds, moved.get());
-      }
-      SchedulerState.OverlayRound round;
-      try {
-        round = outcome(job, operations.runAttached(job.accountId(), p.overlayId(), guard));
-      } catch (IcegateException e) {
-        round = failed(job, e.code().name(), e.getMessage());
-      }
-      if ("SUPERSEDED".equals(round.outcome()) || "FAILED".equals(round.outcome())) {
-        moved = jobs.whatMoved(current.get());
+    SchedulerState.Problem firstError = null;
+    boolean failed = false;
+    // One discovery per round: the participants' runs share the round's upstream reads.
+    try (SharedDiscovery discovery = new SharedDiscovery()) {
+      for (UpstreamJob.Participant p : job.participants()) {
+        Optional<String> moved = jobs.whatMoved(current.get());
         if (moved.isPresent()) {
           return cancel(current.get(), rounds, moved.get());
         }
+        SchedulerState.OverlayRound round;
+        try {
+          round = outcome(job, operations.runAttached(job.accountId(), p.overlayId(), guard,
+              discovery));
+        } catch (IcegateException e) {
+          round = failed(job, e.code().name(), e.getMessage());
+        }
+        if ("SUPERSEDED".equals(round.outcome()) || "FAILED".equals(round.outcome())) {
+          moved = jobs.whatMoved(current.get());
+          if (moved.isPresent()) {
+            return cancel(current.get(), rounds, moved.get());
+          }
+        }
+        if (round.lastError() != null) {
+          failed = true;
+          // Only the upstream failing backs off the whole Integration; an Overlay's own failure
+          // (a conflict in its Catalog, ...) backs off that Overlay (UpstreamJobs.end).
+          if (failure == null && SchedulerState.integrationWide(round.lastError().code())) {
+            failure = round.lastError();
+          }
+          if (firstError == null) {
+            firstError = round.lastError();
+          }
+        }
+        rounds.put(p.overlayId(), round);
       }
-      if (round.lastError() != null && failure == null) {
-        failure = round.lastError();
-      }
-      rounds.put(p.overlayId(), round);
     }
     boolean recorded = jobs.end(current.get(), rounds, failure);
     if (!recorded) {
@@ -198,10 +228,9 @@ public final class UpstreamJobRunner implements AutoCloseable {
     }
     LOG.info("upstream job account={} integration={} job={} epoch={} outcome={} overlays={}",
         job.accountId(), job.integrationId(), job.jobId(), job.epoch(),
-        failure == null ? "succeeded" : "failed", rounds.size());
-    return new RoundOutcome(failure == null ? RoundOutcome.State.SUCCEEDED
-        : RoundOutcome.State.FAILED, job.jobId(), rounds,
-        failure == null ? null : failure.code() + ": " + failure.message());
+        failed ? "failed" : "succeeded", rounds.size());
+    return new RoundOutcome(failed ? RoundOutcome.State.FAILED : RoundOutcome.State.SUCCEEDED,
+        job.jobId(), rounds, failed ? firstError.code() + ": " + firstError.message() : null);
   }
 
   /** Records {@code held}'s round as failed by {@code e}, if the store lets it (best effort). */

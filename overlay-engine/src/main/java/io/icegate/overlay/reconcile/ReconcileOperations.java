@@ -6,6 +6,7 @@ import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.overlay.OperationRecords;
 import io.icegate.core.overlay.ReconcileRuns;
+import io.icegate.overlay.discovery.SharedDiscovery;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * <p>Operations are stored ({@link OperationRecords}) at start, at each phase change (one small
  * write, so a run that dies early still shows how far it got) and at end, and held in memory
  * while they run, so {@link #get} shows live phase and counts here and the final state anywhere.
+ * A job's run ({@link #runAttached}) is stored lazily instead: from the first phase change or
+ * heartbeat after its first publication, or when another request joins it, so a scheduled run
+ * that changes nothing leaves no operation record (issue 28's idle cost).
  *
  * <p><b>Heartbeat and takeover</b> (issue 8, "Async form and progress"). While this process runs
  * an operation, one scheduled task re-stores its record (phase and counts so far) every {@code
@@ -79,9 +83,22 @@ public final class ReconcileOperations implements AutoCloseable {
     volatile long storedAtMillis;
     // Guarded by this: once set, no heartbeat stores the record again (the end is stored next).
     boolean ended;
+    // A job's run (runAttached) is stored lazily: only once it has written its run record
+    // (published something) or another request joined it. Null for an operation stored at start.
+    final ReconcileRuns.Ticket lazyTicket;
+    // Guarded by this: whether the record exists in the store.
+    boolean stored;
 
     /** @param onPhase told on the run's thread when the run enters a phase before DONE */
     Live(String accountId, String overlayId, long startedAtMillis, Consumer<Live> onPhase) {
+      this(accountId, overlayId, startedAtMillis, onPhase, null);
+    }
+
+    /** @param lazyTicket the run's ticket when its record is stored lazily, else null */
+    Live(String accountId, String overlayId, long startedAtMillis, Consumer<Live> onPhase,
+        ReconcileRuns.Ticket lazyTicket) {
+      this.lazyTicket = lazyTicket;
+      this.stored = lazyTicket == null;
       this.accountId = accountId;
       this.overlayId = overlayId;
       // DONE is not stored: the end, stored right after it, says more.
@@ -189,6 +206,10 @@ public final class ReconcileOperations implements AutoCloseable {
     ReconcileRuns.Start start =
         reconciler.begin(accountId, overlayId, id, holder -> ended(accountId, holder));
     if (start instanceof ReconcileRuns.Busy busy) {
+      Live joined = live.get(busy.operationId());
+      if (joined != null) {
+        store(busy.operationId(), joined, true); // a job's run not yet stored: now it is asked
+      }
       return get(accountId, busy.operationId()).orElseThrow(() -> new IcegateException(
           ErrorCode.RECONCILE_IN_PROGRESS, ResourceKind.OVERLAY, overlayId));
     }
@@ -290,12 +311,29 @@ public final class ReconcileOperations implements AutoCloseable {
    * over a record still RUNNING and not after its run ended; a failure is a WARN line.
    */
   private void store(String id, Live entry) {
+    store(id, entry, false);
+  }
+
+  /**
+   * As {@link #store(String, Live)}; a lazily stored operation not stored yet is created when its
+   * run has written its run record (other processes can then find it named there) or {@code
+   * asked}, and otherwise left unstored.
+   */
+  private void store(String id, Live entry, boolean asked) {
     synchronized (entry) {
       if (entry.ended) {
         return;
       }
       try {
         long now = clock.millis();
+        if (!entry.stored) {
+          if (asked || entry.lazyTicket.wroteRecord()) {
+            records.put(entry.accountId, id, snapshot(id, entry, now));
+            entry.stored = true;
+            entry.storedAtMillis = now;
+          }
+          return;
+        }
         if (records.replaceIf(entry.accountId, id, ReconcileOperations::isRunning,
             snapshot(id, entry, now))) {
           entry.storedAtMillis = now;
@@ -348,6 +386,17 @@ public final class ReconcileOperations implements AutoCloseable {
    * @throws IcegateException NOT_FOUND, FENCED (the account is being deleted)
    */
   public Attached runAttached(String accountId, String overlayId, RunGuard guard) {
+    return runAttached(accountId, overlayId, guard, null);
+  }
+
+  /**
+   * As {@link #runAttached(String, String, RunGuard)}, discovering through {@code discovery}:
+   * the upstream reads of the job's round, shared by its Overlays (issue 28).
+   *
+   * @param discovery the round's shared reads, or {@code null} for a session of the run's own
+   */
+  public Attached runAttached(String accountId, String overlayId, RunGuard guard,
+      SharedDiscovery discovery) {
     String id = UUID.randomUUID().toString();
     ReconcileRuns.Start start =
         reconciler.begin(accountId, overlayId, id, holder -> ended(accountId, holder));
@@ -355,12 +404,12 @@ public final class ReconcileOperations implements AutoCloseable {
       return new Joined(busy.operationId());
     }
     ReconcileRuns.Ticket ticket = ((ReconcileRuns.Started) start).ticket();
-    Live entry = new Live(accountId, overlayId, clock.millis(), live -> store(id, live));
+    // Stored lazily (issue 28's idle cost): a job's run that changes nothing leaves no record.
+    Live entry = new Live(accountId, overlayId, clock.millis(), live -> store(id, live), ticket);
     live.put(id, entry);
     Reconciler.Handle handle;
     try {
-      handle = reconciler.handle(accountId, overlayId, ticket).with(guard);
-      records.put(accountId, id, snapshot(id, entry, entry.storedAtMillis));
+      handle = reconciler.handle(accountId, overlayId, ticket).with(guard).with(discovery);
     } catch (RuntimeException e) {
       live.remove(id);
       reconciler.release(ticket);
@@ -386,10 +435,15 @@ public final class ReconcileOperations implements AutoCloseable {
           new ReconcileOperation.Problem(ErrorCode.INTERNAL.name(),
               ErrorCode.INTERNAL.httpStatus(), ErrorCode.INTERNAL.format(), null));
     }
+    boolean unstored;
     synchronized (entry) {
       entry.ended = true; // after a heartbeat in flight, before the end is stored
+      unstored = entry.lazyTicket != null && !entry.stored && !entry.lazyTicket.wroteRecord();
     }
     try {
+      if (unstored) {
+        return done; // a job's run that wrote nothing and nobody asked for: no record
+      }
       records.put(entry.accountId, id, done);
     } catch (RuntimeException e) {
       LOG.warn("storing the end of reconcile operation {} failed: {}", id,

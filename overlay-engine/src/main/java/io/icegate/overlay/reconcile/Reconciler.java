@@ -17,6 +17,7 @@ import io.icegate.overlay.adapter.IntegrationClients;
 import io.icegate.overlay.adapter.IntegrationConnection;
 import io.icegate.overlay.generated.CatalogFiles;
 import io.icegate.overlay.adapter.UpstreamFailures;
+import io.icegate.overlay.discovery.SharedDiscovery;
 import io.icegate.overlay.selection.NamespaceSelection;
 import io.icegate.overlay.tablevalidation.TableValidator;
 import java.util.ArrayList;
@@ -73,18 +74,26 @@ public final class Reconciler {
    *
    * @param retirement whether the run may retire everything it holds ({@link MassRetirement})
    * @param guard what every fenced transaction of the run asserts besides ({@link RunGuard})
+   * @param discovery the round whose upstream reads the run shares (issue 28), or {@code null}:
+   *     the run opens its own session
    */
   public record Handle(Resource<CatalogOverlay> overlay, Resource<Integration> integration,
-      ReconcileRuns.Ticket ticket, MassRetirement retirement, RunGuard guard) {
+      ReconcileRuns.Ticket ticket, MassRetirement retirement, RunGuard guard,
+      SharedDiscovery discovery) {
 
     /** This run, allowed to retire everything or not. */
     public Handle with(MassRetirement retirement) {
-      return new Handle(overlay, integration, ticket, retirement, guard);
+      return new Handle(overlay, integration, ticket, retirement, guard, discovery);
     }
 
     /** This run, also asserting {@code guard} in every fenced transaction. */
     public Handle with(RunGuard guard) {
-      return new Handle(overlay, integration, ticket, retirement, guard);
+      return new Handle(overlay, integration, ticket, retirement, guard, discovery);
+    }
+
+    /** This run, discovering through the round's shared upstream reads. */
+    public Handle with(SharedDiscovery discovery) {
+      return new Handle(overlay, integration, ticket, retirement, guard, discovery);
     }
   }
 
@@ -284,7 +293,8 @@ public final class Reconciler {
         throw new IcegateException(ErrorCode.INTEGRATION_PAUSED, ResourceKind.INTEGRATION,
             integration.id());
       }
-      return new Handle(overlay, integration, ticket, MassRetirement.REFUSED, RunGuard.NONE);
+      return new Handle(overlay, integration, ticket, MassRetirement.REFUSED, RunGuard.NONE,
+          null);
     });
   }
 
@@ -370,7 +380,8 @@ public final class Reconciler {
     } catch (CatalogAccessException e) {
       throw UpstreamFailures.toIcegate(e, "integration " + integration.id());
     }
-    try (CatalogClient client = clients.open(connection)) {
+    try (CatalogClient client = handle.discovery() == null ? clients.open(connection)
+        : handle.discovery().open(connection, clients::open)) {
       client.validate();
       // The upstream's name for its own catalog, which a view's default catalog then names
       // needlessly (seed 000): the provider knows which connection property holds it.

@@ -83,6 +83,11 @@ public final class JobWorld {
     return h.overlay(name, integrationId, catalogId, include);
   }
 
+  /** A local Table of {@code catalogId} (its namespace created as needed); returns its id. */
+  public String localTable(String catalogId, List<String> namespace, String name) {
+    return h.localTable(catalogId, namespace, name);
+  }
+
   /** Every Table and View of {@code catalogId}: "ns.name" to its resource. */
   public Map<String, io.icegate.core.model.Resource<?>> relations(String catalogId) {
     return h.relations(catalogId);
