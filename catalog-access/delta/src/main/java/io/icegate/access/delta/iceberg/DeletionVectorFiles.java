@@ -51,7 +51,10 @@ final class DeletionVectorFiles {
         UUID.nameUUIDFromBytes(
             (dataFilePath + "\n" + vector.getUniqueId() + "\n" + spec.specId())
                 .getBytes(StandardCharsets.UTF_8));
-    return generatedLocation + "/deletes/" + name + "-deletes.avro";
+    // as the FileIO spells it: that is the location its writer records in the delete file (Hadoop's
+    // writes file:/x for file:///x), and iceberg-core removes a delete file only by its exact
+    // recorded location, so a removal named any other way removes nothing
+    return io.newOutputFile(generatedLocation + "/deletes/" + name + "-deletes.avro").location();
   }
 
   /** Reads the vector and writes its delete file at {@link #location}. */

@@ -160,7 +160,6 @@ public final class DeltaVersionCapture {
     String tablePath = snapshot.getPath();
     String commitFile = commitFile(tablePath, version);
     refuseUnservable(snapshot, commitFile);
-
     Map<String, String> deltaProperties = snapshot.getTableProperties();
     StableSchema.Mapped mapped =
         StableSchema.map(snapshot.getSchema().toJson(), deltaProperties, previous);
@@ -289,16 +288,13 @@ public final class DeltaVersionCapture {
   /**
    * Whether the commits can be applied without the previous capture's manifests: every file a
    * change removes can be found by partition (a {@code remove} without partition values, optional
-   * in the protocol, on a partitioned table cannot), and no change replaces a deletion vector.
-   * The latter because a position delete file named only by path and partition is not removed by
-   * iceberg-core 1.10.1's {@code RowDelta.removeDeletes} (seen in {@code
-   * IncrementalCaptureTest}; not understood yet), while one read from its manifest is.
+   * in the protocol, on a partitioned table cannot).
    */
   private static boolean locatable(CommitChanges commits, PartitionSpec spec) {
-    return commits.changes().stream()
-        .flatMap(c -> c.before().stream())
-        .allMatch(
-            b -> (spec.isUnpartitioned() || b.partitionValues().isPresent()) && b.vector().isEmpty());
+    return spec.isUnpartitioned()
+        || commits.changes().stream()
+            .flatMap(c -> c.before().stream())
+            .allMatch(b -> b.partitionValues().isPresent());
   }
 
   private static UnrepresentableFeatureException refused(

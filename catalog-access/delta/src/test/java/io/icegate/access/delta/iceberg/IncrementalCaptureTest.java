@@ -209,7 +209,7 @@ class IncrementalCaptureTest {
   }
 
   @Test
-  void aDeletionVectorAddedIsIncrementalAndAReplacedOneFallsBackToTheFullScan() throws IOException {
+  void aDeletionVectorAddedOrReplacedIsIncremental() throws IOException {
     delta.create(
         "dv",
         DeltaVersionCaptureTest.ORDERS,
@@ -247,7 +247,8 @@ class IncrementalCaptureTest {
             .getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL)
             .getString(InternalScanFileUtils.ADD_FILE_STATS_ORDINAL);
     String oneDeleted = inlineVector(1); // row 1: id 2
-    String twoDeleted = inlineVector(0, 1); // rows 0 and 1: ids 1 and 2
+    // as delta-spark writes a larger one: in a deletion vector file beside the data
+    String twoDeleted = storedVector(lake.resolve("dv"), 0, 1); // rows 0 and 1: ids 1 and 2
 
     // a DELETE marks a row: the file is removed and added again with a vector
     long v = delta.snapshot("dv").getVersion();
@@ -266,8 +267,10 @@ class IncrementalCaptureTest {
         remove(relative, size, oneDeleted),
         addWithVector(relative, size, stats, twoDeleted));
     Captured third = capture("dv", second.metadata(), "dv");
-    // a replaced vector makes the capture full: see DeltaVersionCapture.locatable
-    assertThat(third.incremental()).isFalse();
+    // the old delete file is removed by its location as the FileIO recorded it, the new one added
+    assertThat(third.incremental()).isTrue();
+    assertThat(third.addedDataFiles()).isEmpty();
+    assertThat(third.removedDataFiles()).isEmpty();
     assertThat(rows(third.metadata())).extracting(r -> r.get(0)).containsExactly(3L, 4L);
     assertThat(liveState(third.metadata()))
         .isEqualTo(liveState(capture("dv", null, "dv-full-2").metadata()));
@@ -349,14 +352,7 @@ class IncrementalCaptureTest {
    * the JSON of a {@code deletionVector} field.
    */
   static String inlineVector(int... rows) {
-    RoaringBitmap bitmap = RoaringBitmap.bitmapOf(rows);
-    ByteBuffer bytes =
-        ByteBuffer.allocate(4 + 8 + 4 + bitmap.serializedSizeInBytes()).order(ByteOrder.LITTLE_ENDIAN);
-    bytes.putInt(1681511377); // portable RoaringBitmapArray magic number
-    bytes.putLong(1); // one 32-bit bitmap
-    bytes.putInt(0); // its high 32 bits
-    bitmap.serialize(bytes);
-    byte[] data = bytes.array();
+    byte[] data = vectorBytes(rows);
     return "{\"storageType\":\"i\",\"pathOrInlineDv\":"
         + UnrepresentableFeaturesTest.quote(Base85Codec.encodeBytes(data))
         + ",\"sizeInBytes\":"
@@ -364,6 +360,42 @@ class IncrementalCaptureTest {
         + ",\"cardinality\":"
         + rows.length
         + "}";
+  }
+
+  /**
+   * A deletion vector stored in a file (protocol "Deletion Vector Format", storage type {@code u}):
+   * {@code deletion_vector_<uuid>.bin} in the table directory, a version byte 1, then the vector's
+   * size (4 bytes, big-endian), the RoaringBitmapArray as {@link #inlineVector} serializes it and
+   * its CRC-32 (big-endian); the descriptor names the file by its Z85-encoded UUID and points at
+   * the size.
+   */
+  static String storedVector(Path table, int... rows) throws IOException {
+    byte[] data = vectorBytes(rows);
+    java.util.UUID uuid = java.util.UUID.randomUUID();
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    crc.update(data);
+    ByteBuffer file = ByteBuffer.allocate(1 + 4 + data.length + 4); // big-endian by default
+    file.put((byte) 1).putInt(data.length).put(data).putInt((int) crc.getValue());
+    Files.write(table.resolve("deletion_vector_" + uuid + ".bin"), file.array());
+    return "{\"storageType\":\"u\",\"pathOrInlineDv\":"
+        + UnrepresentableFeaturesTest.quote(Base85Codec.encodeUUID(uuid))
+        + ",\"offset\":1,\"sizeInBytes\":"
+        + data.length
+        + ",\"cardinality\":"
+        + rows.length
+        + "}";
+  }
+
+  /** A RoaringBitmapArray of these row indexes in Delta's portable serialization. */
+  static byte[] vectorBytes(int... rows) {
+    RoaringBitmap bitmap = RoaringBitmap.bitmapOf(rows);
+    ByteBuffer bytes =
+        ByteBuffer.allocate(4 + 8 + 4 + bitmap.serializedSizeInBytes()).order(ByteOrder.LITTLE_ENDIAN);
+    bytes.putInt(1681511377); // portable RoaringBitmapArray magic number
+    bytes.putLong(1); // one 32-bit bitmap
+    bytes.putInt(0); // its high 32 bits
+    bitmap.serialize(bytes);
+    return bytes.array();
   }
 
   static String addWithVector(String path, long size, String stats, String vector) {
