@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.apple.foundationdb.subspace.Subspace;
 import com.apple.foundationdb.tuple.Tuple;
-import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.TransactionConflictException;
 import io.icegate.core.store.engine.RetryPolicy;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SqliteExternalLockTest {
 
-  private static final Subspace ROOT = KeyLayout.SCRATCH.subspace(Tuple.from("external-lock"));
+  private static final Subspace ROOT = KeySubspace.SCRATCH.get(Tuple.from("external-lock"));
 
   @TempDir Path dir;
 
