@@ -40,8 +40,10 @@ import org.apache.iceberg.view.ViewOperations;
  *
  * <p>Holds no per-request state: the directory shares one per Catalog record among concurrent
  * requests ({@link CatalogDirectory}). Error messages follow iceberg-core's own catalogs, which
- * Iceberg's compatibility kit checks. Namespaces live in {@link CatalogNamespaces}; the reads of
- * existing tables that requests serve from (one store transaction each) in {@link TableReads}.
+ * Iceberg's compatibility kit checks. Namespaces live in {@link CatalogNamespaces}; lookup, drop
+ * and rename of tables and views in {@link CatalogRelations}; the commits' compare-and-set in
+ * {@link MetadataPointer}; the reads of existing tables that requests serve from (one store
+ * transaction each) in {@link TableReads}.
  */
 public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements SupportsNamespaces {
   /** Catalog property prefixes Iceberg's table and view builders read (see properties()). */
@@ -235,7 +237,7 @@ public final class RepositoryCatalog extends BaseMetastoreViewCatalog implements
     return namespaces.updateProperties(ns, request);
   }
 
-  // ---- tables -------------------------------------------------------------------------------
+  // ---- tables and views: CatalogRelations --------------------------------------------------
 
   Repositories repositories() {
     return repositories;
