@@ -97,6 +97,15 @@ final class SyntheticUpstream implements AutoCloseable {
     fixture.requests().clear();
   }
 
+  /**
+   * Catalog reads the fixture received since the log was last cleared: {@code GET} requests on
+   * namespaces, objects, tables and views (not the client's config or token requests).
+   */
+  long catalogReads() {
+    return fixture.requests().requests().stream()
+        .filter(line -> line.startsWith("GET ") && line.contains("/namespaces")).count();
+  }
+
   @Override
   public void close() throws Exception {
     try {

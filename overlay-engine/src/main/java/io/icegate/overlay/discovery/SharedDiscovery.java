@@ -35,11 +35,11 @@ import java.util.function.Supplier;
  *
  * <p>Failures are shared like answers: an upstream that failed a read for one Overlay fails it
  * for the others of the round without being asked again (a round does not hammer an upstream
- * that is down). Credential vending, storage checks and Delta log sources are never shared: they
- * hand out credentials fresh each time. One upstream session is opened per round (by the first
- * Overlay) and closed by {@link #close}; an Overlay whose connection was resolved at other
- * generations (a rotation mid-round, which the job's fence then cancels) opens its own,
- * unshared.
+ * that is down); a read cut short by an interrupt is not kept. Credential vending, storage
+ * checks and Delta log sources are never shared: they hand out credentials fresh each time. One
+ * upstream session is opened per round (by the first Overlay) and closed by {@link #close}; an
+ * Overlay whose connection was resolved at other generations (a rotation mid-round, which the
+ * job's fence then cancels) opens its own, unshared.
  *
  * <p>Memory: the round keeps every answer until it ends, table loads included (their metadata
  * stays reachable), so a round holds the metadata of its union scope. Thread-safe.
@@ -102,8 +102,12 @@ public final class SharedDiscovery implements AutoCloseable {
         T value = call.get();
         mine.complete(value);
         return value;
-      } catch (RuntimeException e) {
-        mine.completeExceptionally(e);
+      } catch (RuntimeException | Error e) {
+        if (Thread.currentThread().isInterrupted()) {
+          // Cut short (a scan cancelling its other reads), not an answer: the next asks again.
+          answers.remove(key, mine);
+        }
+        mine.completeExceptionally(e); // whoever waits meanwhile must not wait forever
         throw e;
       }
     }

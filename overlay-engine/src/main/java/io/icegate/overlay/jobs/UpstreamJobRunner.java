@@ -47,9 +47,9 @@ import org.slf4j.LoggerFactory;
  * as a failed round when the store lets it, so the Integration backs off rather than retrying at
  * once. A failure of the upstream backs off the Integration; an Overlay's own failure backs off
  * that Overlay only. Planning and leasing a round is one transaction and ending it another, so a
- * round in which nothing changed upstream writes only that scheduler state. Discovery is shared by the round's Overlays ({@link SharedDiscovery}): each namespace
- * is listed and each table loaded once per round, each Overlay publishing from it into its own
- * Catalog. Thread-safe.
+ * round in which nothing changed upstream writes only that scheduler state. Discovery is shared
+ * by the round's Overlays ({@link SharedDiscovery}): each namespace is listed and each table
+ * loaded once per round, each Overlay publishing from it into its own Catalog. Thread-safe.
  */
 public final class UpstreamJobRunner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(UpstreamJobRunner.class);
@@ -186,7 +186,6 @@ public final class UpstreamJobRunner implements AutoCloseable {
     Map<String, SchedulerState.OverlayRound> rounds = new LinkedHashMap<>();
     SchedulerState.Problem failure = null;
     SchedulerState.Problem firstError = null;
-    boolean failed = false;
     // One discovery per round: the participants' runs share the round's upstream reads.
     try (SharedDiscovery discovery = new SharedDiscovery()) {
       for (UpstreamJob.Participant p : job.participants()) {
@@ -208,7 +207,6 @@ public final class UpstreamJobRunner implements AutoCloseable {
           }
         }
         if (round.lastError() != null) {
-          failed = true;
           // Only the upstream failing backs off the whole Integration; an Overlay's own failure
           // (a conflict in its Catalog, ...) backs off that Overlay (UpstreamJobs.end).
           if (failure == null && SchedulerState.integrationWide(round.lastError().code())) {
@@ -228,9 +226,11 @@ public final class UpstreamJobRunner implements AutoCloseable {
     }
     LOG.info("upstream job account={} integration={} job={} epoch={} outcome={} overlays={}",
         job.accountId(), job.integrationId(), job.jobId(), job.epoch(),
-        failed ? "failed" : "succeeded", rounds.size());
-    return new RoundOutcome(failed ? RoundOutcome.State.FAILED : RoundOutcome.State.SUCCEEDED,
-        job.jobId(), rounds, failed ? firstError.code() + ": " + firstError.message() : null);
+        firstError != null ? "failed" : "succeeded", rounds.size());
+    return firstError == null
+        ? new RoundOutcome(RoundOutcome.State.SUCCEEDED, job.jobId(), rounds, null)
+        : new RoundOutcome(RoundOutcome.State.FAILED, job.jobId(), rounds,
+            firstError.code() + ": " + firstError.message());
   }
 
   /** Records {@code held}'s round as failed by {@code e}, if the store lets it (best effort). */

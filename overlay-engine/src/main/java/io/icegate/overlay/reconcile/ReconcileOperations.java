@@ -86,8 +86,10 @@ public final class ReconcileOperations implements AutoCloseable {
     // A job's run (runAttached) is stored lazily: only once it has written its run record
     // (published something) or another request joined it. Null for an operation stored at start.
     final ReconcileRuns.Ticket lazyTicket;
-    // Guarded by this: whether the record exists in the store.
+    // Guarded by this: whether the record exists in the store; the end of a run that ended
+    // unstored, for a request that joins it in the instant before it leaves.
     boolean stored;
+    ReconcileOperation unstoredEnd;
 
     /** @param onPhase told on the run's thread when the run enters a phase before DONE */
     Live(String accountId, String overlayId, long startedAtMillis, Consumer<Live> onPhase) {
@@ -322,6 +324,11 @@ public final class ReconcileOperations implements AutoCloseable {
   private void store(String id, Live entry, boolean asked) {
     synchronized (entry) {
       if (entry.ended) {
+        if (asked && entry.unstoredEnd != null) {
+          records.put(entry.accountId, id, entry.unstoredEnd);
+          entry.stored = true;
+          entry.unstoredEnd = null;
+        }
         return;
       }
       try {
@@ -439,6 +446,7 @@ public final class ReconcileOperations implements AutoCloseable {
     synchronized (entry) {
       entry.ended = true; // after a heartbeat in flight, before the end is stored
       unstored = entry.lazyTicket != null && !entry.stored && !entry.lazyTicket.wroteRecord();
+      entry.unstoredEnd = unstored ? done : null;
     }
     try {
       if (unstored) {
