@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -61,13 +62,16 @@ class IncrementalCaptureTest {
   }
 
   Captured capture(String table, TableMetadata previous, String generated) {
-    Target target =
-        new Target(
-            "account/catalog/" + table,
-            warehouse.resolve(generated).toUri().toString().replaceAll("/$", ""),
-            io,
-            io);
-    return DeltaVersionCapture.captureChanges(delta.engine(), delta.snapshot(table), previous, target);
+    return DeltaVersionCapture.captureChanges(
+        delta.engine(), delta.snapshot(table), previous, target(table, generated));
+  }
+
+  Target target(String table, String generated) {
+    return new Target(
+        "account/catalog/" + table,
+        warehouse.resolve(generated).toUri().toString().replaceAll("/$", ""),
+        io,
+        io);
   }
 
   long append(String table, String region, long id) {
@@ -282,6 +286,39 @@ class IncrementalCaptureTest {
                 Expressions.alwaysTrue()))
         .extracting(r -> r.get(0))
         .containsExactly(1L, 3L, 4L);
+  }
+
+  @Test
+  void aCaptureByPathLoadsTheNewVersionFromTheCommitsAndTheRecordedProtocolAndMetadata() {
+    delta.create("bypath", DeltaVersionCaptureTest.ORDERS, List.of("region"), Map.of());
+    append("bypath", "EU", 1);
+    Captured first = captureByPath("bypath", null);
+    assertThat(first.metadata().properties())
+        .containsKeys(CapturedDeltaState.PROTOCOL, CapturedDeltaState.METADATA);
+
+    append("bypath", "US", 2);
+    append("bypath", "EU", 3);
+    // the last commit changes the metadata: the capture must see it without the checkpoint
+    delta.changeProperties("bypath", Map.of("team.owner", "sales"));
+    Captured second = captureByPath("bypath", first.metadata());
+    Captured full = capture("bypath", null, "bypath-full");
+
+    assertThat(second.incremental()).isTrue();
+    assertThat(second.addedDataFiles()).hasSize(2);
+    assertThat(second.metadata().property(CapturedDeltaState.METADATA, null)).contains("sales");
+    assertThat(second.metadata().property(CapturedDeltaState.METADATA, null))
+        .isEqualTo(full.metadata().property(CapturedDeltaState.METADATA, null));
+    assertThat(second.metadata().property(CapturedDeltaState.PROTOCOL, null))
+        .isEqualTo(full.metadata().property(CapturedDeltaState.PROTOCOL, null));
+    assertThat(second.metadata().currentSnapshot().timestampMillis())
+        .isEqualTo(full.metadata().currentSnapshot().timestampMillis());
+    assertThat(liveState(second.metadata())).isEqualTo(liveState(full.metadata()));
+    assertThat(rows(second.metadata())).extracting(r -> r.get(0)).containsExactly(1L, 2L, 3L);
+  }
+
+  Captured captureByPath(String table, TableMetadata previous) {
+    return DeltaVersionCapture.captureChanges(
+        delta.engine(), delta.location(table), Optional.empty(), previous, target(table, table));
   }
 
   // --- helpers ---
