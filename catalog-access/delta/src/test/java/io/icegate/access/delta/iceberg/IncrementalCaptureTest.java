@@ -390,12 +390,21 @@ class IncrementalCaptureTest {
    */
   static String inlineVector(int... rows) {
     byte[] data = vectorBytes(rows);
-    return "{\"storageType\":\"i\",\"pathOrInlineDv\":"
-        + UnrepresentableFeaturesTest.quote(Base85Codec.encodeBytes(data))
+    return descriptor("i", Base85Codec.encodeBytes(data), "", data.length, rows.length);
+  }
+
+  /** A {@code deletionVector} field's JSON; {@code offset} is empty or {@code ,"offset":n}. */
+  static String descriptor(
+      String storageType, String pathOrInlineDv, String offset, int sizeInBytes, int cardinality) {
+    return "{\"storageType\":\""
+        + storageType
+        + "\",\"pathOrInlineDv\":"
+        + UnrepresentableFeaturesTest.quote(pathOrInlineDv)
+        + offset
         + ",\"sizeInBytes\":"
-        + data.length
+        + sizeInBytes
         + ",\"cardinality\":"
-        + rows.length
+        + cardinality
         + "}";
   }
 
@@ -414,13 +423,7 @@ class IncrementalCaptureTest {
     ByteBuffer file = ByteBuffer.allocate(1 + 4 + data.length + 4); // big-endian by default
     file.put((byte) 1).putInt(data.length).put(data).putInt((int) crc.getValue());
     Files.write(table.resolve("deletion_vector_" + uuid + ".bin"), file.array());
-    return "{\"storageType\":\"u\",\"pathOrInlineDv\":"
-        + UnrepresentableFeaturesTest.quote(Base85Codec.encodeUUID(uuid))
-        + ",\"offset\":1,\"sizeInBytes\":"
-        + data.length
-        + ",\"cardinality\":"
-        + rows.length
-        + "}";
+    return descriptor("u", Base85Codec.encodeUUID(uuid), ",\"offset\":1", data.length, rows.length);
   }
 
   /** A RoaringBitmapArray of these row indexes in Delta's portable serialization. */
