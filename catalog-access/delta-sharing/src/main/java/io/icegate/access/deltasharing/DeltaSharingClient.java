@@ -12,7 +12,6 @@ import io.icegate.access.deltasharing.http.SharingTransport;
 import io.icegate.access.deltasharing.protocol.MetadataResponse;
 import io.icegate.access.deltasharing.protocol.SharedTable;
 import io.icegate.access.deltasharing.protocol.TableMetadata;
-import io.icegate.access.deltasharing.protocol.TemporaryCredentials;
 import io.icegate.access.model.CatalogObjectKind;
 import io.icegate.access.model.CatalogObjectRef;
 import io.icegate.access.model.DeltaTableSource;
@@ -71,6 +70,7 @@ final class DeltaSharingClient implements CatalogClient {
   private final CatalogCapabilities capabilities;
   private final SharingTransport transport;
   private final StorageAccessProbe storage;
+  private final SharedTableRequests tableRequests;
   private final Clock clock;
   private volatile boolean closed;
 
@@ -93,6 +93,7 @@ final class DeltaSharingClient implements CatalogClient {
             settings.timeout(),
             settings.maxPages());
     this.storage = new StorageAccessProbe(settings.storageSettings(), policy);
+    this.tableRequests = new SharedTableRequests(transport, settings);
     policy.resolve(config.endpoint().getHost()); // fail early on a refused endpoint
   }
 
@@ -168,7 +169,7 @@ final class DeltaSharingClient implements CatalogClient {
       return List.of();
     }
     List<CatalogObjectRef> objects = new ArrayList<>();
-    for (SharedTable table : tables(namespace)) {
+    for (SharedTable table : tableRequests.tables(namespace)) {
       objects.add(new CatalogObjectRef(CatalogObjectKind.TABLE, namespace, table.name()));
     }
     return objects;
@@ -177,12 +178,12 @@ final class DeltaSharingClient implements CatalogClient {
   @Override
   public UpstreamTable loadTable(NamespacePath namespace, String name) {
     checkOpen();
-    Loaded loaded = load(namespace, name);
+    SharedTableRequests.Loaded loaded = tableRequests.load(namespace, name);
     TableMetadata metadata = loaded.metadata();
     SharedTable entry = loaded.entry();
     String location = loaded.statedLocation();
     if (location == null) {
-      location = credentialLocation(namespace, name, loaded);
+      location = tableRequests.credentialLocation(namespace, name, loaded);
     }
     Map<String, String> properties = new LinkedHashMap<>();
     if (metadata.configuration() != null) {
@@ -241,12 +242,12 @@ final class DeltaSharingClient implements CatalogClient {
   public Optional<VendedStorageCredentials> vendStorageCredentials(
       NamespacePath namespace, String name) {
     checkOpen();
-    Loaded loaded = load(namespace, name);
+    SharedTableRequests.Loaded loaded = tableRequests.load(namespace, name);
     return Optional.of(
         VendedKeys.of(
             display(namespace, name),
             loaded.statedLocation(),
-            temporaryCredentials(namespace, name, loaded),
+            tableRequests.temporaryCredentials(namespace, name, loaded),
             clock.instant()));
   }
 
@@ -257,74 +258,10 @@ final class DeltaSharingClient implements CatalogClient {
   @Override
   public DeltaTableSource deltaTableSource(NamespacePath namespace, String name) {
     checkOpen();
-    Loaded loaded = load(namespace, name);
+    SharedTableRequests.Loaded loaded = tableRequests.load(namespace, name);
     return VendedKeys.source(display(namespace, name), loaded.statedLocation(), loaded.version(),
-        temporaryCredentials(namespace, name, loaded), clock.instant(), settings.storageSettings());
-  }
-
-  /**
-   * The table's location from its temporary credentials, for a server that states none in
-   * metadata or listings (the reference server does not).
-   *
-   * @throws CatalogAccessException {@code UPSTREAM_PROTOCOL_ERROR} naming the missing location when
-   *     the credentials state none or cannot be asked for (the table's access modes or the
-   *     server's refusal); the cause says why
-   */
-  private String credentialLocation(NamespacePath namespace, String name, Loaded loaded) {
-    String display = display(namespace, name);
-    TemporaryCredentials credentials;
-    try {
-      credentials = temporaryCredentials(namespace, name, loaded);
-    } catch (CatalogAccessException e) {
-      throw noLocation(display, "its temporary credentials could not be had: " + e.getMessage(), e);
-    }
-    if (blank(credentials.location())) {
-      throw noLocation(display, "its temporary credentials state none either", null);
-    }
-    return credentials.location();
-  }
-
-  private static CatalogAccessException noLocation(String display, String why, Throwable cause) {
-    return new CatalogAccessException(
-        Code.UPSTREAM_PROTOCOL_ERROR,
-        "Delta Sharing table "
-            + display
-            + " has no location (TABLE_LOCATION_MISSING): its metadata and listing state none and "
-            + why,
-        cause);
-  }
-
-  /** {@code temporary-table-credentials} of the table, after the access-mode rule. */
-  private TemporaryCredentials temporaryCredentials(
-      NamespacePath namespace, String name, Loaded loaded) {
-    String display = display(namespace, name);
-    AccessModes access =
-        AccessModes.decide(display, loaded.accessModes(), settings.strictAccessModes());
-    String operation = "temporary-table-credentials of " + display;
-    JsonNode response;
-    try {
-      response =
-          SharingTransport.json(
-              operation,
-              transport
-                  .post(
-                      operation,
-                      tablePath(namespace, name) + "/temporary-table-credentials",
-                      Map.of())
-                  .body());
-    } catch (CatalogAccessException e) {
-      if (access == AccessModes.UNSTATED && isRefusal(e.code())) {
-        throw new CatalogAccessException(
-            Code.UNSUPPORTED,
-            "Delta Sharing table "
-                + display
-                + " states no access modes and the server refused its temporary credentials;"
-                + " it offers no directory (dir) access",
-            e);
-      }
-      throw e;
-    }
-    return SharingTransport.bind(operation, response.path("credentials"), TemporaryCredentials.class);
+        tableRequests.temporaryCredentials(namespace, name, loaded), clock.instant(),
+        settings.storageSettings());
   }
 
   @Override
@@ -337,95 +274,6 @@ final class DeltaSharingClient implements CatalogClient {
   @Override
   public void close() {
     closed = true;
-  }
-
-  /** A refusal of the credential request itself, as opposed to a token or transport failure. */
-  private static boolean isRefusal(Code code) {
-    return code == Code.NOT_FOUND
-        || code == Code.UPSTREAM_PROTOCOL_ERROR
-        || code == Code.PERMISSION_DENIED;
-  }
-
-  private record Loaded(SharedTable entry, TableMetadata metadata, long version) {
-    /** The metadata's modes when stated there, else the listing's, else {@code null}. */
-    List<String> accessModes() {
-      return metadata.accessModes() != null ? metadata.accessModes() : entry.accessModes();
-    }
-
-    /** The location metadata or listing states, or {@code null} (the reference server's way). */
-    String statedLocation() {
-      return metadata.location() != null ? metadata.location() : entry.location();
-    }
-  }
-
-  private Loaded load(NamespacePath namespace, String name) {
-    if (namespace.depth() != 2) {
-      throw new CatalogAccessException(
-          Code.NOT_FOUND, "Delta Sharing tables live at [share, schema], not " + namespace);
-    }
-    String operation = "table metadata of " + display(namespace, name);
-    SharingTransport.Response response =
-        transport.get(
-            operation,
-            tablePath(namespace, name) + "/metadata",
-            Map.of(),
-            MetadataResponse.requestHeaders());
-    long version = version(operation, response.header("Delta-Table-Version"));
-    TableMetadata metadata = MetadataResponse.parse(operation, response.body());
-    SharedTable entry =
-        tables(namespace).stream()
-            .filter(t -> name.equals(t.name()))
-            .findFirst()
-            .orElseGet(
-                () ->
-                    new SharedTable(
-                        name,
-                        namespace.segments().get(1),
-                        namespace.segments().get(0),
-                        null,
-                        null,
-                        null,
-                        null));
-    return new Loaded(entry, metadata, version);
-  }
-
-  private List<SharedTable> tables(NamespacePath namespace) {
-    String operation = "table listing of " + String.join(".", namespace.segments());
-    return transport.listAll(
-        operation,
-        SharingTransport.path(
-            "shares",
-            namespace.segments().get(0),
-            "schemas",
-            namespace.segments().get(1),
-            "tables"),
-        settings.maxResults(),
-        item -> {
-          SharedTable table = SharingTransport.bind(operation, item, SharedTable.class);
-          if (blank(table.name())) {
-            throw new CatalogAccessException(
-                Code.UPSTREAM_PROTOCOL_ERROR, operation + " answered an item without a name");
-          }
-          return table;
-        });
-  }
-
-  /**
-   * The table's version from {@code /metadata}'s header; the protocol's {@code GET .../version}
-   * (and its deprecated {@code HEAD} form) would answer the same header, so one request serves
-   * both.
-   */
-  private static long version(String operation, String header) {
-    if (header == null) {
-      throw new CatalogAccessException(
-          Code.UPSTREAM_PROTOCOL_ERROR, operation + " answered no Delta-Table-Version header");
-    }
-    try {
-      return Long.parseLong(header.trim());
-    } catch (NumberFormatException e) {
-      throw new CatalogAccessException(
-          Code.UPSTREAM_PROTOCOL_ERROR, operation + ": Delta-Table-Version is not a number");
-    }
   }
 
   /**
@@ -449,17 +297,7 @@ final class DeltaSharingClient implements CatalogClient {
     }
   }
 
-  private static String tablePath(NamespacePath namespace, String name) {
-    return SharingTransport.path(
-        "shares",
-        namespace.segments().get(0),
-        "schemas",
-        namespace.segments().get(1),
-        "tables",
-        name);
-  }
-
-  private static String display(NamespacePath namespace, String name) {
+  static String display(NamespacePath namespace, String name) {
     return String.join(".", namespace.segments()) + "." + name;
   }
 
@@ -478,7 +316,7 @@ final class DeltaSharingClient implements CatalogClient {
         "Delta Sharing namespaces are [share] and [share, schema]; " + namespace + " is deeper");
   }
 
-  private static boolean blank(String value) {
+  static boolean blank(String value) {
     return value == null || value.isBlank();
   }
 

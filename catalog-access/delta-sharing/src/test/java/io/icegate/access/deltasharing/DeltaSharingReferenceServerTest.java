@@ -57,6 +57,9 @@ class DeltaSharingReferenceServerTest {
     server.put("sales", "ref", "vectors",
         new DeltaSharingFixture.Table("id-v", "s3://bucket/ref/v", null, 2, schema, true,
             List.of(), Map.of("delta.enableDeletionVectors", "true")));
+    server.put("sales", "ref", "widened",
+        new DeltaSharingFixture.Table("id-w", "s3://bucket/ref/w", null, 2, schema, true,
+            List.of(), Map.of("delta.enableTypeWidening", "true")));
     server.put("sales", "ref", "broken",
         new DeltaSharingFixture.Table("id-b", "s3://bucket/ref/b", null, 2, schema, true));
     server.failWithServerError("sales", "ref", "broken");
@@ -130,20 +133,31 @@ class DeltaSharingReferenceServerTest {
 
   @ParameterizedTest
   @EnumSource(Mode.class)
-  void aTableNeedingDeletionVectorsFailsAloneAndByName(Mode mode) {
+  void deletionVectorTablesAreServedThroughTheNegotiatedDeltaFormat(Mode mode) {
+    server.mode(mode);
+    try (CatalogClient client = open(server.endpoint())) {
+      // capture applies deletion vectors (position deletes), so the feature is declared
+      assertThat(client.loadTable(REF, "vectors").properties())
+          .containsEntry("delta.enableDeletionVectors", "true");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void aTableNeedingAReaderFeatureIcegateDoesNotServeFailsAloneAndByName(Mode mode) {
     server.mode(mode);
     try (CatalogClient client = open(server.endpoint())) {
       if (mode == Mode.REFERENCE_SERVER) {
-        CatalogAccessException e = failure(() -> client.loadTable(REF, "vectors"));
+        CatalogAccessException e = failure(() -> client.loadTable(REF, "widened"));
         assertThat(e.getMessage())
-            .contains("table metadata of sales.ref.vectors", "Unsupported Delta Table Properties");
+            .contains("table metadata of sales.ref.widened", "Unsupported Delta Table Properties");
       } else {
-        assertThat(client.loadTable(REF, "vectors").properties())
-            .containsEntry("delta.enableDeletionVectors", "true");
+        assertThat(client.loadTable(REF, "widened").properties())
+            .containsEntry("delta.enableTypeWidening", "true");
       }
       assertThat(client.listObjects(REF, Set.of(CatalogObjectKind.TABLE)))
           .extracting(ref -> ref.name())
-          .contains("vectors", "hadoop", "mapped");
+          .contains("widened", "vectors", "hadoop", "mapped");
       assertThat(client.loadTable(REF, "hadoop").name()).isEqualTo("hadoop");
     }
   }

@@ -3,12 +3,15 @@ package io.icegate.access.deltasharing.protocol;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogAccessException.Code;
+import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.access.deltasharing.http.SharingTransport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * The {@code /metadata} answer in either of the protocol's response formats, and the capabilities
@@ -21,10 +24,15 @@ import java.util.Set;
  * deletion vectors in the parquet format, so without the header such tables could not be read at
  * all.
  *
- * <p>Reader features declared: {@code columnmapping} only. icegate maps Delta schemas with their
- * column mapping ids (the Delta toolkit's {@code DeltaSchemas}) but does not apply deletion
- * vectors, so a table needing them is refused by the server, or, when a server serves it anyway,
- * here ({@code UNSUPPORTED}, naming the table and the feature).
+ * <p>Reader features declared: those icegate serves correctly ({@link
+ * DeltaVersionCapture#SERVABLE_READER_FEATURES}, lower case as the header writes them: {@code
+ * columnmapping}, {@code deletionvectors}, ...). Capture reads the table's own log with directory
+ * credentials: it maps column mapping ids and applies deletion vectors as position deletes. A
+ * table needing any other reader feature is refused by the server (400, naming the table), or,
+ * when a server serves it anyway, here ({@code UNSUPPORTED}, naming the table and the feature).
+ * So is a table whose answer came in the parquet format although its protocol needs reader
+ * features ({@code minReaderVersion} 3): that format cannot state them, so what it offers cannot
+ * be checked, and the Delta format was asked for.
  *
  * <p>Shapes: parquet format, a {@code protocol} line ({@code minReaderVersion}) and a {@code
  * metaData} line holding {@link TableMetadata} directly; Delta format, {@code
@@ -37,11 +45,18 @@ public final class MetadataResponse {
   /** The request (and response) header of capability negotiation. */
   public static final String HEADER = "delta-sharing-capabilities";
 
-  /** What icegate asks for: the Delta response format, reading column-mapped tables. */
-  public static final String CAPABILITIES = "responseformat=delta;readerfeatures=columnmapping";
-
   /** Reader features icegate can honour, lower case as the header writes them. */
-  static final Set<String> SUPPORTED_READER_FEATURES = Set.of("columnmapping");
+  static final Set<String> SUPPORTED_READER_FEATURES =
+      DeltaVersionCapture.SERVABLE_READER_FEATURES.stream()
+          .map(f -> f.toLowerCase(Locale.ROOT))
+          .collect(Collectors.toCollection(TreeSet::new));
+
+  /** What icegate asks for: the Delta response format, with the reader features it serves. */
+  public static final String CAPABILITIES =
+      "responseformat=delta;readerfeatures=" + String.join(",", SUPPORTED_READER_FEATURES);
+
+  /** Where the parquet format's {@code protocol} line says reader features are needed. */
+  private static final int TABLE_FEATURES_READER_VERSION = 3;
 
   private MetadataResponse() {}
 
@@ -62,6 +77,15 @@ public final class MetadataResponse {
       JsonNode protocol = node.path("protocol").path("deltaProtocol");
       if (protocol.isObject()) {
         checkReaderFeatures(operation, protocol);
+      } else if (node.path("protocol").path("minReaderVersion").asInt(1)
+          >= TABLE_FEATURES_READER_VERSION) {
+        throw new CatalogAccessException(
+            Code.UNSUPPORTED,
+            operation
+                + " was answered in the parquet response format, which cannot state the reader"
+                + " features its protocol (minReaderVersion "
+                + node.path("protocol").path("minReaderVersion").asInt()
+                + ") needs; the Delta format was asked for");
       }
       JsonNode meta = node.path("metaData");
       if (meta.isObject()) {

@@ -2,6 +2,7 @@ package io.icegate.access.delta.iceberg;
 
 import io.delta.kernel.CommitActions;
 import io.delta.kernel.CommitRange;
+import io.delta.kernel.CommitRangeBuilder;
 import io.delta.kernel.CommitRangeBuilder.CommitBoundary;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.data.ColumnarBatch;
@@ -10,6 +11,8 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.internal.DeltaLogActionUtils.DeltaAction;
 import io.delta.kernel.internal.actions.AddFile;
 import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
+import io.delta.kernel.internal.actions.Metadata;
+import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.actions.RemoveFile;
 import io.delta.kernel.internal.fs.Path;
 import io.delta.kernel.internal.util.VectorUtils;
@@ -71,10 +74,24 @@ final class CommitChanges {
 
   private final List<Change> changes;
   private final long commits;
+  private final long endVersion;
+  private final long endTimestamp;
+  private final Optional<Protocol> protocol;
+  private final Optional<Metadata> metadata;
 
-  private CommitChanges(List<Change> changes, long commits) {
+  private CommitChanges(
+      List<Change> changes,
+      long commits,
+      long endVersion,
+      long endTimestamp,
+      Optional<Protocol> protocol,
+      Optional<Metadata> metadata) {
     this.changes = changes;
     this.commits = commits;
+    this.endVersion = endVersion;
+    this.endTimestamp = endTimestamp;
+    this.protocol = protocol;
+    this.metadata = metadata;
   }
 
   /** The changed paths, in the order they were first touched. */
@@ -87,6 +104,30 @@ final class CommitChanges {
     return commits;
   }
 
+  /** The last version read. */
+  long endVersion() {
+    return endVersion;
+  }
+
+  /**
+   * The last commit's timestamp as Kernel gives it (the in-commit timestamp where the table keeps
+   * them, else the commit file's modification time): what the snapshot of that version says,
+   * without Kernel loading the version's log segment to say it.
+   */
+  long endTimestamp() {
+    return endTimestamp;
+  }
+
+  /** The last protocol a commit of the range set; empty when none changed it. */
+  Optional<Protocol> protocol() {
+    return protocol;
+  }
+
+  /** The last metadata a commit of the range set; empty when none changed it. */
+  Optional<Metadata> metadata() {
+    return metadata;
+  }
+
   /**
    * Reads commits {@code fromExclusive + 1} to {@code toInclusive}.
    *
@@ -96,12 +137,26 @@ final class CommitChanges {
    */
   static Optional<CommitChanges> read(
       Engine engine, String tablePath, long fromExclusive, long toInclusive) {
+    return read(engine, tablePath, fromExclusive, Optional.of(toInclusive));
+  }
+
+  /**
+   * Reads the commits after {@code fromExclusive} up to {@code toInclusive}, or up to the newest
+   * when empty; the protocol and metadata they set are kept too.
+   *
+   * @return empty when those commit files are no longer all in the log, or there is none after
+   *     {@code fromExclusive}
+   */
+  static Optional<CommitChanges> read(
+      Engine engine, String tablePath, long fromExclusive, Optional<Long> toInclusive) {
     CommitRange range;
     try {
-      range =
-          TableManager.loadCommitRange(tablePath, CommitBoundary.atVersion(fromExclusive + 1))
-              .withEndBoundary(CommitBoundary.atVersion(toInclusive))
-              .build(engine);
+      CommitRangeBuilder builder =
+          TableManager.loadCommitRange(tablePath, CommitBoundary.atVersion(fromExclusive + 1));
+      if (toInclusive.isPresent()) {
+        builder = builder.withEndBoundary(CommitBoundary.atVersion(toInclusive.get()));
+      }
+      range = builder.build(engine);
     } catch (RuntimeException e) {
       // Kernel refuses a range whose first commits are gone ("missing delta files"); any other
       // failure to list the log fails the full scan that follows just the same
@@ -109,16 +164,32 @@ final class CommitChanges {
     }
     Map<String, Change> byPath = new LinkedHashMap<>();
     Path root = new Path(URI.create(tablePath));
+    Protocol protocol = null;
+    Metadata metadata = null;
+    long endTimestamp = 0;
     try (CloseableIterator<CommitActions> commits =
-        range.getCommitActions(engine, Set.of(DeltaAction.ADD, DeltaAction.REMOVE))) {
+        range.getCommitActions(
+            engine,
+            Set.of(DeltaAction.ADD, DeltaAction.REMOVE, DeltaAction.PROTOCOL, DeltaAction.METADATA))) {
       while (commits.hasNext()) {
         try (CommitActions commit = commits.next()) {
+          endTimestamp = commit.getTimestamp();
           List<AddFile> adds = new ArrayList<>();
           try (CloseableIterator<ColumnarBatch> batches = commit.getActions()) {
             while (batches.hasNext()) {
               ColumnarBatch batch = batches.next();
               int addOrdinal = batch.getSchema().indexOf(DeltaAction.ADD.colName);
               int removeOrdinal = batch.getSchema().indexOf(DeltaAction.REMOVE.colName);
+              int protocolOrdinal = batch.getSchema().indexOf(DeltaAction.PROTOCOL.colName);
+              int metadataOrdinal = batch.getSchema().indexOf(DeltaAction.METADATA.colName);
+              for (int i = 0; i < batch.getSize(); i++) {
+                if (!batch.getColumnVector(protocolOrdinal).isNullAt(i)) {
+                  protocol = Protocol.fromColumnVector(batch.getColumnVector(protocolOrdinal), i);
+                }
+                if (!batch.getColumnVector(metadataOrdinal).isNullAt(i)) {
+                  metadata = Metadata.fromColumnVector(batch.getColumnVector(metadataOrdinal), i);
+                }
+              }
               try (CloseableIterator<Row> rows = batch.getRows()) {
                 while (rows.hasNext()) {
                   Row row = rows.next();
@@ -144,7 +215,13 @@ final class CommitChanges {
       throw new IllegalStateException(e); // CommitActions.close declares Exception
     }
     return Optional.of(
-        new CommitChanges(List.copyOf(byPath.values()), toInclusive - fromExclusive));
+        new CommitChanges(
+            List.copyOf(byPath.values()),
+            range.getEndVersion() - fromExclusive,
+            range.getEndVersion(),
+            endTimestamp,
+            Optional.ofNullable(protocol),
+            Optional.ofNullable(metadata)));
   }
 
   private static void removed(Map<String, Change> byPath, Path root, RemoveFile remove) {

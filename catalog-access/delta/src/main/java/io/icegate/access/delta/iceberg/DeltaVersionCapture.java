@@ -63,9 +63,10 @@ public final class DeltaVersionCapture {
 
   /**
    * Delta reader features whose data Iceberg readers see correctly through this mapping; a table
-   * needing any other is refused by name ({@link UnrepresentableFeatureException}).
+   * needing any other is refused by name ({@link UnrepresentableFeatureException}). Public for the
+   * Delta Sharing client, which declares these to a sharing server.
    */
-  static final Set<String> SERVABLE_READER_FEATURES =
+  public static final Set<String> SERVABLE_READER_FEATURES =
       Set.of("columnMapping", "deletionVectors", "timestampNtz", "v2Checkpoint", "vacuumProtocolCheck");
 
   /**
@@ -111,7 +112,9 @@ public final class DeltaVersionCapture {
    * @param metadata the metadata whose current snapshot shows the captured version
    * @param incremental whether it read only the commits since the previous capture (else a full
    *     scan of the version: the first capture, or the commits since are cleaned up, or the
-   *     partition spec changed)
+   *     partition spec changed, or column mapping was enabled on the
+   *     existing table: then the snapshots captured before are dropped, see {@link
+   *     StableSchema.Mapped#renumbered})
    * @param addedDataFiles the data files the new snapshot added (new, or entered again because
    *     they changed): the only ones validation has to check; empty when nothing changed
    * @param removedDataFiles the data file paths whose entries the new snapshot removed (a path may
@@ -152,6 +155,16 @@ public final class DeltaVersionCapture {
    */
   public static Captured captureChanges(
       Engine engine, Snapshot snapshot, TableMetadata previous, Target target) {
+    return capture(engine, snapshot, previous, target, Optional.empty());
+  }
+
+  /** As above, with the commits since the previous capture when they were read already. */
+  private static Captured capture(
+      Engine engine,
+      Snapshot snapshot,
+      TableMetadata previous,
+      Target target,
+      Optional<CommitChanges> commitsRead) {
     long version = snapshot.getVersion();
     Optional<Long> previousVersion = capturedVersion(previous);
     if (previousVersion.isPresent() && previousVersion.get() == version) {
@@ -172,7 +185,8 @@ public final class DeltaVersionCapture {
                 DeltaPartitions.identitySpecJson(
                     SchemaParser.toJson(mapped.schema()), snapshot.getPartitionColumnNames(), tablePath)),
             tablePath,
-            target.tableIdentity());
+            target.tableIdentity(),
+            new CapturedDeltaState.State(snapshot.getProtocol(), snapshot.getMetadata()));
     PartitionSpec spec = base.spec();
 
     long snapshotId = snapshotId(target.tableIdentity(), version);
@@ -189,8 +203,10 @@ public final class DeltaVersionCapture {
                 && previousVersion.get() < version
                 && tablePath.equals(previous.property(DELTA_TABLE, null))
                 && previous.spec().specId() == spec.specId()
-            ? CommitChanges.read(engine, tablePath, previousVersion.get(), version)
-                .filter(c -> locatable(c, spec))
+                && !mapped.renumbered()
+            ? commitsRead
+                .or(() -> CommitChanges.read(engine, tablePath, previousVersion.get(), version))
+                .filter(c -> c.endVersion() == version && locatable(c, spec))
             : Optional.empty();
     FileChanges changes =
         new FileChanges(base, metrics, partitions, vectors, target.dataIo(), mapped, delta);
@@ -205,7 +221,8 @@ public final class DeltaVersionCapture {
       changes.removeInactive();
     }
     delta.commit();
-    long timestamp = snapshot.getTimestamp(engine);
+    long timestamp =
+        commits.map(CommitChanges::endTimestamp).orElseGet(() -> snapshot.getTimestamp(engine));
     return new Captured(
         CaptureTimestamps.settle(ops.current(), snapshotId, timestamp),
         commits.isPresent(),
@@ -218,6 +235,11 @@ public final class DeltaVersionCapture {
    * Kernel first: a table whose protocol Kernel itself refuses to read (a reader feature it does
    * not know) is refused here by that feature's name, as one this mapping cannot serve.
    *
+   * <p>When {@code previous} is a capture of this table that recorded its Delta protocol and
+   * metadata ({@link CapturedDeltaState}), the commits since are read first and the new version is
+   * loaded with the protocol and metadata they leave: Kernel then lists the log but does not read
+   * the checkpoint, so the capture's cost follows the change, not the table size.
+   *
    * @param tablePath the Delta table's root as Kernel names it
    * @param version the version to capture; empty for the latest
    */
@@ -229,6 +251,10 @@ public final class DeltaVersionCapture {
       Target target) {
     Snapshot snapshot;
     try {
+      Optional<Captured> sinceCaptured = sincePrevious(engine, tablePath, version, previous, target);
+      if (sinceCaptured.isPresent()) {
+        return sinceCaptured.get();
+      }
       SnapshotBuilder load = TableManager.loadSnapshot(tablePath);
       if (version.isPresent()) {
         load = load.atVersion(version.get());
@@ -247,6 +273,43 @@ public final class DeltaVersionCapture {
       throw e;
     }
     return captureChanges(engine, snapshot, previous, target);
+  }
+
+  /**
+   * The capture from the commits since {@code previous} alone, the version loaded with the
+   * protocol and metadata the previous capture recorded and those commits changed; empty when
+   * that cannot be done (no previous capture of this table with that record, no new commit, the
+   * commits since are cleaned up).
+   */
+  private static Optional<Captured> sincePrevious(
+      Engine engine,
+      String tablePath,
+      Optional<Long> version,
+      TableMetadata previous,
+      Target target) {
+    Optional<Long> previousVersion = capturedVersion(previous);
+    Optional<CapturedDeltaState.State> state = CapturedDeltaState.read(previous);
+    if (previousVersion.isEmpty()
+        || state.isEmpty()
+        || version.map(v -> v <= previousVersion.get()).orElse(false)) {
+      return Optional.empty();
+    }
+    Optional<CommitChanges> commits =
+        CommitChanges.read(engine, tablePath, previousVersion.get(), version);
+    if (commits.isEmpty()) {
+      return Optional.empty();
+    }
+    Snapshot snapshot =
+        TableManager.loadSnapshot(tablePath)
+            .atVersion(commits.get().endVersion())
+            .withProtocolAndMetadata(
+                commits.get().protocol().orElse(state.get().protocol()),
+                commits.get().metadata().orElse(state.get().metadata()))
+            .build(engine);
+    if (!snapshot.getPath().equals(previous.property(DELTA_TABLE, null))) {
+      return Optional.empty(); // the record is another table's: load this one in full
+    }
+    return Optional.of(capture(engine, snapshot, previous, target, commits));
   }
 
   /** Every active file of the version, from Kernel's scan (log replay from the checkpoint). */
@@ -348,8 +411,9 @@ public final class DeltaVersionCapture {
       StableSchema.Mapped mapped,
       PartitionSpec spec,
       String tablePath,
-      String tableIdentity) {
-    Map<String, String> properties = new HashMap<>();
+      String tableIdentity,
+      CapturedDeltaState.State state) {
+    Map<String, String> properties = new HashMap<>(CapturedDeltaState.properties(state));
     properties.put(
         TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapped.nameMapping()));
     properties.put(DELTA_TABLE, tablePath);
@@ -361,6 +425,14 @@ public final class DeltaVersionCapture {
                 .setLocation(tablePath)
                 .setDefaultSortOrder(SortOrder.unsorted())
             : TableMetadata.buildFrom(SpecFieldNames.clearFor(previous, mapped.schema()));
+    if (previous != null && mapped.renumbered()) {
+      // column mapping was enabled on the existing table: Delta renumbered its columns and the
+      // files written since carry the new ids. Snapshots captured before would read the old files
+      // through the one name mapping, now on the new ids, and show their columns as missing:
+      // wrong rows. Dropped instead, so time travel to them fails; the schemas stay, so no id is
+      // ever given to another column
+      builder.removeSnapshots(previous.snapshots());
+    }
     return builder
         .setCurrentSchema(mapped.schema(), mapped.lastColumnId())
         .setDefaultPartitionSpec(spec)

@@ -55,11 +55,25 @@ public final class StableSchema {
    * @param lastColumnId the highest id any schema of the table ever held, this one included
    * @param physicalPaths for each field not inside a list or map, its path of physical names: where
    *     Delta's statistics and partition values name it
+   * @param renumbered whether a field the previous capture had now takes another id: Delta numbered
+   *     it when column mapping was enabled on the existing table (files written since carry
+   *     Delta's ids, so Iceberg must use them), and snapshots captured before cannot be read with
+   *     the new ids
    */
   public record Mapped(
-      Schema schema, NameMapping nameMapping, int lastColumnId, Map<Integer, List<String>> physicalPaths) {
+      Schema schema,
+      NameMapping nameMapping,
+      int lastColumnId,
+      Map<Integer, List<String>> physicalPaths,
+      boolean renumbered) {
     public Mapped {
       physicalPaths = Map.copyOf(physicalPaths);
+    }
+
+    /** A mapping that renumbered nothing. */
+    public Mapped(
+        Schema schema, NameMapping nameMapping, int lastColumnId, Map<Integer, List<String>> physicalPaths) {
+      this(schema, nameMapping, lastColumnId, physicalPaths, false);
     }
   }
 
@@ -68,6 +82,7 @@ public final class StableSchema {
   private final Map<Integer, List<String>> physicalPaths = new HashMap<>();
   private int nextId;
   private int lastColumnId;
+  private boolean renumbered;
 
   private StableSchema(boolean columnMapping, TableMetadata previousCapture) {
     this.columnMapping = columnMapping;
@@ -105,7 +120,8 @@ public final class StableSchema {
         new Schema(struct.fields()),
         NameMapping.of(mapped),
         ids.lastColumnId,
-        ids.physicalPaths);
+        ids.physicalPaths,
+        ids.renumbered);
   }
 
   /** Delta's nested ids of the column being walked, keyed by its physical name and suffixes. */
@@ -212,10 +228,11 @@ public final class StableSchema {
   /** The rules of the class comment, in order. */
   private int id(List<String> path, JsonNode deltaId) {
     int id;
+    MappedField before = previous.find(path);
     if (columnMapping && deltaId.canConvertToInt()) {
       id = deltaId.asInt();
+      renumbered |= before != null && before.id() != null && before.id() != id;
     } else {
-      MappedField before = previous.find(path);
       id = before != null && before.id() != null ? before.id() : nextId++;
     }
     lastColumnId = Math.max(lastColumnId, id);

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -251,6 +252,38 @@ class DeltaVersionCaptureTest {
     assertThat(second.schema().findColumnName(second.spec().fields().get(0).sourceId()))
         .isEqualTo("region");
     assertThat(read(second)).containsExactly(listOf(1L, "a", null, "EU", null));
+    // the snapshot captured before would read the renumbered columns as missing: dropped
+    assertThat(second.snapshots()).singleElement();
+    assertThat(second.snapshot(first.currentSnapshot().snapshotId())).isNull();
+  }
+
+  @Test
+  void columnMappingEnabledOnAnExistingTableDropsTheSnapshotsCapturedBeforeAndKeepsLaterOnes() {
+    delta.create("plain", ORDERS, List.of(), Map.of());
+    delta.append("plain", Map.of(), List.<Object[]>of(new Object[] {1L, "a", TS, "EU"}));
+    TableMetadata first = capture("plain", null);
+    Map<String, Integer> idsBefore = ids(first.schema());
+
+    delta.changeProperties("plain", Map.of("delta.columnMapping.mode", "name"));
+    TableMetadata second = capture("plain", first);
+    // Delta numbered the existing columns; the table's one name mapping now gives the old file's
+    // columns those ids, so only snapshots on them can read it
+    assertThat(ids(second.schema()).values()).allMatch(id -> id < StableSchema.FIRST_ASSIGNED_ID);
+    assertThat(second.snapshots()).singleElement();
+    assertThat(second.snapshot(first.currentSnapshot().snapshotId())).isNull();
+    assertThat(read(second)).containsExactly(List.of(1L, "a", TS, "EU"));
+    // ids are never reused: the earlier schema stays, and the last id covers it
+    assertThat(second.schemas()).hasSize(2);
+    assertThat(second.lastColumnId()).isGreaterThanOrEqualTo(Collections.max(idsBefore.values()));
+
+    // (Kernel writes no data into column-mapped tables: a commit without files)
+    delta.commitNothing("plain");
+    TableMetadata third = capture("plain", second);
+    // from the change on, history is kept again and time travel reads each version's rows
+    assertThat(third.snapshots()).hasSize(2);
+    assertThat(third.schema().asStruct()).isEqualTo(second.schema().asStruct());
+    assertThat(readAt(third, second.currentSnapshot())).containsExactly(List.of(1L, "a", TS, "EU"));
+    assertThat(read(third)).containsExactly(List.of(1L, "a", TS, "EU"));
   }
 
   static Map<String, Integer> ids(Schema schema) {

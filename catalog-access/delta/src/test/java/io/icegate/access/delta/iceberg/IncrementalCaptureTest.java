@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -61,13 +62,16 @@ class IncrementalCaptureTest {
   }
 
   Captured capture(String table, TableMetadata previous, String generated) {
-    Target target =
-        new Target(
-            "account/catalog/" + table,
-            warehouse.resolve(generated).toUri().toString().replaceAll("/$", ""),
-            io,
-            io);
-    return DeltaVersionCapture.captureChanges(delta.engine(), delta.snapshot(table), previous, target);
+    return DeltaVersionCapture.captureChanges(
+        delta.engine(), delta.snapshot(table), previous, target(table, generated));
+  }
+
+  Target target(String table, String generated) {
+    return new Target(
+        "account/catalog/" + table,
+        warehouse.resolve(generated).toUri().toString().replaceAll("/$", ""),
+        io,
+        io);
   }
 
   long append(String table, String region, long id) {
@@ -284,6 +288,39 @@ class IncrementalCaptureTest {
         .containsExactly(1L, 3L, 4L);
   }
 
+  @Test
+  void aCaptureByPathLoadsTheNewVersionFromTheCommitsAndTheRecordedProtocolAndMetadata() {
+    delta.create("bypath", DeltaVersionCaptureTest.ORDERS, List.of("region"), Map.of());
+    append("bypath", "EU", 1);
+    Captured first = captureByPath("bypath", null);
+    assertThat(first.metadata().properties())
+        .containsKeys(CapturedDeltaState.PROTOCOL, CapturedDeltaState.METADATA);
+
+    append("bypath", "US", 2);
+    append("bypath", "EU", 3);
+    // the last commit changes the metadata: the capture must see it without the checkpoint
+    delta.changeProperties("bypath", Map.of("team.owner", "sales"));
+    Captured second = captureByPath("bypath", first.metadata());
+    Captured full = capture("bypath", null, "bypath-full");
+
+    assertThat(second.incremental()).isTrue();
+    assertThat(second.addedDataFiles()).hasSize(2);
+    assertThat(second.metadata().property(CapturedDeltaState.METADATA, null)).contains("sales");
+    assertThat(second.metadata().property(CapturedDeltaState.METADATA, null))
+        .isEqualTo(full.metadata().property(CapturedDeltaState.METADATA, null));
+    assertThat(second.metadata().property(CapturedDeltaState.PROTOCOL, null))
+        .isEqualTo(full.metadata().property(CapturedDeltaState.PROTOCOL, null));
+    assertThat(second.metadata().currentSnapshot().timestampMillis())
+        .isEqualTo(full.metadata().currentSnapshot().timestampMillis());
+    assertThat(liveState(second.metadata())).isEqualTo(liveState(full.metadata()));
+    assertThat(rows(second.metadata())).extracting(r -> r.get(0)).containsExactly(1L, 2L, 3L);
+  }
+
+  Captured captureByPath(String table, TableMetadata previous) {
+    return DeltaVersionCapture.captureChanges(
+        delta.engine(), delta.location(table), Optional.empty(), previous, target(table, table));
+  }
+
   // --- helpers ---
 
   BaseTable table(TableMetadata metadata) {
@@ -353,12 +390,21 @@ class IncrementalCaptureTest {
    */
   static String inlineVector(int... rows) {
     byte[] data = vectorBytes(rows);
-    return "{\"storageType\":\"i\",\"pathOrInlineDv\":"
-        + UnrepresentableFeaturesTest.quote(Base85Codec.encodeBytes(data))
+    return descriptor("i", Base85Codec.encodeBytes(data), "", data.length, rows.length);
+  }
+
+  /** A {@code deletionVector} field's JSON; {@code offset} is empty or {@code ,"offset":n}. */
+  static String descriptor(
+      String storageType, String pathOrInlineDv, String offset, int sizeInBytes, int cardinality) {
+    return "{\"storageType\":\""
+        + storageType
+        + "\",\"pathOrInlineDv\":"
+        + UnrepresentableFeaturesTest.quote(pathOrInlineDv)
+        + offset
         + ",\"sizeInBytes\":"
-        + data.length
+        + sizeInBytes
         + ",\"cardinality\":"
-        + rows.length
+        + cardinality
         + "}";
   }
 
@@ -377,13 +423,7 @@ class IncrementalCaptureTest {
     ByteBuffer file = ByteBuffer.allocate(1 + 4 + data.length + 4); // big-endian by default
     file.put((byte) 1).putInt(data.length).put(data).putInt((int) crc.getValue());
     Files.write(table.resolve("deletion_vector_" + uuid + ".bin"), file.array());
-    return "{\"storageType\":\"u\",\"pathOrInlineDv\":"
-        + UnrepresentableFeaturesTest.quote(Base85Codec.encodeUUID(uuid))
-        + ",\"offset\":1,\"sizeInBytes\":"
-        + data.length
-        + ",\"cardinality\":"
-        + rows.length
-        + "}";
+    return descriptor("u", Base85Codec.encodeUUID(uuid), ",\"offset\":1", data.length, rows.length);
   }
 
   /** A RoaringBitmapArray of these row indexes in Delta's portable serialization. */
