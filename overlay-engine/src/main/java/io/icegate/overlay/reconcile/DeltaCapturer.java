@@ -18,6 +18,7 @@ import io.icegate.core.repo.Repositories;
 import io.icegate.overlay.generated.CatalogFiles;
 import io.icegate.overlay.generated.DeltaRefusal;
 import io.icegate.overlay.generated.GeneratedFiles;
+import io.icegate.overlay.generated.MetadataFiles;
 import io.icegate.overlay.store.capture.CaptureOutcome;
 import io.icegate.overlay.store.capture.CapturePointer;
 import io.icegate.overlay.store.capture.CapturePointers;
@@ -177,7 +178,7 @@ final class DeltaCapturer {
       FileIO generatedIo, TableCapturer.Tally tally) {
     String what = "capture of Delta table " + target.displayPath();
     TableMetadata previous = before.map(c -> TableMetadataParser.fromJson(
-        c.pointer().upstreamMetadataLocation(),
+        c.pointer().servedMetadataLocation(),
         new String(c.metadataJson(), StandardCharsets.UTF_8))).orElse(null);
     if (previous != null && DeltaRefusal.of(previous).isPresent()) {
       // a refused capture is no base for the next snapshot: the last one before it is
@@ -197,19 +198,17 @@ final class DeltaCapturer {
         tally.unchanged++;
         return Optional.empty();
       }
-      return Optional.of(new Captures.Candidate(target.tableId(),
-          before.map(Captures.Capture::pointer), commitFile(captured),
-          TableMetadataParser.toJson(captured).getBytes(StandardCharsets.UTF_8)));
+      return Optional.of(candidate(target, before, commitFile(captured), captured,
+          generatedLocation, generatedIo));
     } catch (CatalogAccessException e) {
       tally.fail(what + " failed: " + e.code() + ": " + e.getMessage());
     } catch (DeltaVersionCapture.UnrepresentableFeatureException e) {
       // captured as refused: the validation step then hides the table with one record naming
       // the feature and the commit file (DeltaRefusal), until a later commit captures cleanly
       tally.warn(what + " refused: " + e.getMessage());
-      return Optional.of(new Captures.Candidate(target.tableId(),
-          before.map(Captures.Capture::pointer), e.commitFile(),
-          TableMetadataParser.toJson(DeltaRefusal.refused(refusalBase(target, previous),
-              e.feature(), e.commitFile(), e.getMessage())).getBytes(StandardCharsets.UTF_8)));
+      return Optional.of(candidate(target, before, e.commitFile(),
+          DeltaRefusal.refused(refusalBase(target, previous), e.feature(), e.commitFile(),
+              e.getMessage()), generatedLocation, generatedIo));
     } catch (DeltaSchemas.UnsupportedTypeException e) {
       tally.fail(what + " refused: " + e.getMessage());
     } catch (DeltaLog.UnreadableLogException e) {
@@ -223,6 +222,21 @@ final class DeltaCapturer {
       tally.fail(what + " failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
     }
     return Optional.empty();
+  }
+
+  /**
+   * The capture of {@code metadata}, read from {@code commitFile}: its metadata file written
+   * first (the capture's blob holds the same bytes), named for the capture generation it is
+   * meant for.
+   */
+  private Captures.Candidate candidate(TableCapturer.Target target,
+      Optional<Captures.Capture> before, String commitFile, TableMetadata metadata,
+      String generatedLocation, FileIO generatedIo) {
+    long generation = before.map(c -> c.pointer().captureGeneration()).orElse(0L) + 1;
+    MetadataFiles.Written file = MetadataFiles.write(metadata, generatedLocation, generation,
+        captures.now(), generatedIo);
+    return new Captures.Candidate(target.tableId(), before.map(Captures.Capture::pointer),
+        commitFile, file.json(), file.location());
   }
 
   /** What a refused capture is written on: the previous capture, else the Table's definition. */
