@@ -91,7 +91,7 @@ class DeltaTableServingTest {
     String overlay = FederatedCatalog.json(gw.send("POST", base + "/overlays",
         "{\"displayName\":\"" + namespace + "\",\"integrationId\":\"" + integration
             + "\",\"catalogId\":\"" + catalogId + "\",\"includeNamespaces\":[[\"" + namespace
-            + "\"]]}")).get("id").asText();
+            + "\"]],\"retention\":\"P1D\"}")).get("id").asText();
     return base + "/overlays/" + overlay;
   }
 

@@ -15,6 +15,7 @@ import io.icegate.core.model.Catalog;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.repo.Repositories;
+import io.icegate.overlay.generated.CapturedHistory;
 import io.icegate.overlay.generated.CatalogFiles;
 import io.icegate.overlay.generated.DeltaRefusal;
 import io.icegate.overlay.generated.GeneratedFiles;
@@ -26,6 +27,8 @@ import io.icegate.overlay.store.capture.Captures;
 import io.icegate.overlay.store.relation.ManagedRelations;
 import io.icegate.overlay.store.relation.TableDefinition;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -118,6 +121,8 @@ final class DeltaCapturer {
     if (work.isEmpty()) {
       return tally.result();
     }
+    Optional<Duration> retention = repositories.store().read(
+        tx -> CapturedHistory.retention(tx, repositories, fence.overlay()));
     FileIO generatedIo;
     try {
       if (catalog == null) {
@@ -152,7 +157,8 @@ final class DeltaCapturer {
         // read one at a time: a previous capture's metadata is held only while it is extended
         Optional<Captures.Capture> before = captures.read(account, target.tableId());
         Optional<Captures.Candidate> candidate = captureOne(client, target, before,
-            GeneratedFiles.location(catalog, target.tableId()), generatedIo, tally);
+            new Generated(GeneratedFiles.location(catalog, target.tableId()), generatedIo,
+                retention), tally);
         if (candidate.isPresent()) {
           candidates.add(candidate.get());
           of.add(target);
@@ -172,10 +178,16 @@ final class DeltaCapturer {
     return tally.result();
   }
 
+  /**
+   * Where and how a capture writes: the Table's generated prefix, the Catalog's FileIO, and the
+   * retention of captured history ({@link CapturedHistory}).
+   */
+  private record Generated(String location, FileIO io, Optional<Duration> retention) {}
+
   /** One Table read and captured; empty when it failed (counted, warned) or is unchanged. */
   private Optional<Captures.Candidate> captureOne(CatalogClient client,
-      TableCapturer.Target target, Optional<Captures.Capture> before, String generatedLocation,
-      FileIO generatedIo, TableCapturer.Tally tally) {
+      TableCapturer.Target target, Optional<Captures.Capture> before, Generated generated,
+      TableCapturer.Tally tally) {
     String what = "capture of Delta table " + target.displayPath();
     TableMetadata previous = before.map(c -> TableMetadataParser.fromJson(
         c.pointer().servedMetadataLocation(),
@@ -191,15 +203,14 @@ final class DeltaCapturer {
       try (S3Client s3 = VendedS3Client.open(source.credentials(), source.storeSettings(),
           policy)) {
         captured = new DeltaLog(s3, source.tableLocation()).capture(
-            Optional.ofNullable(source.version()), previous, target.tableId(), generatedLocation,
-            generatedIo);
+            Optional.ofNullable(source.version()), previous, target.tableId(), generated.location(),
+            generated.io());
       }
       if (captured == previous) {
         tally.unchanged++;
         return Optional.empty();
       }
-      return Optional.of(candidate(target, before, commitFile(captured), captured,
-          generatedLocation, generatedIo));
+      return Optional.of(candidate(target, before, commitFile(captured), captured, generated));
     } catch (CatalogAccessException e) {
       tally.fail(what + " failed: " + e.code() + ": " + e.getMessage());
     } catch (DeltaVersionCapture.UnrepresentableFeatureException e) {
@@ -208,7 +219,7 @@ final class DeltaCapturer {
       tally.warn(what + " refused: " + e.getMessage());
       return Optional.of(candidate(target, before, e.commitFile(),
           DeltaRefusal.refused(refusalBase(target, previous), e.feature(), e.commitFile(),
-              e.getMessage()), generatedLocation, generatedIo));
+              e.getMessage()), generated));
     } catch (DeltaSchemas.UnsupportedTypeException e) {
       tally.fail(what + " refused: " + e.getMessage());
     } catch (DeltaLog.UnreadableLogException e) {
@@ -225,16 +236,18 @@ final class DeltaCapturer {
   }
 
   /**
-   * The capture of {@code metadata}, read from {@code commitFile}: its metadata file written
-   * first (the capture's blob holds the same bytes), named for the capture generation it is
-   * meant for.
+   * The capture of {@code metadata}, read from {@code commitFile}, without the history older
+   * than the retention ({@link CapturedHistory}): its metadata file written first (the capture's
+   * blob holds the same bytes), named for the capture generation it is meant for.
    */
   private Captures.Candidate candidate(TableCapturer.Target target,
       Optional<Captures.Capture> before, String commitFile, TableMetadata metadata,
-      String generatedLocation, FileIO generatedIo) {
+      Generated generated) {
     long generation = before.map(c -> c.pointer().captureGeneration()).orElse(0L) + 1;
-    MetadataFiles.Written file = MetadataFiles.write(metadata, generatedLocation, generation,
-        captures.now(), generatedIo);
+    Instant now = captures.now();
+    MetadataFiles.Written file = MetadataFiles.write(
+        CapturedHistory.pruned(metadata, generated.retention(), now.toEpochMilli()),
+        generated.location(), generation, now, generated.io());
     return new Captures.Candidate(target.tableId(), before.map(Captures.Capture::pointer),
         commitFile, file.json(), file.location());
   }
