@@ -179,6 +179,17 @@ public final class KeyLayout {
   public static final Subspace SCHEDULES = subspace(20);
 
   /**
+   * Generated-file collection (issue 26, "Where generated files live"): {@code (account id, table
+   * id, metadata file) -> last seen} (8 bytes, big-endian epoch milliseconds), a metadata file
+   * icegate wrote for a captured Delta table and when a collection pass last saw it as the
+   * table's current capture. The files it references stay for the grace period after that (a
+   * reader may still hold it); an entry older than the grace is cleared. Written only by
+   * overlay-engine's {@code GeneratedFilesCollector}, inside the transaction that reads the
+   * capture pointer it decides on; cleared with the account.
+   */
+  public static final Subspace GENERATED = subspace(21);
+
+  /**
    * Encrypted secrets: {@code (owner resource id, credential generation) -> AES-GCM ciphertext}.
    * Written by the CredentialStore only.
    */
@@ -366,6 +377,16 @@ public final class KeyLayout {
     return CAPTURES.pack(Tuple.from(accountId, tableId));
   }
 
+  /** When a collection pass last saw {@code metadataFile} as table {@code tableId}'s capture. */
+  public static byte[] generatedSeen(String accountId, String tableId, String metadataFile) {
+    return GENERATED.pack(Tuple.from(accountId, tableId, metadataFile));
+  }
+
+  /** Every generated-file collection entry of table {@code tableId}. */
+  public static Subspace generatedOf(String accountId, String tableId) {
+    return GENERATED.get(Tuple.from(accountId, tableId));
+  }
+
   /** Every validation key of table {@code tableId}: pointer, allocation, errors, override. */
   public static Subspace validations(String accountId, String tableId) {
     return VALIDATIONS.get(Tuple.from(accountId, tableId));
@@ -480,6 +501,7 @@ public final class KeyLayout {
         HELD.get(partition),
         JOBS.get(partition),
         SCHEDULES.get(partition),
+        GENERATED.get(partition),
         FENCES.get(partition),
         COUNTERS.get(partition));
   }
