@@ -130,7 +130,13 @@ public final class GeneratedFilesCollector {
     }
     int deleted = 0;
     for (Map.Entry<String, List<FileInfo>> table : byTable.entrySet()) {
-      deleted += collectTable(catalog.accountId(), table.getKey(), table.getValue(), io);
+      try {
+        deleted += collectTable(catalog.accountId(), table.getKey(), table.getValue(), io);
+      } catch (RuntimeException e) {
+        // unsure what is live (a metadata file or manifest unreadable): delete nothing of it
+        LOG.warn("generated files of table {} not collected this pass: {}", table.getKey(),
+            e.toString());
+      }
     }
     return new Result(byTable.size(), deleted);
   }

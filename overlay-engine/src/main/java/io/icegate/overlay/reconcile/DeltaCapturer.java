@@ -20,18 +20,22 @@ import io.icegate.overlay.generated.CatalogFiles;
 import io.icegate.overlay.generated.DeltaRefusal;
 import io.icegate.overlay.generated.GeneratedFiles;
 import io.icegate.overlay.generated.MetadataFiles;
+import io.icegate.overlay.store.capture.Blobs;
 import io.icegate.overlay.store.capture.CaptureOutcome;
 import io.icegate.overlay.store.capture.CapturePointer;
 import io.icegate.overlay.store.capture.CapturePointers;
 import io.icegate.overlay.store.capture.Captures;
 import io.icegate.overlay.store.relation.ManagedRelations;
 import io.icegate.overlay.store.relation.TableDefinition;
+import io.icegate.overlay.tablevalidation.CaptureChanges;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -46,10 +50,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  * of its previous capture ({@link DeltaLog#capture}, {@link DeltaVersionCapture}). The manifests,
  * manifest lists and delete files it generates are written under the target Catalog's warehouse,
  * at {@link GeneratedFiles#location} ({@link CatalogFiles}); the data files stay in
- * the upstream's storage. The metadata is published like an Iceberg capture ({@link
- * Captures#publishAll}), its pointer naming the Delta commit file captured, in batches each fenced
- * by the run ({@link RunFence}). A Table whose pointer already names the commit file the run
- * observed costs no upstream call and no write.
+ * the upstream's storage. History older than the retention is dropped ({@link CapturedHistory}).
+ * The metadata is written as an Iceberg metadata file ({@link MetadataFiles}) and published,
+ * the same bytes, like an Iceberg capture ({@link Captures#publishAll}), its pointer naming the
+ * Delta commit file captured and that metadata file, in batches each fenced by the run ({@link
+ * RunFence}); what a capture added is left for validation ({@link CaptureChanges}). A Table whose
+ * pointer already names the commit file the run observed costs no upstream call and no write.
  *
  * <p>A Delta feature that cannot be served as Iceberg is captured as refused ({@link
  * DeltaRefusal}): validation hides the table with one record naming the feature and the commit
@@ -199,18 +205,22 @@ final class DeltaCapturer {
     try {
       DeltaTableSource source = client.deltaTableSource(
           new NamespacePath(target.upstreamNamespace()), target.upstreamName());
-      TableMetadata captured;
+      DeltaVersionCapture.Captured changes;
       try (S3Client s3 = VendedS3Client.open(source.credentials(), source.storeSettings(),
           policy)) {
-        captured = new DeltaLog(s3, source.tableLocation()).capture(
+        changes = new DeltaLog(s3, source.tableLocation()).captureChanges(
             Optional.ofNullable(source.version()), previous, target.tableId(), generated.location(),
             generated.io());
       }
+      TableMetadata captured = changes.metadata();
       if (captured == previous) {
         tally.unchanged++;
         return Optional.empty();
       }
-      return Optional.of(candidate(target, before, commitFile(captured), captured, generated));
+      Captures.Candidate candidate =
+          candidate(target, before, commitFile(captured), captured, generated);
+      remember(before, previous, changes, candidate);
+      return Optional.of(candidate);
     } catch (CatalogAccessException e) {
       tally.fail(what + " failed: " + e.code() + ": " + e.getMessage());
     } catch (DeltaVersionCapture.UnrepresentableFeatureException e) {
@@ -250,6 +260,25 @@ final class DeltaCapturer {
         generated.location(), generation, now, generated.io());
     return new Captures.Candidate(target.tableId(), before.map(Captures.Capture::pointer),
         commitFile, file.json(), file.location());
+  }
+
+  /**
+   * Tells validation what {@code changes} added ({@link CaptureChanges}) when the rest of the
+   * table is as the base capture had it: same schema and partition spec, base not refused.
+   */
+  private static void remember(Optional<Captures.Capture> before, TableMetadata previous,
+      DeltaVersionCapture.Captured changes, Captures.Candidate candidate) {
+    TableMetadata captured = changes.metadata();
+    if (before.isEmpty() || previous == null || previous.currentSnapshot() == null
+        || DeltaRefusal.of(previous).isPresent()
+        || previous.currentSchemaId() != captured.currentSchemaId()
+        || previous.defaultSpecId() != captured.defaultSpecId()) {
+      return;
+    }
+    Set<String> added = new HashSet<>();
+    changes.addedDataFiles().forEach(file -> added.add(file.location()));
+    CaptureChanges.IN_PROCESS.record(Blobs.digest(candidate.metadataJson()),
+        before.get().pointer().captureGeneration(), added);
   }
 
   /** What a refused capture is written on: the previous capture, else the Table's definition. */

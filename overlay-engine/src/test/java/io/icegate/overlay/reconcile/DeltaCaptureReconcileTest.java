@@ -416,6 +416,74 @@ class DeltaCaptureReconcileTest {
     return read;
   }
 
+  /**
+   * Issue 26, incremental validation: a capture that extends a clean one checks only the files it
+   * added (a file of the earlier version lost meanwhile goes unnoticed, as it would in a check of
+   * the change), while a revalidation checks them all; and a time-travel snapshot whose file the
+   * upstream vacuumed fails validation, naming the snapshot's Delta version.
+   */
+  @Test
+  void validationChecksTheAddedFilesAndTimeTravelSnapshotsWhoseFilesAreGone() throws Exception {
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
+    delta.create("inc/orders", ORDERS, List.of("region"), Map.of());
+    delta.append("inc/orders", Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {1L, "EU"}));
+    delta.uploadTable("inc/orders");
+    Map<String, String> columns = new LinkedHashMap<>();
+    columns.put("id", "long");
+    columns.put("region", "string");
+    unity.addTable("main", "inc", "orders", "EXTERNAL", "DELTA", "s3://" + LAKE + "/inc/orders",
+        columns);
+    String catalog = h.repos.catalogs(h.account)
+        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
+    String overlay = h.overlay("inc", h.unityIntegration("unity", unity, objects, "main"),
+        catalog, List.of(List.of("inc")));
+    retain(overlay, "P1D");
+    TableValidations validations = new TableValidations(h.repos);
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    String tableId = h.relations(catalog).get("inc.orders").id();
+    assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+
+    // the EU file is lost (here and in the local copy, so no upload brings it back)
+    String euKey = s3.listObjectsV2(b -> b.bucket(LAKE).prefix("inc/orders/region=EU/"))
+        .contents().get(0).key();
+    s3.deleteObject(b -> b.bucket(LAKE).key(euKey));
+    Files.delete(scratch.resolve(euKey));
+    delta.append("inc/orders", Map.of("region", Literal.ofString("US")),
+        List.<Object[]>of(new Object[] {2L, "US"}));
+    delta.uploadTable("inc/orders");
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+    // a revalidation checks every file
+    assertThat(h.services.revalidation().revalidateTable(h.account, catalog, tableId).status()
+        .errorCount()).isEqualTo(1);
+    assertThat(validations.errors(h.account, tableId, PageRequest.first()).items())
+        .singleElement().satisfies(e -> assertThat(e.filePath())
+            .isEqualTo("s3://" + LAKE + "/" + euKey));
+
+    // the upstream removes the lost file: the current snapshot is whole again, but the earlier
+    // snapshots still name it, so time travel to them would miss rows: validation fails
+    long v3 = delta.removeFiles("inc/orders", p -> p.contains("region=EU"));
+    delta.uploadTable("inc/orders");
+    assertThat(h.reconcile(overlay).warnings()).singleElement()
+        .satisfies(w -> assertThat(w).contains("inc.orders").contains("1 validation error"));
+    assertThat(visibility(validations, tableId)).isEqualTo(new Visibility.Failed(1));
+    assertThat(validations.errors(h.account, tableId, PageRequest.first()).items())
+        .singleElement().satisfies(e -> {
+          assertThat(e.filePath()).isEqualTo("s3://" + LAKE + "/" + euKey);
+          assertThat(e.message()).contains("time-travel snapshot").contains("Delta version 1)");
+        });
+    // without retention the next capture keeps only the current snapshot: visible again
+    h.overlays.update(h.account, overlay, ExpectedGeneration.any(), new OverlayPatch(null, null,
+        null, null, null, null, Optional.empty(), null));
+    delta.append("inc/orders", Map.of("region", Literal.ofString("US")),
+        List.<Object[]>of(new Object[] {3L, "US"}));
+    delta.uploadTable("inc/orders");
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+    assertThat(v3).isGreaterThan(1);
+  }
+
   private static void putCommit(String path, long version, String body) {
     String key = path + "/_delta_log/" + String.format("%020d", version) + ".json";
     s3.putObject(b -> b.bucket(LAKE).key(key),
