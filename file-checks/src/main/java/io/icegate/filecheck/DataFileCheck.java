@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
@@ -80,10 +81,7 @@ public final class DataFileCheck {
    * all in the calling thread).
    */
   public static List<FileProblem> check(TableMetadata metadata, FileIO io, int parallelism) {
-    List<Found> found = new ArrayList<>();
-    run(metadata, io, parallelism, (order, problem) -> found.add(new Found(order, problem)));
-    found.sort(Comparator.comparingLong(Found::order));
-    return found.stream().map(Found::problem).toList();
+    return checkOnly(metadata, io, parallelism, file -> true);
   }
 
   /**
@@ -102,7 +100,20 @@ public final class DataFileCheck {
    */
   public static void check(
       TableMetadata metadata, FileIO io, int parallelism, Consumer<FileProblem> problems) {
-    run(metadata, io, parallelism, (order, problem) -> problems.accept(problem));
+    run(metadata, io, parallelism, file -> true, (order, problem) -> problems.accept(problem));
+  }
+
+  /**
+   * As {@link #check(TableMetadata, FileIO, int)}, checking only the files {@code which} accepts
+   * (manifest lists and manifests are still read whole): an incremental validation that checks
+   * the files a new capture added and keeps the earlier verdict for the others.
+   */
+  public static List<FileProblem> checkOnly(
+      TableMetadata metadata, FileIO io, int parallelism, Predicate<ContentFile<?>> which) {
+    List<Found> found = new ArrayList<>();
+    run(metadata, io, parallelism, which, (order, problem) -> found.add(new Found(order, problem)));
+    found.sort(Comparator.comparingLong(Found::order));
+    return found.stream().map(Found::problem).toList();
   }
 
   /** A problem with its file's position in manifest order. */
@@ -113,7 +124,8 @@ public final class DataFileCheck {
     void accept(long order, FileProblem problem);
   }
 
-  private static void run(TableMetadata metadata, FileIO io, int parallelism, Sink unsafeSink) {
+  private static void run(TableMetadata metadata, FileIO io, int parallelism,
+      Predicate<ContentFile<?>> which, Sink unsafeSink) {
     if (parallelism < 1) {
       throw new IllegalArgumentException("parallelism must be at least 1: " + parallelism);
     }
@@ -146,7 +158,8 @@ public final class DataFileCheck {
       for (ManifestFile manifest : manifests) {
         try (ManifestReader<? extends ContentFile<?>> reader = open(manifest, io, metadata)) {
           for (ContentFile<?> file : reader) {
-            if (file.format() == FileFormat.PUFFIN && !puffinFilesSeen.add(file.location())) {
+            if (!which.test(file)
+                || (file.format() == FileFormat.PUFFIN && !puffinFilesSeen.add(file.location()))) {
               continue; // several deletion vectors share one Puffin file: check it once
             }
             long position = order++;

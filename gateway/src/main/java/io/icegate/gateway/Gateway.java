@@ -27,6 +27,7 @@ import io.icegate.gateway.vending.NativeCredentialSource;
 import io.icegate.gateway.vending.TableCredentials;
 import io.icegate.overlay.assembly.ServiceSettings;
 import io.icegate.overlay.assembly.Services;
+import io.icegate.overlay.generated.GeneratedFilesCollector;
 import io.icegate.overlay.jobs.RefreshScheduler;
 import io.icegate.overlay.store.capture.CaptureChunkCollector;
 import java.io.PrintStream;
@@ -144,7 +145,10 @@ public final class Gateway implements AutoCloseable {
           + "outboundPolicy={}", settings.bind(), server.port(), storeName, settings.dataDir(),
           settings.allowLocalFiles(), settings.outboundPolicy());
       ChunkCollection chunkCollection = ChunkCollection.start(
-          new CaptureChunkCollector(store, clock, ChunkCollection.GRACE), ChunkCollection.CADENCE);
+          new CaptureChunkCollector(store, clock, ChunkCollection.GRACE),
+          new GeneratedFilesCollector(repositories, catalogFiles.get()::forCatalog, clock,
+              ChunkCollection.GRACE),
+          ChunkCollection.CADENCE);
       RefreshScheduler scheduler = services.refreshScheduler(settings.minRefreshInterval());
       metrics.addSection(new RefreshMetrics(scheduler.metrics(),
           services.schedules(settings.minRefreshInterval())));

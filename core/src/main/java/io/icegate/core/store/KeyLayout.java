@@ -171,6 +171,16 @@ public final class KeyLayout {
     return KeySubspace.SCHEDULES.get(Tuple.from(accountId, integrationId));
   }
 
+  /** When a collection pass last saw {@code metadataFile} as table {@code tableId}'s capture. */
+  public static byte[] generatedSeen(String accountId, String tableId, String metadataFile) {
+    return KeySubspace.GENERATED.pack(Tuple.from(accountId, tableId, metadataFile));
+  }
+
+  /** Every generated-file collection entry of table {@code tableId}. */
+  public static Subspace generatedOf(String accountId, String tableId) {
+    return KeySubspace.GENERATED.get(Tuple.from(accountId, tableId));
+  }
+
   /** The scheduler state of Integration {@code integrationId}. */
   public static byte[] schedule(String accountId, String integrationId) {
     return schedules(accountId, integrationId).pack();
@@ -338,6 +348,7 @@ public final class KeyLayout {
         KeySubspace.HELD.get(partition),
         KeySubspace.JOBS.get(partition),
         KeySubspace.SCHEDULES.get(partition),
+        KeySubspace.GENERATED.get(partition),
         KeySubspace.FENCES.get(partition),
         KeySubspace.COUNTERS.get(partition));
   }

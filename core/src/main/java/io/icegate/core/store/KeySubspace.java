@@ -192,6 +192,17 @@ public enum KeySubspace {
   SCHEDULES(20),
 
   /**
+   * Generated-file collection (issue 26, "Where generated files live"): {@code (account id, table
+   * id, metadata file) -> last seen} (8 bytes, big-endian epoch milliseconds), a metadata file
+   * icegate wrote for a captured Delta table and when a collection pass last saw it as the
+   * table's current capture. The files it references stay for the grace period after that (a
+   * reader may still hold it); an entry older than the grace is cleared. Written only by
+   * overlay-engine's {@code GeneratedFilesCollector}, inside the transaction that reads the
+   * capture pointer it decides on; cleared with the account.
+   */
+  GENERATED(21),
+
+  /**
    * Scratch space for the store self-check ({@code icegate store-check}), the conformance suite and
    * benchmarks; never read by the product.
    */

@@ -41,6 +41,7 @@ class KeySubspaceTest {
     pinned.put(KeySubspace.HELD, 18);
     pinned.put(KeySubspace.JOBS, 19);
     pinned.put(KeySubspace.SCHEDULES, 20);
+    pinned.put(KeySubspace.GENERATED, 21);
     pinned.put(KeySubspace.SCRATCH, 127);
 
     // a new subspace is pinned here when it is added

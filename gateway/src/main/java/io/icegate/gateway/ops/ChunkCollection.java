@@ -1,5 +1,6 @@
 package io.icegate.gateway.ops;
 
+import io.icegate.overlay.generated.GeneratedFilesCollector;
 import io.icegate.overlay.store.capture.CaptureChunkCollector;
 import java.time.Duration;
 import java.util.Objects;
@@ -11,9 +12,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs the capture chunk collector on a fixed cadence in the server (issue 10, "Cleanup":
- * unreferenced chunks are collected after a grace period). One daemon thread; a pass that fails is
- * logged and the next pass runs as planned, since the collector only deletes what it re-checks in
- * its own transaction. Closing stops the cadence and waits briefly for a running pass.
+ * unreferenced chunks are collected after a grace period), and after it the collector of the
+ * files generated for captured Delta tables (issue 26). One daemon thread; a pass that fails is
+ * logged and the next pass runs as planned, since each collector only deletes what it re-checks
+ * in its own transaction. Closing stops the cadence and waits briefly for a running pass.
  */
 public final class ChunkCollection implements AutoCloseable {
   /** How long after its latest write a blob is spared: far above any publication's duration. */
@@ -37,6 +39,15 @@ public final class ChunkCollection implements AutoCloseable {
    * @throws IllegalArgumentException when {@code cadence} is not positive
    */
   public static ChunkCollection start(CaptureChunkCollector collector, Duration cadence) {
+    return start(collector, null, cadence);
+  }
+
+  /**
+   * As {@link #start(CaptureChunkCollector, Duration)}, each pass also collecting generated files
+   * with {@code generated} (none when {@code null}).
+   */
+  public static ChunkCollection start(CaptureChunkCollector collector,
+      GeneratedFilesCollector generated, Duration cadence) {
     Objects.requireNonNull(collector, "collector");
     if (cadence.isNegative() || cadence.isZero()) {
       throw new IllegalArgumentException("cadence must be positive");
@@ -46,12 +57,12 @@ public final class ChunkCollection implements AutoCloseable {
       thread.setDaemon(true);
       return thread;
     });
-    executor.scheduleWithFixedDelay(() -> pass(collector), cadence.toMillis(),
+    executor.scheduleWithFixedDelay(() -> pass(collector, generated), cadence.toMillis(),
         cadence.toMillis(), TimeUnit.MILLISECONDS);
     return new ChunkCollection(executor);
   }
 
-  private static void pass(CaptureChunkCollector collector) {
+  private static void pass(CaptureChunkCollector collector, GeneratedFilesCollector generated) {
     try {
       int collected = collector.collect();
       if (collected > 0) {
@@ -60,6 +71,18 @@ public final class ChunkCollection implements AutoCloseable {
     } catch (RuntimeException e) {
       // an exception escaping would cancel every later pass of the schedule
       LOG.warn("capture chunk collection failed; the next pass runs as planned", e);
+    }
+    if (generated == null) {
+      return;
+    }
+    try {
+      GeneratedFilesCollector.Result result = generated.collect();
+      if (result.deleted() > 0) {
+        LOG.info("generated-file collection deleted {} unreferenced file(s) of {} table(s)",
+            result.deleted(), result.tables());
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("generated-file collection failed; the next pass runs as planned", e);
     }
   }
 

@@ -22,8 +22,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -88,7 +91,7 @@ class DeltaTableServingTest {
     String overlay = FederatedCatalog.json(gw.send("POST", base + "/overlays",
         "{\"displayName\":\"" + namespace + "\",\"integrationId\":\"" + integration
             + "\",\"catalogId\":\"" + catalogId + "\",\"includeNamespaces\":[[\"" + namespace
-            + "\"]]}")).get("id").asText();
+            + "\"]],\"retention\":\"P1D\"}")).get("id").asText();
     return base + "/overlays/" + overlay;
   }
 
@@ -124,10 +127,12 @@ class DeltaTableServingTest {
 
     JsonNode first = reconcile(overlayPath);
     assertThat(first.get("warnings")).as(first.toString()).isEmpty();
+    String firstFile;
     try (RESTCatalog client = client()) {
       Table table = client.loadTable(IDENT);
       assertThat(table.currentSnapshot()).isNotNull();
       assertThat(rows(table, null)).containsExactly("1:EU", "2:EU");
+      firstFile = assertServedFromItsMetadataFile(table);
     }
 
     delta.append("gold/orders", Map.of("region", Literal.ofString("US")),
@@ -142,7 +147,28 @@ class DeltaTableServingTest {
       assertThat(history).hasSize(2);
       assertThat(rows(table, null)).containsExactly("1:EU", "2:EU", "3:US");
       assertThat(rows(table, history.get(0).snapshotId())).containsExactly("1:EU", "2:EU");
+      String secondFile = assertServedFromItsMetadataFile(table);
+      assertThat(secondFile).isNotEqualTo(firstFile);
+      assertThat(((HasTableOperations) table).operations().current().previousFiles())
+          .extracting(TableMetadata.MetadataLogEntry::file).containsExactly(firstFile);
     }
+  }
+
+  /**
+   * Issue 26: the served metadata-location is an Iceberg metadata file icegate wrote under the
+   * table's generated prefix (not the Delta commit file), and iceberg-core reading that file gets
+   * exactly the metadata load-table answered. Returns the location.
+   */
+  private static String assertServedFromItsMetadataFile(Table table) {
+    TableMetadata served = ((HasTableOperations) table).operations().current();
+    String location = served.metadataFileLocation();
+    assertThat(location).matches(
+        "file:.*/_icegate/delta/[^/]+/metadata/\\d{5}-[0-9a-f-]{36}\\.metadata\\.json");
+    TableMetadata read = TableMetadataParser.read(table.io(), location);
+    assertThat(read.metadataFileLocation()).isEqualTo(location);
+    assertThat(TableMetadataParser.toJson(read)).isEqualTo(TableMetadataParser.toJson(served));
+    assertThat(read.property("icegate.captured-at", null)).isNotNull();
+    return location;
   }
 
   /**
@@ -203,6 +229,12 @@ class DeltaTableServingTest {
       client.initialize("icegate", props);
       Table table = client.loadTable(TableIdentifier.of("silver", "orders"));
       assertThat(rows(table, null)).containsExactly("1:EU", "2:EU");
+      // the metadata file on the Catalog's own store, read with the vended credentials
+      TableMetadata served = ((HasTableOperations) table).operations().current();
+      assertThat(served.metadataFileLocation()).startsWith(generated + "/metadata/");
+      assertThat(TableMetadataParser.toJson(
+          TableMetadataParser.read(table.io(), served.metadataFileLocation())))
+          .isEqualTo(TableMetadataParser.toJson(served));
     }
   }
 

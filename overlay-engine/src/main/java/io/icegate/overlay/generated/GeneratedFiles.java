@@ -40,7 +40,7 @@ public final class GeneratedFiles {
    * {@code file:///p} as {@code file:/p}, the form Hadoop's paths take when written; other
    * locations as they are.
    */
-  private static String local(String location) {
+  static String local(String location) {
     return location.startsWith("file:///") ? "file:/" + location.substring(8) : location;
   }
 

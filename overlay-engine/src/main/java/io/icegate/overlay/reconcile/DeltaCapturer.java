@@ -15,19 +15,27 @@ import io.icegate.core.model.Catalog;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.repo.Repositories;
+import io.icegate.overlay.generated.CapturedHistory;
 import io.icegate.overlay.generated.CatalogFiles;
 import io.icegate.overlay.generated.DeltaRefusal;
 import io.icegate.overlay.generated.GeneratedFiles;
+import io.icegate.overlay.generated.MetadataFiles;
+import io.icegate.overlay.store.capture.Blobs;
 import io.icegate.overlay.store.capture.CaptureOutcome;
 import io.icegate.overlay.store.capture.CapturePointer;
 import io.icegate.overlay.store.capture.CapturePointers;
 import io.icegate.overlay.store.capture.Captures;
 import io.icegate.overlay.store.relation.ManagedRelations;
 import io.icegate.overlay.store.relation.TableDefinition;
+import io.icegate.overlay.tablevalidation.CaptureChanges;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -42,10 +50,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  * of its previous capture ({@link DeltaLog#capture}, {@link DeltaVersionCapture}). The manifests,
  * manifest lists and delete files it generates are written under the target Catalog's warehouse,
  * at {@link GeneratedFiles#location} ({@link CatalogFiles}); the data files stay in
- * the upstream's storage. The metadata is published like an Iceberg capture ({@link
- * Captures#publishAll}), its pointer naming the Delta commit file captured, in batches each fenced
- * by the run ({@link RunFence}). A Table whose pointer already names the commit file the run
- * observed costs no upstream call and no write.
+ * the upstream's storage. History older than the retention is dropped ({@link CapturedHistory}).
+ * The metadata is written as an Iceberg metadata file ({@link MetadataFiles}) and published,
+ * the same bytes, like an Iceberg capture ({@link Captures#publishAll}), its pointer naming the
+ * Delta commit file captured and that metadata file, in batches each fenced by the run ({@link
+ * RunFence}); what a capture added is left for validation ({@link CaptureChanges}). A Table whose
+ * pointer already names the commit file the run observed costs no upstream call and no write.
  *
  * <p>A Delta feature that cannot be served as Iceberg is captured as refused ({@link
  * DeltaRefusal}): validation hides the table with one record naming the feature and the commit
@@ -117,6 +127,8 @@ final class DeltaCapturer {
     if (work.isEmpty()) {
       return tally.result();
     }
+    Optional<Duration> retention = repositories.store().read(
+        tx -> CapturedHistory.retention(tx, repositories, fence.overlay()));
     FileIO generatedIo;
     try {
       if (catalog == null) {
@@ -151,7 +163,8 @@ final class DeltaCapturer {
         // read one at a time: a previous capture's metadata is held only while it is extended
         Optional<Captures.Capture> before = captures.read(account, target.tableId());
         Optional<Captures.Candidate> candidate = captureOne(client, target, before,
-            GeneratedFiles.location(catalog, target.tableId()), generatedIo, tally);
+            new Generated(GeneratedFiles.location(catalog, target.tableId()), generatedIo,
+                retention), tally);
         if (candidate.isPresent()) {
           candidates.add(candidate.get());
           of.add(target);
@@ -171,13 +184,19 @@ final class DeltaCapturer {
     return tally.result();
   }
 
+  /**
+   * Where and how a capture writes: the Table's generated prefix, the Catalog's FileIO, and the
+   * retention of captured history ({@link CapturedHistory}).
+   */
+  private record Generated(String location, FileIO io, Optional<Duration> retention) {}
+
   /** One Table read and captured; empty when it failed (counted, warned) or is unchanged. */
   private Optional<Captures.Candidate> captureOne(CatalogClient client,
-      TableCapturer.Target target, Optional<Captures.Capture> before, String generatedLocation,
-      FileIO generatedIo, TableCapturer.Tally tally) {
+      TableCapturer.Target target, Optional<Captures.Capture> before, Generated generated,
+      TableCapturer.Tally tally) {
     String what = "capture of Delta table " + target.displayPath();
     TableMetadata previous = before.map(c -> TableMetadataParser.fromJson(
-        c.pointer().upstreamMetadataLocation(),
+        c.pointer().servedMetadataLocation(),
         new String(c.metadataJson(), StandardCharsets.UTF_8))).orElse(null);
     if (previous != null && DeltaRefusal.of(previous).isPresent()) {
       // a refused capture is no base for the next snapshot: the last one before it is
@@ -186,30 +205,31 @@ final class DeltaCapturer {
     try {
       DeltaTableSource source = client.deltaTableSource(
           new NamespacePath(target.upstreamNamespace()), target.upstreamName());
-      TableMetadata captured;
+      DeltaVersionCapture.Captured changes;
       try (S3Client s3 = VendedS3Client.open(source.credentials(), source.storeSettings(),
           policy)) {
-        captured = new DeltaLog(s3, source.tableLocation()).capture(
-            Optional.ofNullable(source.version()), previous, target.tableId(), generatedLocation,
-            generatedIo);
+        changes = new DeltaLog(s3, source.tableLocation()).captureChanges(
+            Optional.ofNullable(source.version()), previous, target.tableId(), generated.location(),
+            generated.io());
       }
+      TableMetadata captured = changes.metadata();
       if (captured == previous) {
         tally.unchanged++;
         return Optional.empty();
       }
-      return Optional.of(new Captures.Candidate(target.tableId(),
-          before.map(Captures.Capture::pointer), commitFile(captured),
-          TableMetadataParser.toJson(captured).getBytes(StandardCharsets.UTF_8)));
+      Captures.Candidate candidate =
+          candidate(target, before, commitFile(captured), captured, generated);
+      remember(before, previous, changes, candidate);
+      return Optional.of(candidate);
     } catch (CatalogAccessException e) {
       tally.fail(what + " failed: " + e.code() + ": " + e.getMessage());
     } catch (DeltaVersionCapture.UnrepresentableFeatureException e) {
       // captured as refused: the validation step then hides the table with one record naming
       // the feature and the commit file (DeltaRefusal), until a later commit captures cleanly
       tally.warn(what + " refused: " + e.getMessage());
-      return Optional.of(new Captures.Candidate(target.tableId(),
-          before.map(Captures.Capture::pointer), e.commitFile(),
-          TableMetadataParser.toJson(DeltaRefusal.refused(refusalBase(target, previous),
-              e.feature(), e.commitFile(), e.getMessage())).getBytes(StandardCharsets.UTF_8)));
+      return Optional.of(candidate(target, before, e.commitFile(),
+          DeltaRefusal.refused(refusalBase(target, previous), e.feature(), e.commitFile(),
+              e.getMessage()), generated));
     } catch (DeltaSchemas.UnsupportedTypeException e) {
       tally.fail(what + " refused: " + e.getMessage());
     } catch (DeltaLog.UnreadableLogException e) {
@@ -223,6 +243,42 @@ final class DeltaCapturer {
       tally.fail(what + " failed: " + e.getClass().getSimpleName() + ": " + e.getMessage());
     }
     return Optional.empty();
+  }
+
+  /**
+   * The capture of {@code metadata}, read from {@code commitFile}, without the history older
+   * than the retention ({@link CapturedHistory}): its metadata file written first (the capture's
+   * blob holds the same bytes), named for the capture generation it is meant for.
+   */
+  private Captures.Candidate candidate(TableCapturer.Target target,
+      Optional<Captures.Capture> before, String commitFile, TableMetadata metadata,
+      Generated generated) {
+    long generation = before.map(c -> c.pointer().captureGeneration()).orElse(0L) + 1;
+    Instant now = captures.now();
+    MetadataFiles.Written file = MetadataFiles.write(
+        CapturedHistory.pruned(metadata, generated.retention(), now.toEpochMilli()),
+        generated.location(), generation, now, generated.io());
+    return new Captures.Candidate(target.tableId(), before.map(Captures.Capture::pointer),
+        commitFile, file.json(), file.location());
+  }
+
+  /**
+   * Tells validation what {@code changes} added ({@link CaptureChanges}) when the rest of the
+   * table is as the base capture had it: same schema and partition spec, base not refused.
+   */
+  private static void remember(Optional<Captures.Capture> before, TableMetadata previous,
+      DeltaVersionCapture.Captured changes, Captures.Candidate candidate) {
+    TableMetadata captured = changes.metadata();
+    if (before.isEmpty() || previous == null || previous.currentSnapshot() == null
+        || DeltaRefusal.of(previous).isPresent()
+        || previous.currentSchemaId() != captured.currentSchemaId()
+        || previous.defaultSpecId() != captured.defaultSpecId()) {
+      return;
+    }
+    Set<String> added = new HashSet<>();
+    changes.addedDataFiles().forEach(file -> added.add(file.location()));
+    CaptureChanges.IN_PROCESS.record(Blobs.digest(candidate.metadataJson()),
+        before.get().pointer().captureGeneration(), added);
   }
 
   /** What a refused capture is written on: the previous capture, else the Table's definition. */

@@ -73,6 +73,7 @@ public final class TableValidator {
   private final boolean allowLocalFiles;
   private final int concurrency;
   private final CatalogFiles catalogFiles;
+  private final CaptureChanges changes;
 
   /**
    * Counts and warnings of validating several Tables.
@@ -128,6 +129,18 @@ public final class TableValidator {
    */
   public TableValidator(Repositories repositories, OutboundAddressPolicy policy,
       boolean allowLocalFiles, int concurrency, CatalogFiles catalogFiles) {
+    this(repositories, policy, allowLocalFiles, concurrency, catalogFiles, null);
+  }
+
+  /**
+   * @param changes what this process's Delta captures added ({@link CaptureChanges}): a Delta
+   *     table whose base capture validated clean is then checked incrementally; {@code null}
+   *     checks every file (revalidation)
+   */
+  public TableValidator(Repositories repositories, OutboundAddressPolicy policy,
+      boolean allowLocalFiles, int concurrency, CatalogFiles catalogFiles,
+      CaptureChanges changes) {
+    this.changes = changes;
     this.catalogFiles = Objects.requireNonNull(catalogFiles, "catalogFiles");
     this.repositories = Objects.requireNonNull(repositories, "repositories");
     this.validations = new TableValidations(repositories);
@@ -390,7 +403,14 @@ public final class TableValidator {
         }
       }
       // in manifest order, so a revalidation of the same files lists its errors the same way
-      return DataFileCheck.check(metadata, files).stream().map(subject::error).toList();
+      List<FileProblem> problems = new ArrayList<>(DataFileCheck.checkOnly(metadata, files,
+          DataFileCheck.DEFAULT_PARALLELISM, subject.delta()
+              ? DeltaFileChecks.which(changes, subject.capture().pointer(), subject.expected())
+              : file -> true));
+      if (subject.delta()) {
+        problems.addAll(DeltaFileChecks.vacuumed(metadata, files));
+      }
+      return problems.stream().map(subject::error).toList();
     }
   }
 

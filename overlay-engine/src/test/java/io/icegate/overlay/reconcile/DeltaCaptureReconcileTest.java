@@ -18,6 +18,8 @@ import io.icegate.core.credential.SecretValues;
 import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.Integration;
+import io.icegate.core.overlay.OverlayPatch;
+import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
 import io.icegate.core.paging.PageRequest;
 import io.icegate.core.store.KvStore;
@@ -39,6 +41,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataFile;
@@ -52,6 +55,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -121,6 +126,7 @@ class DeltaCaptureReconcileTest {
         .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
     String overlay = h.overlay("gold", h.unityIntegration("unity", unity, objects, "main"),
         catalog, List.of(List.of("gold")));
+    retain(overlay, "P1D"); // history kept (issue 28: the default is the current capture only)
 
     ReconcileReport first = h.reconcile(overlay);
     assertThat(first.warnings()).isEmpty();
@@ -319,6 +325,163 @@ class DeltaCaptureReconcileTest {
       assertThat(new Captures(h.repos).read(h.account, links)).isEmpty();
       assertThat(visibility(validations, links)).isEqualTo(Visibility.PENDING);
     }
+  }
+
+  /**
+   * Issue 28, retention of a Delta table's captured history: without a retention only the current
+   * capture's snapshot is kept (and the metadata log is empty); with one, snapshots and
+   * metadata-log entries within it are kept; a shorter retention, read at the next capture, drops
+   * what it no longer covers; the current snapshot is never dropped. On both stores.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void retentionPrunesCapturedHistoryButNeverTheCurrentSnapshot(String kind) throws Exception {
+    store.close();
+    store = ReconcileHarness.openStore(kind, scratch);
+    h = new ReconcileHarness(store, Clock.systemUTC());
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
+    String path = "kept" + kind + "/orders";
+    delta.create(path, ORDERS, List.of("region"), Map.of());
+    delta.append(path, Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {1L, "EU"}));
+    delta.uploadTable(path);
+    Map<String, String> columns = new LinkedHashMap<>();
+    columns.put("id", "long");
+    columns.put("region", "string");
+    unity.addTable("main", "kept" + kind, "orders", "EXTERNAL", "DELTA",
+        "s3://" + LAKE + "/" + path, columns);
+    String catalog = h.repos.catalogs(h.account)
+        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
+    String overlay = h.overlay("kept", h.unityIntegration("unity", unity, objects, "main"),
+        catalog, List.of(List.of("kept" + kind)));
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    String tableId = h.relations(catalog).get("kept" + kind + ".orders").id();
+    Captures captures = new Captures(h.repos);
+
+    // no retention: the current capture only
+    long v2 = appendUs(delta, path, 2L);
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    TableMetadata second = served(captures.read(h.account, tableId).orElseThrow());
+    assertThat(versions(second)).containsExactly(v2);
+    assertThat(second.previousFiles()).isEmpty();
+    assertThat(dataFiles(second, second.currentSnapshot())).hasSize(2);
+
+    // a retention of an hour keeps what it covers
+    retain(overlay, "PT1H");
+    long v3 = appendUs(delta, path, 3L);
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    TableMetadata third = served(captures.read(h.account, tableId).orElseThrow());
+    assertThat(versions(third)).containsExactly(v2, v3);
+    assertThat(third.previousFiles()).extracting(TableMetadata.MetadataLogEntry::file)
+        .containsExactly(second.metadataFileLocation());
+
+    // shortened: read at the next capture, it drops everything older but the current snapshot
+    retain(overlay, "PT1S");
+    Thread.sleep(1_500);
+    long v4 = appendUs(delta, path, 4L);
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    TableMetadata fourth = served(captures.read(h.account, tableId).orElseThrow());
+    assertThat(versions(fourth)).containsExactly(v4);
+    assertThat(fourth.previousFiles()).isEmpty();
+    assertThat(dataFiles(fourth, fourth.currentSnapshot())).hasSize(4);
+  }
+
+  private static long appendUs(KernelTableWriter delta, String path, long id) {
+    long version = delta.append(path, Map.of("region", Literal.ofString("US")),
+        List.<Object[]>of(new Object[] {id, "US"}));
+    delta.uploadTable(path);
+    return version;
+  }
+
+  /** Sets the Overlay's retention (a demand change: no configuration generation). */
+  private void retain(String overlay, String retention) {
+    h.overlays.update(h.account, overlay, ExpectedGeneration.any(), new OverlayPatch(null, null,
+        null, null, null, null, Optional.of(retention), null));
+  }
+
+  /** The Delta versions of the captured snapshots, oldest first. */
+  private static List<Long> versions(TableMetadata metadata) {
+    return metadata.snapshots().stream()
+        .map(s -> Long.parseLong(s.summary().get(DeltaVersionCapture.DELTA_VERSION))).toList();
+  }
+
+  /** A capture as served: at its metadata file, which holds exactly its bytes. */
+  private static TableMetadata served(Captures.Capture capture) {
+    assertThat(capture.pointer().metadataFile()).isNotNull();
+    TableMetadata read = TableMetadataParser.read(new HadoopFileIO(new Configuration()),
+        capture.pointer().metadataFile());
+    assertThat(TableMetadataParser.toJson(read)).isEqualTo(TableMetadataParser.toJson(
+        TableMetadataParser.fromJson(capture.pointer().metadataFile(),
+            new String(capture.metadataJson(), StandardCharsets.UTF_8))));
+    return read;
+  }
+
+  /**
+   * Issue 26, incremental validation: a capture that extends a clean one checks only the files it
+   * added (a file of the earlier version lost meanwhile goes unnoticed, as it would in a check of
+   * the change), while a revalidation checks them all; and a time-travel snapshot whose file the
+   * upstream vacuumed fails validation, naming the snapshot's Delta version.
+   */
+  @Test
+  void validationChecksTheAddedFilesAndTimeTravelSnapshotsWhoseFilesAreGone() throws Exception {
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
+    delta.create("inc/orders", ORDERS, List.of("region"), Map.of());
+    delta.append("inc/orders", Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {1L, "EU"}));
+    delta.uploadTable("inc/orders");
+    Map<String, String> columns = new LinkedHashMap<>();
+    columns.put("id", "long");
+    columns.put("region", "string");
+    unity.addTable("main", "inc", "orders", "EXTERNAL", "DELTA", "s3://" + LAKE + "/inc/orders",
+        columns);
+    String catalog = h.repos.catalogs(h.account)
+        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
+    String overlay = h.overlay("inc", h.unityIntegration("unity", unity, objects, "main"),
+        catalog, List.of(List.of("inc")));
+    retain(overlay, "P1D");
+    TableValidations validations = new TableValidations(h.repos);
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    String tableId = h.relations(catalog).get("inc.orders").id();
+    assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+
+    // the EU file is lost (here and in the local copy, so no upload brings it back)
+    String euKey = s3.listObjectsV2(b -> b.bucket(LAKE).prefix("inc/orders/region=EU/"))
+        .contents().get(0).key();
+    s3.deleteObject(b -> b.bucket(LAKE).key(euKey));
+    Files.delete(scratch.resolve(euKey));
+    delta.append("inc/orders", Map.of("region", Literal.ofString("US")),
+        List.<Object[]>of(new Object[] {2L, "US"}));
+    delta.uploadTable("inc/orders");
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+    // a revalidation checks every file
+    assertThat(h.services.revalidation().revalidateTable(h.account, catalog, tableId).status()
+        .errorCount()).isEqualTo(1);
+    assertThat(validations.errors(h.account, tableId, PageRequest.first()).items())
+        .singleElement().satisfies(e -> assertThat(e.filePath())
+            .isEqualTo("s3://" + LAKE + "/" + euKey));
+
+    // the upstream removes the lost file: the current snapshot is whole again, but the earlier
+    // snapshots still name it, so time travel to them would miss rows: validation fails
+    long v3 = delta.removeFiles("inc/orders", p -> p.contains("region=EU"));
+    delta.uploadTable("inc/orders");
+    assertThat(h.reconcile(overlay).warnings()).singleElement()
+        .satisfies(w -> assertThat(w).contains("inc.orders").contains("1 validation error"));
+    assertThat(visibility(validations, tableId)).isEqualTo(new Visibility.Failed(1));
+    assertThat(validations.errors(h.account, tableId, PageRequest.first()).items())
+        .singleElement().satisfies(e -> {
+          assertThat(e.filePath()).isEqualTo("s3://" + LAKE + "/" + euKey);
+          assertThat(e.message()).contains("time-travel snapshot").contains("Delta version 1)");
+        });
+    // without retention the next capture keeps only the current snapshot: visible again
+    h.overlays.update(h.account, overlay, ExpectedGeneration.any(), new OverlayPatch(null, null,
+        null, null, null, null, Optional.empty(), null));
+    delta.append("inc/orders", Map.of("region", Literal.ofString("US")),
+        List.<Object[]>of(new Object[] {3L, "US"}));
+    delta.uploadTable("inc/orders");
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
+    assertThat(v3).isGreaterThan(1);
   }
 
   private static void putCommit(String path, long version, String body) {

@@ -68,6 +68,12 @@ public final class ReconcileHarness {
     this(new Services(store, clock, SETTINGS));
   }
 
+  /** A harness whose Delta captures write generated files through {@code catalogFiles}. */
+  public ReconcileHarness(KvStore store, Clock clock,
+      io.icegate.overlay.generated.CatalogFiles catalogFiles) {
+    this(new Services(store, clock, SETTINGS.withCatalogFiles(catalogFiles)));
+  }
+
   /** A harness whose reconcilers open upstream clients through {@code clients}. */
   public ReconcileHarness(KvStore store, Clock clock, IntegrationClients clients) {
     this(new Services(store, clock, SETTINGS, clients));

@@ -1,5 +1,6 @@
 package io.icegate.overlay.store.capture;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.icegate.core.model.ModelJson;
 import java.io.IOException;
@@ -18,13 +19,18 @@ import java.util.Objects;
  *     io.icegate.core.store.KeySubspace#BLOBS}
  * @param size the captured metadata JSON's length in bytes
  * @param capturedAt when the pointer was published
+ * @param metadataFile the Iceberg metadata file icegate wrote with the same bytes as the blob
+ *     (Delta captures, issue 26: the upstream has no Iceberg metadata file, so the served
+ *     metadata location is this one), or {@code null} when the upstream metadata location is
+ *     itself the Iceberg metadata file (Iceberg captures)
  */
 public record CapturePointer(
     long captureGeneration,
     String upstreamMetadataLocation,
     String digest,
     long size,
-    Instant capturedAt) {
+    Instant capturedAt,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String metadataFile) {
 
   public CapturePointer {
     if (captureGeneration < 1) {
@@ -38,6 +44,17 @@ public record CapturePointer(
       throw new IllegalArgumentException("size must not be negative");
     }
     Objects.requireNonNull(capturedAt, "capturedAt");
+  }
+
+  /** A pointer to a capture of an upstream Iceberg metadata file (no file of icegate's). */
+  public CapturePointer(long captureGeneration, String upstreamMetadataLocation, String digest,
+      long size, Instant capturedAt) {
+    this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, null);
+  }
+
+  /** The Iceberg metadata file a client may read this capture from (served metadata location). */
+  public String servedMetadataLocation() {
+    return metadataFile != null ? metadataFile : upstreamMetadataLocation;
   }
 
   byte[] toJson() {

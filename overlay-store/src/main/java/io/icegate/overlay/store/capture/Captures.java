@@ -86,14 +86,22 @@ public final class Captures {
    * @param expected the pointer the caller read before loading upstream (empty: none)
    * @param location the upstream metadata location {@code metadataJson} was read from
    * @param metadataJson the Iceberg table metadata JSON of that location
+   * @param metadataFile the Iceberg metadata file the caller wrote with exactly {@code
+   *     metadataJson} ({@link CapturePointer#metadataFile}), or {@code null}
    */
   public record Candidate(String tableId, Optional<CapturePointer> expected, String location,
-      byte[] metadataJson) {
+      byte[] metadataJson, String metadataFile) {
     public Candidate {
       Objects.requireNonNull(tableId, "tableId");
       Objects.requireNonNull(expected, "expected");
       Objects.requireNonNull(location, "location");
       Objects.requireNonNull(metadataJson, "metadataJson");
+    }
+
+    /** A capture of an upstream Iceberg metadata file, {@code location}. */
+    public Candidate(String tableId, Optional<CapturePointer> expected, String location,
+        byte[] metadataJson) {
+      this(tableId, expected, location, metadataJson, null);
     }
   }
 
@@ -157,8 +165,7 @@ public final class Captures {
         List<CaptureOutcome> out = new ArrayList<>(round.size());
         for (int k = 0; k < round.size(); k++) {
           Candidate c = candidates.get(round.get(k));
-          out.add(point(tx, accountId, overlayId, c.tableId(), c.expected(), c.location(),
-              digests.get(k), c.metadataJson().length));
+          out.add(point(tx, accountId, overlayId, c, digests.get(k)));
         }
         return out;
       });
@@ -217,8 +224,12 @@ public final class Captures {
   }
 
   /** The pointer transaction's body; {@code null} when the blob is gone (write it again). */
-  private CaptureOutcome point(Transaction tx, String accountId, String overlayId, String tableId,
-      Optional<CapturePointer> expected, String location, String digest, long size) {
+  private CaptureOutcome point(Transaction tx, String accountId, String overlayId,
+      Candidate candidate, String digest) {
+    String tableId = candidate.tableId();
+    Optional<CapturePointer> expected = candidate.expected();
+    String location = candidate.location();
+    long size = candidate.metadataJson().length;
     Optional<Resource<Table>> table = repositories.tables(accountId).get(tx, tableId);
     Provenance provenance = table.map(t -> t.spec().provenance()).orElse(null);
     if (provenance == null || !provenance.overlayId().equals(overlayId)) {
@@ -241,7 +252,8 @@ public final class Captures {
     if (!Blobs.complete(tx, digest, size)) {
       return null;
     }
-    CapturePointer next = new CapturePointer(read + 1, location, digest, size, now());
+    CapturePointer next =
+        new CapturePointer(read + 1, location, digest, size, now(), candidate.metadataFile());
     pointers.set(tx, accountId, tableId, next);
     Table spec = table.get().spec();
     Map<String, String> properties = new HashMap<>(spec.properties());

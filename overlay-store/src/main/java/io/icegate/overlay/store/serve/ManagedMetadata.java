@@ -66,7 +66,10 @@ public final class ManagedMetadata {
    * <p>A capture is served as captured, with the upstream metadata location as its metadata
    * location and the capture time added as table property {@value Captures#CAPTURED_AT_PROPERTY};
    * it is edited as JSON before parsing, not through Iceberg's builder, whose {@code build()}
-   * would append a metadata-log entry and restamp the last-updated time. A definition is served
+   * would append a metadata-log entry and restamp the last-updated time. A capture with a
+   * metadata file of icegate's ({@link CapturePointer#metadataFile}: Delta captures) is served
+   * exactly as that file reads, at that location (its writer put the capture time in it). A
+   * definition is served
    * without snapshots and without a metadata file location.
    *
    * @param displayName the table's name as the caller knows it, for the not-found message
@@ -82,6 +85,11 @@ public final class ManagedMetadata {
           "the capture of table " + table.id() + " names a missing blob"));
       try {
         JsonNode node = JsonUtil.mapper().readTree(json);
+        if (pointer.metadataFile() != null) {
+          // icegate wrote these very bytes as the metadata file: served unchanged, a client
+          // reading the file gets what load-table answers (capture time included)
+          return TableMetadataParser.fromJson(pointer.metadataFile(), node);
+        }
         JsonNode properties = node.get("properties");
         ObjectNode served = properties instanceof ObjectNode object
             ? object
