@@ -82,6 +82,22 @@ public final class FixtureProcess implements AutoCloseable {
     return start(workDir, "object-store", "ObjectStoreFixture", "region", buckets);
   }
 
+  /**
+   * Starts s3proxy alone, accepting only the identity {@code accessKeyId} / {@code
+   * secretAccessKey}, with {@code buckets} created; its output goes to {@code NAME.out} and
+   * {@code NAME.log}. Two stores with different identities show that one credential does not
+   * quietly cover both.
+   *
+   * @throws IllegalStateException as {@link #startUpstreamCatalog}
+   */
+  public static FixtureProcess startObjectStoreWithIdentity(Path workDir, String name,
+      String accessKeyId, String secretAccessKey, String... buckets) throws IOException {
+    List<String> args = new ArrayList<>(List.of("--access-key-id=" + accessKeyId,
+        "--secret-access-key=" + secretAccessKey));
+    args.addAll(List.of(buckets));
+    return start(workDir, name, "ObjectStoreFixture", "region", args.toArray(new String[0]));
+  }
+
   private static FixtureProcess start(Path workDir, String name, String mainClass, String lastKey,
       String... args) throws IOException {
     Path log = workDir.resolve(name + ".log");

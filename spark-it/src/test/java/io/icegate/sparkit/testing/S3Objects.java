@@ -1,9 +1,15 @@
 package io.icegate.sparkit.testing;
 
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileInfo;
 
@@ -30,5 +36,25 @@ public final class S3Objects {
       }
     }
     return locations;
+  }
+
+  /**
+   * Copies every file under {@code directory} to {@code prefix} ({@code s3://bucket/key}), keeping
+   * relative paths, overwriting what is there: how a test puts a table written on local disk onto
+   * the object store.
+   *
+   * @param fileIoProperties as {@link #list}
+   */
+  public static void upload(Map<String, String> fileIoProperties, Path directory, String prefix)
+      throws IOException {
+    try (S3FileIO io = new S3FileIO(); Stream<Path> files = Files.walk(directory)) {
+      io.initialize(new HashMap<>(fileIoProperties));
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        String key = directory.relativize(file).toString().replace(File.separatorChar, '/');
+        try (OutputStream out = io.newOutputFile(prefix + "/" + key).createOrOverwrite()) {
+          Files.copy(file, out);
+        }
+      }
+    }
   }
 }

@@ -1,0 +1,538 @@
+package io.icegate.sparkit.delta;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.TableManager;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
+import io.icegate.access.unity.fixture.UnityCatalogFixture;
+import io.icegate.sparkit.testing.AdminApi;
+import io.icegate.sparkit.testing.FixtureProcess;
+import io.icegate.sparkit.testing.GatewayProcess;
+import io.icegate.sparkit.testing.IcebergSpark;
+import io.icegate.sparkit.testing.S3Objects;
+import io.icegate.sparkit.testing.WorkDirs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import scala.jdk.javaapi.CollectionConverters;
+
+/**
+ * Issue 26 end to end: a Delta table written by delta-spark (partitioned; deletion vectors after a
+ * DELETE; a checkpoint; schema evolution; column mapping enabled on the existing table, then a
+ * renamed column; sub-millisecond timestamps) is served by a Unity Catalog and by a Delta Sharing
+ * share, reconciled by the packaged gateway, and read by Spark through the gateway with vended
+ * credentials and no storage keys of its own. Every result set is compared whole with what Spark
+ * reads from the Delta table directly: the latest version, a filter at the sub-millisecond bound,
+ * time travel to an earlier captured version, and the rows after a new upstream commit and the
+ * next reconcile.
+ *
+ * <p>Processes: two object stores (s3proxy, child JVMs) with different identities: {@code lake}
+ * holds the Delta table (identity A, which the upstreams vend), {@code warehouse} the gateway
+ * Catalog's generated metadata (identity B, which the Catalog vends), so a credential for one
+ * prefix cannot quietly cover the other; the packaged gateway (child JVM); the Unity and Delta
+ * Sharing fixtures (the JDK's HTTP server, in this JVM: they have no Jetty to clash with Spark's
+ * Servlet 5). delta-spark writes the table on local disk (the Spark JVM has no Hadoop S3
+ * filesystem), and the test copies it to the lake store after each batch of commits, as a
+ * writer's commits land there; Spark's direct Delta reads use the local copy, which is the same
+ * table.
+ *
+ * <p>The steps run in order and build on each other.
+ */
+@Tag("spark")
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class DeltaThroughGatewaySparkTest {
+  private static final String TOKEN = "igt_spark-it-delta-token";
+  private static final String LAKE_KEY = "lake-access-key";
+  private static final String LAKE_SECRET = "lake-secret-key-7f3a9c2e";
+  private static final String WAREHOUSE_KEY = "warehouse-access-key";
+  private static final String WAREHOUSE_SECRET = "warehouse-secret-key-b41d06";
+  /** Where the Delta table lives on the lake store. */
+  private static final String TABLE_LOCATION = "s3://lake/gold/orders";
+  private static final String GENERATED = "s3://generated/lakehouse";
+  private static final String BOUND = "TIMESTAMP'2023-11-14 22:13:20.123456'";
+
+  private static Path work;
+  private static FixtureProcess lake;
+  private static FixtureProcess warehouse;
+  private static GatewayProcess gateway;
+  private static UnityCatalogFixture unity;
+  private static DeltaSharingFixture sharing;
+  private static SparkSession spark;
+  private static AdminApi admin;
+  private static String accountPath;
+  private static String catalogId;
+  private static String unityTableId;
+  private static String unityOverlay;
+  private static String sharingOverlay;
+  /** The Delta table on local disk, as delta-spark wrote it. */
+  private static Path table;
+  /** The Delta version of the first Unity capture. */
+  private static long firstCaptured;
+
+  @BeforeAll
+  @Timeout(value = 3, unit = TimeUnit.MINUTES)
+  static void start() throws IOException {
+    work = WorkDirs.fresh("delta-gateway-");
+    lake = FixtureProcess.startObjectStoreWithIdentity(work, "lake-store", LAKE_KEY,
+        LAKE_SECRET, "lake");
+    warehouse = FixtureProcess.startObjectStoreWithIdentity(work, "warehouse-store",
+        WAREHOUSE_KEY, WAREHOUSE_SECRET, "generated");
+    gateway = GatewayProcess.start(work, TOKEN);
+    unity = UnityCatalogFixture.start(LAKE_KEY, LAKE_SECRET);
+    unity.requireOAuth();
+    sharing = DeltaSharingFixture.start();
+    sharing.vend(new DeltaSharingFixture.Keys(LAKE_KEY, LAKE_SECRET, "sharing-session-token"));
+    spark = IcebergSpark.startWithDelta(work);
+    admin = new AdminApi(gateway.baseUri(), TOKEN);
+    accountPath = "/admin/v1/accounts/" + admin.accountId("default");
+    table = work.resolve("lake/gold/orders");
+
+    // No storage settings: the gateway vends one credential per prefix, each with its endpoint,
+    // region and path style. Iceberg's table cache off, so each step sees the last reconcile.
+    Map<String, String> gatewayProperties = new LinkedHashMap<>();
+    gatewayProperties.put("cache-enabled", "false");
+    gatewayProperties.put("header.X-Iceberg-Access-Delegation", "vended-credentials");
+    IcebergSpark.restCatalog(spark, "gw", gateway.icebergUri(), "lakehouse", "token", TOKEN,
+        gatewayProperties);
+  }
+
+  @BeforeEach
+  void processesStillRunning() {
+    lake.requireAlive();
+    warehouse.requireAlive();
+    gateway.requireAlive();
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    try {
+      if (spark != null) {
+        spark.stop();
+      }
+      if (unity != null) {
+        unity.close();
+      }
+      if (sharing != null) {
+        sharing.close();
+      }
+    } finally {
+      try {
+        if (gateway != null) {
+          gateway.close();
+        }
+      } finally {
+        try {
+          if (lake != null) {
+            lake.close();
+          }
+        } finally {
+          if (warehouse != null) {
+            warehouse.close();
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * delta-spark writes versions 0 to 4: a partitioned table with deletion vectors and a
+   * checkpoint every 4 versions, rows with sub-millisecond timestamps, a DELETE (a deletion
+   * vector), an added column, rows with it; then the table goes to the lake store.
+   */
+  @Test
+  @Order(1)
+  // Spark's first writes in a JVM are slow (about a minute on a loaded machine), Delta's too
+  @Timeout(value = 6, unit = TimeUnit.MINUTES)
+  void deltaSparkWritesThePartitionedTable() throws IOException {
+    sql("CREATE TABLE " + delta() + " (id BIGINT, name STRING, ts TIMESTAMP, region STRING)"
+        + " USING delta PARTITIONED BY (region) TBLPROPERTIES ("
+        + "'delta.enableDeletionVectors' = 'true', 'delta.checkpointInterval' = '4')");
+    sql("INSERT INTO " + delta() + " VALUES"
+        + " (1, 'a', TIMESTAMP'2023-11-14 22:13:20.123456', 'EU'),"
+        + " (2, 'b', TIMESTAMP'2023-11-14 22:13:20.123', 'EU'),"
+        + " (3, 'c', TIMESTAMP'2023-11-14 22:13:20.123457', 'EU'),"
+        + " (4, 'd', NULL, 'US'),"
+        + " (5, 'e', TIMESTAMP'2023-11-14 22:13:20.124', 'US')");
+    sql("DELETE FROM " + delta() + " WHERE id = 2");
+    sql("ALTER TABLE " + delta() + " ADD COLUMNS (note STRING)");
+    sql("INSERT INTO " + delta() + " VALUES (6, 'f', " + BOUND + ", 'APAC', 'new')");
+    upload();
+
+    assertThat(deltaVersion()).isEqualTo(4);
+    assertThat(table.resolve("_delta_log/00000000000000000004.checkpoint.parquet"))
+        .isRegularFile();
+    assertThat(Files.readString(table.resolve("_delta_log/00000000000000000002.json")))
+        .contains("\"deletionVector\"");
+    assertThat(S3Objects.list(lakeKeys(), TABLE_LOCATION))
+        .contains(TABLE_LOCATION + "/_delta_log/00000000000000000004.checkpoint.parquet");
+  }
+
+  /**
+   * Unity serves the table; a Catalog whose warehouse is on the other store, a Unity Integration
+   * and an Overlay keeping 30 days of captured history, all over plain HTTP; the reconcile
+   * captures and validates the table, with the credentials Unity vends for it.
+   */
+  @Test
+  @Order(2)
+  void unityServesTheTableAndTheReconcileCapturesIt() {
+    unityTableId = unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA", TABLE_LOCATION,
+        unityColumns("name"));
+    unity.partitionBy("main", "gold", "orders", List.of("region"));
+
+    Map<String, Object> s3 = new LinkedHashMap<>();
+    s3.put("endpoint", warehouse.address());
+    s3.put("region", warehouse.setting("region"));
+    s3.put("pathStyleAccess", true);
+    s3.put("accessKeyId", WAREHOUSE_KEY);
+    s3.put("secretAccessKey", WAREHOUSE_SECRET);
+    s3.put("vendStaticKeys", true);
+    catalogId = admin.post(accountPath + "/catalogs", Map.of("name", "lakehouse", "warehouse",
+        GENERATED, "storage", Map.of("s3", s3))).expect(201).path("id").asText();
+
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("catalog", "main");
+    properties.put("s3.endpoint", lake.address());
+    properties.put("s3.region", lake.setting("region"));
+    properties.put("s3.path-style-access", "true");
+    Map<String, Object> integration = new LinkedHashMap<>();
+    integration.put("displayName", "unity");
+    integration.put("type", "UNITY");
+    integration.put("uri", unity.uri().toString());
+    integration.put("properties", properties);
+    integration.put("authentication", Map.of("type", "oauth2-client-credentials",
+        "clientId", UnityCatalogFixture.CLIENT_ID,
+        "clientSecret", UnityCatalogFixture.CLIENT_SECRET));
+    unityOverlay = overlay("gold-from-unity", createIntegration(integration), List.of("gold"));
+
+    JsonNode report = reconcile(unityOverlay);
+    assertCapturedCleanly(report);
+    assertThat(report.path("created").asLong()).as(report.toString()).isEqualTo(1);
+    firstCaptured = deltaVersion();
+
+    // generated metadata on the Catalog's store, none on the upstream's
+    assertThat(S3Objects.list(warehouseKeys(), GENERATED)).isNotEmpty()
+        .allSatisfy(location -> assertThat(location).startsWith(GENERATED + "/"));
+    assertThat(S3Objects.list(lakeKeys(), "s3://lake/"))
+        .allSatisfy(location -> assertThat(location).startsWith(TABLE_LOCATION + "/"));
+  }
+
+  /** The gateway catalog's configuration, the environment and the system properties hold no keys. */
+  @Test
+  @Order(3)
+  void sparkHoldsNoStorageKeysForTheGateway() {
+    Map<String, String> conf = CollectionConverters.asJava(spark.conf().getAll());
+    assertThat(conf).containsEntry("spark.sql.catalog.gw.header.X-Iceberg-Access-Delegation",
+        "vended-credentials");
+    assertThat(conf.keySet().stream().filter(key -> key.startsWith("spark.sql.catalog.gw.")))
+        .noneMatch(key -> key.contains("s3.") || key.contains("key") || key.contains("secret")
+            || key.contains("session") || key.contains("credentials-provider"));
+    assertThat(conf.values()).doesNotContain(LAKE_KEY, LAKE_SECRET, WAREHOUSE_KEY,
+        WAREHOUSE_SECRET);
+    assertThat(System.getenv()).doesNotContainKeys("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
+        "AWS_SESSION_TOKEN", "AWS_PROFILE");
+    for (String property : List.of("aws.accessKeyId", "aws.secretAccessKey", "aws.sessionToken")) {
+      assertThat(System.getProperty(property)).as(property).isNull();
+    }
+    for (String property : List.of("aws.sharedCredentialsFile", "aws.configFile")) {
+      assertThat(Path.of(System.getProperty(property))).as(property).doesNotExist();
+    }
+  }
+
+  /** The whole table, and filters at the sub-millisecond bound, as Spark reads the Delta table. */
+  @Test
+  @Order(4)
+  void sparkReadsThroughTheGatewayExactlyTheDeltaRows() {
+    List<String> direct = deltaRows();
+    assertThat(direct).hasSize(5);
+    assertThat(rows(spark.table("gw.gold.orders"))).isEqualTo(direct);
+    for (String filter : List.of("ts = " + BOUND, "ts > " + BOUND)) {
+      assertThat(rows(spark.table("gw.gold.orders").where(filter))).as(filter)
+          .isEqualTo(deltaRows(filter))
+          .isNotEmpty();
+    }
+  }
+
+  /**
+   * Version 5 inserts a row just below the bound: the gateway serves the first capture until the
+   * next reconcile, then exactly the new rows.
+   */
+  @Test
+  @Order(5)
+  void aNewUpstreamCommitShowsAfterTheNextReconcile() throws IOException {
+    sql("INSERT INTO " + delta() + " VALUES (7, 'g', TIMESTAMP'2023-11-14 22:13:20.123455', 'EU',"
+        + " 'late')");
+    upload();
+    assertThat(deltaVersion()).isEqualTo(5);
+    assertThat(rows(spark.table("gw.gold.orders"))).isEqualTo(deltaRowsAt(firstCaptured));
+
+    assertCapturedCleanly(reconcile(unityOverlay));
+    List<String> direct = deltaRows();
+    assertThat(direct).hasSize(6).anySatisfy(row -> assertThat(row).startsWith("7|g|"));
+    assertThat(rows(spark.table("gw.gold.orders"))).isEqualTo(direct);
+    assertThat(rows(spark.table("gw.gold.orders").where("ts <= " + BOUND)))
+        .isEqualTo(deltaRows("ts <= " + BOUND)).hasSize(3);
+  }
+
+  /** {@code VERSION AS OF} the snapshot of the first capture: Delta's rows at that version. */
+  @Test
+  @Order(6)
+  void timeTravelToTheEarlierCapturedVersion() {
+    Map<Long, Long> snapshots = capturedSnapshots("gw.gold.orders");
+    assertThat(snapshots).containsOnlyKeys(firstCaptured, 5L);
+    assertThat(rows(spark.sql("SELECT * FROM gw.gold.orders VERSION AS OF "
+        + snapshots.get(firstCaptured)))).isEqualTo(deltaRowsAt(firstCaptured)).hasSize(5);
+  }
+
+  /**
+   * Versions 6 to 8: column mapping enabled on the existing table, a column renamed, rows
+   * written under column mapping (files with field ids beside the older ones without); a second
+   * checkpoint. Unity's column list follows.
+   */
+  @Test
+  @Order(7)
+  void columnMappingIsEnabledOnTheExistingTableThenAColumnRenamed() throws IOException {
+    sql("ALTER TABLE " + delta() + " SET TBLPROPERTIES ('delta.minReaderVersion' = '2',"
+        + " 'delta.minWriterVersion' = '5', 'delta.columnMapping.mode' = 'name')");
+    sql("ALTER TABLE " + delta() + " RENAME COLUMN name TO label");
+    sql("INSERT INTO " + delta() + " VALUES (8, 'h', TIMESTAMP'2024-01-01 00:00:00.000001', 'US',"
+        + " 'mapped')");
+    upload();
+    assertThat(deltaVersion()).isEqualTo(8);
+    assertThat(table.resolve("_delta_log/00000000000000000008.checkpoint.parquet"))
+        .isRegularFile();
+    assertThat(spark.read().format("delta").load(tableUri()).columns())
+        .containsExactly("id", "label", "ts", "region", "note");
+    unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA", TABLE_LOCATION,
+        unityColumns("label"), unityTableId);
+    unity.partitionBy("main", "gold", "orders", List.of("region"));
+  }
+
+  /**
+   * The same table in a Delta Sharing share, which serves version 7 although the log is at 8: a
+   * Delta Sharing Integration (recipient token) and an Overlay into the same Catalog capture the
+   * served version, read with the share's directory-access credentials: the renamed column, files
+   * without field ids read by name.
+   */
+  @Test
+  @Order(8)
+  void aDeltaSharingShareServesItsVersionThroughTheGateway() {
+    share(7);
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("s3.endpoint", lake.address());
+    properties.put("client.region", lake.setting("region"));
+    properties.put("s3.path-style-access", "true");
+    Map<String, Object> integration = new LinkedHashMap<>();
+    integration.put("displayName", "sharing");
+    integration.put("type", "DELTA_SHARING");
+    integration.put("uri", sharing.endpoint().toString());
+    integration.put("properties", properties);
+    integration.put("authentication", Map.of("type", "bearer", "token", sharing.issueToken()));
+    sharingOverlay = overlay("feeds-from-sharing", createIntegration(integration),
+        List.of("partners", "feeds"));
+
+    assertCapturedCleanly(reconcile(sharingOverlay));
+    assertThat(spark.table("gw.partners.feeds.orders").columns())
+        .containsExactly("id", "label", "ts", "region", "note");
+    assertThat(rows(spark.table("gw.partners.feeds.orders")))
+        .isEqualTo(deltaRowsAt(7)).hasSize(6);
+    assertThat(rows(spark.table("gw.partners.feeds.orders").where("ts = " + BOUND)))
+        .isEqualTo(rows(spark.read().format("delta").option("versionAsOf", 7).load(tableUri())
+            .where("ts = " + BOUND))).hasSize(2);
+  }
+
+  /**
+   * Version 9 deletes a row from a file that already has a deletion vector (a replaced one), and
+   * the share then serves it: after the next reconcile the gateway returns the latest rows, and
+   * the earlier captured version by time travel.
+   */
+  @Test
+  @Order(9)
+  void aNewSharedVersionShowsAfterTheNextReconcileAndTheEarlierStaysReadable()
+      throws IOException {
+    sql("DELETE FROM " + delta() + " WHERE id = 3");
+    upload();
+    assertThat(deltaVersion()).isEqualTo(9);
+    share(9);
+
+    assertCapturedCleanly(reconcile(sharingOverlay));
+    List<String> direct = deltaRows();
+    assertThat(direct).hasSize(6).noneSatisfy(row -> assertThat(row).startsWith("3|"));
+    assertThat(rows(spark.table("gw.partners.feeds.orders"))).isEqualTo(direct);
+    Map<Long, Long> snapshots = capturedSnapshots("gw.partners.feeds.orders");
+    assertThat(snapshots).containsOnlyKeys(7L, 9L);
+    assertThat(rows(spark.sql("SELECT * FROM gw.partners.feeds.orders VERSION AS OF "
+        + snapshots.get(7L)))).isEqualTo(deltaRowsAt(7));
+    assertThat(rows(spark.table("gw.partners.feeds.orders").where("ts <= " + BOUND)))
+        .isEqualTo(deltaRows("ts <= " + BOUND));
+  }
+
+  /**
+   * Unity's table was captured at versions 4 and 5, before column mapping was enabled; the next
+   * capture is the first with it. Disabled: see the annotation (a product bug in the Delta
+   * capture, issue 26).
+   */
+  @Test
+  @Order(10)
+  @Disabled("issue 26: a capture after column mapping was enabled on an already captured table"
+      + " gives the existing columns Delta's new ids and builds the new identity partition spec"
+      + " with partition field id 1000 again, now sourced from id 4 while spec 0's field 1000 is"
+      + " sourced from 1073741827; iceberg-core's Partitioning.partitionType rejects that"
+      + " ('Conflicting partition fields'), so every Spark query on the table with a filter, a"
+      + " sort or a metadata table fails (catalog-access/delta DeltaVersionCapture.evolve and"
+      + " StableSchema, owned by the deltalib branch)")
+  void unityCapturesColumnMappingEnabledOnAnAlreadyCapturedTable() {
+    assertCapturedCleanly(reconcile(unityOverlay));
+    assertThat(rows(spark.table("gw.gold.orders"))).isEqualTo(deltaRows());
+    assertThat(rows(spark.table("gw.gold.orders").where("ts = " + BOUND)))
+        .isEqualTo(deltaRows("ts = " + BOUND));
+    Map<Long, Long> snapshots = capturedSnapshots("gw.gold.orders");
+    assertThat(snapshots).containsOnlyKeys(firstCaptured, 5L, 9L);
+    for (long version : List.of(firstCaptured, 5L)) {
+      assertThat(rows(spark.sql("SELECT * FROM gw.gold.orders VERSION AS OF "
+          + snapshots.get(version)))).as("version " + version).isEqualTo(deltaRowsAt(version));
+    }
+  }
+
+  /** Shares the table as {@code partners.feeds.orders} at {@code version}, from its log. */
+  private static void share(long version) {
+    Snapshot snapshot = TableManager.loadSnapshot(tableUri()).atVersion(version)
+        .build(DefaultEngine.create(new Configuration()));
+    sharing.put("partners", "feeds", "orders", new DeltaSharingFixture.Table("t-orders",
+        TABLE_LOCATION, List.of("dir"), version, snapshot.getSchema().toJson(), true,
+        snapshot.getPartitionColumnNames(), snapshot.getTableProperties()));
+  }
+
+  /** Unity's column list of the table (Unity mirrors the Delta schema). */
+  private static Map<String, String> unityColumns(String nameColumn) {
+    Map<String, String> columns = new LinkedHashMap<>();
+    columns.put("id", "long");
+    columns.put(nameColumn, "string");
+    columns.put("ts", "timestamp");
+    columns.put("region", "string");
+    columns.put("note", "string");
+    return columns;
+  }
+
+  /** Creates an Integration from {@code body}; its id. */
+  private static String createIntegration(Map<String, Object> body) {
+    return admin.post(accountPath + "/integrations", body).expect(201).path("id").asText();
+  }
+
+  /** An Overlay of {@code namespace} into the Catalog, keeping 30 days of captures; its id. */
+  private static String overlay(String name, String integrationId, List<String> namespace) {
+    Map<String, Object> overlay = new LinkedHashMap<>();
+    overlay.put("displayName", name);
+    overlay.put("integrationId", integrationId);
+    overlay.put("catalogId", catalogId);
+    overlay.put("includeNamespaces", List.of(namespace));
+    // time travel needs the earlier captures (absent, only the current one is kept)
+    overlay.put("retention", "P30D");
+    return admin.post(accountPath + "/overlays", overlay).expect(201).path("id").asText();
+  }
+
+  private static JsonNode reconcile(String overlayId) {
+    return admin.post(accountPath + "/overlays/" + overlayId + "/reconcile", Map.of())
+        .expect(200);
+  }
+
+  /** One table captured and validated, nothing failed or warned. */
+  private static void assertCapturedCleanly(JsonNode report) {
+    assertThat(report.path("captured").asLong()).as(report.toString()).isEqualTo(1);
+    assertThat(report.path("captureFailed").asLong()).as(report.toString()).isZero();
+    assertThat(report.path("validated").asLong()).as(report.toString()).isEqualTo(1);
+    assertThat(report.path("validationFailed").asLong()).as(report.toString()).isZero();
+    assertThat(report.path("warnings")).as(report.toString()).isEmpty();
+  }
+
+  /** Delta version to Iceberg snapshot id of each captured snapshot of {@code name}. */
+  private static Map<Long, Long> capturedSnapshots(String name) {
+    Map<Long, Long> snapshots = new LinkedHashMap<>();
+    for (Row row : spark.sql("SELECT snapshot_id, summary['icegate.delta.version'] FROM " + name
+        + ".snapshots ORDER BY committed_at").collectAsList()) {
+      snapshots.put(Long.parseLong(row.getString(1)), row.getLong(0));
+    }
+    return snapshots;
+  }
+
+  /** The Delta table's latest rows, read by Spark directly. */
+  private static List<String> deltaRows() {
+    return rows(spark.read().format("delta").load(tableUri()));
+  }
+
+  private static List<String> deltaRows(String filter) {
+    return rows(spark.read().format("delta").load(tableUri()).where(filter));
+  }
+
+  private static List<String> deltaRowsAt(long version) {
+    return rows(spark.read().format("delta").option("versionAsOf", version).load(tableUri()));
+  }
+
+  /** The table's latest version, from its log (Delta Kernel; no Spark job). */
+  private static long deltaVersion() {
+    return TableManager.loadSnapshot(tableUri()).build(DefaultEngine.create(new Configuration()))
+        .getVersion();
+  }
+
+  /** Puts the local table's files on the lake store (as its writer's commits land there). */
+  private static void upload() throws IOException {
+    S3Objects.upload(lakeKeys(), table, TABLE_LOCATION);
+  }
+
+  private static Map<String, String> lakeKeys() {
+    return storeKeys(lake, LAKE_KEY, LAKE_SECRET);
+  }
+
+  private static Map<String, String> warehouseKeys() {
+    return storeKeys(warehouse, WAREHOUSE_KEY, WAREHOUSE_SECRET);
+  }
+
+  private static Map<String, String> storeKeys(FixtureProcess store, String key, String secret) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("s3.endpoint", store.address());
+    settings.put("s3.path-style-access", "true");
+    settings.put("client.region", store.setting("region"));
+    settings.put("s3.access-key-id", key);
+    settings.put("s3.secret-access-key", secret);
+    return settings;
+  }
+
+  /** {@code file:/...}, without the trailing slash {@code Path.toUri} gives a directory. */
+  private static String tableUri() {
+    return "file:" + table.toAbsolutePath();
+  }
+
+  private static String delta() {
+    return "delta.`" + tableUri() + "`";
+  }
+
+  private static void sql(String statement) {
+    spark.sql(statement).collectAsList();
+  }
+
+  /** Every row as its values joined by {@code |}, sorted: a whole result set, order aside. */
+  private static List<String> rows(Dataset<Row> data) {
+    return data.collectAsList().stream().map(row -> row.mkString("|")).sorted().toList();
+  }
+}
