@@ -180,10 +180,14 @@ public final class DeltaVersionCapture {
         evolve(
             previous,
             mapped,
-            PartitionSpecParser.fromJson(
-                mapped.schema(),
-                DeltaPartitions.identitySpecJson(
-                    SchemaParser.toJson(mapped.schema()), snapshot.getPartitionColumnNames(), tablePath)),
+            SpecFieldIds.stable(
+                previous,
+                PartitionSpecParser.fromJson(
+                    mapped.schema(),
+                    DeltaPartitions.identitySpecJson(
+                        SchemaParser.toJson(mapped.schema()),
+                        snapshot.getPartitionColumnNames(),
+                        tablePath))),
             tablePath,
             target.tableIdentity(),
             new CapturedDeltaState.State(snapshot.getProtocol(), snapshot.getMetadata()));
