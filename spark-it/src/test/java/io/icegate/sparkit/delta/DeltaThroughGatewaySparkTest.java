@@ -14,6 +14,8 @@ import io.icegate.sparkit.testing.FixtureProcess;
 import io.icegate.sparkit.testing.GatewayProcess;
 import io.icegate.sparkit.testing.IcebergSpark;
 import io.icegate.sparkit.testing.S3Objects;
+import io.icegate.sparkit.testing.Teardown;
+import io.icegate.sparkit.testing.VendedOnly;
 import io.icegate.sparkit.testing.WorkDirs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +37,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Issue 26 end to end: a Delta table written by delta-spark (partitioned; deletion vectors after a
@@ -127,33 +128,7 @@ class DeltaThroughGatewaySparkTest {
 
   @AfterAll
   static void stop() throws Exception {
-    try {
-      if (spark != null) {
-        spark.stop();
-      }
-      if (unity != null) {
-        unity.close();
-      }
-      if (sharing != null) {
-        sharing.close();
-      }
-    } finally {
-      try {
-        if (gateway != null) {
-          gateway.close();
-        }
-      } finally {
-        try {
-          if (lake != null) {
-            lake.close();
-          }
-        } finally {
-          if (warehouse != null) {
-            warehouse.close();
-          }
-        }
-      }
-    }
+    Teardown.closeAll(spark, unity, sharing, gateway, lake, warehouse);
   }
 
   /**
@@ -242,23 +217,10 @@ class DeltaThroughGatewaySparkTest {
   @Test
   @Order(3)
   void sparkHoldsNoStorageKeysForTheGateway() {
-    Map<String, String> conf = CollectionConverters.asJava(spark.conf().getAll());
-    assertThat(conf).containsEntry("spark.sql.catalog.gw.header.X-Iceberg-Access-Delegation",
-        "vended-credentials");
-    assertThat(conf.keySet().stream().filter(key -> key.startsWith("spark.sql.catalog.gw.")))
-        .noneMatch(key -> key.contains("s3.") || key.contains("key") || key.contains("secret")
-            || key.contains("session") || key.contains("credentials-provider"));
-    assertThat(conf.values()).doesNotContain(LAKE_KEY, LAKE_SECRET, WAREHOUSE_KEY,
+    VendedOnly.assertCatalogHoldsNoStorageKeys(spark, "gw", LAKE_KEY, LAKE_SECRET, WAREHOUSE_KEY,
         WAREHOUSE_SECRET);
-    assertThat(System.getenv()).doesNotContainKeys("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
-        "AWS_SESSION_TOKEN", "AWS_PROFILE");
-    for (String property : List.of("aws.accessKeyId", "aws.secretAccessKey", "aws.sessionToken")) {
-      assertThat(System.getProperty(property)).as(property).isNull();
-    }
-    for (String property : List.of("aws.sharedCredentialsFile", "aws.configFile")) {
-      assertThat(Path.of(System.getProperty(property))).as(property).doesNotExist();
-    }
   }
+
 
   /** The whole table, and filters at the sub-millisecond bound, as Spark reads the Delta table. */
   @Test

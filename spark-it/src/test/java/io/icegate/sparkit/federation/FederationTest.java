@@ -9,6 +9,8 @@ import io.icegate.sparkit.testing.AdminApi;
 import io.icegate.sparkit.testing.FixtureProcess;
 import io.icegate.sparkit.testing.GatewayProcess;
 import io.icegate.sparkit.testing.IcebergSpark;
+import io.icegate.sparkit.testing.Teardown;
+import io.icegate.sparkit.testing.VendedOnly;
 import io.icegate.sparkit.testing.WorkDirs;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -32,7 +34,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * Federation as a user runs it: an upstream Iceberg REST catalog, an Integration and an Overlay
@@ -117,21 +118,7 @@ class FederationTest {
 
   @AfterAll
   static void stop() throws Exception {
-    try {
-      if (spark != null) {
-        spark.stop();
-      }
-    } finally {
-      try {
-        if (gateway != null) {
-          gateway.close();
-        }
-      } finally {
-        if (upstream != null) {
-          upstream.close();
-        }
-      }
-    }
+    Teardown.closeAll(spark, gateway, upstream);
   }
 
   /**
@@ -286,22 +273,9 @@ class FederationTest {
   @Test
   @Order(7)
   void sparkHoldsNoStorageKeysForTheGateway() {
-    Map<String, String> conf = CollectionConverters.asJava(spark.conf().getAll());
-    assertThat(conf).containsEntry("spark.sql.catalog.gw.header.X-Iceberg-Access-Delegation",
-        "vended-credentials");
-    assertThat(conf.keySet().stream().filter(key -> key.startsWith("spark.sql.catalog.gw.")))
-        .noneMatch(key -> key.contains("s3.") || key.contains("key") || key.contains("secret")
-            || key.contains("session") || key.contains("credentials-provider"));
-    assertThat(System.getenv()).doesNotContainKeys("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
-        "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI",
-        "AWS_WEB_IDENTITY_TOKEN_FILE");
-    for (String property : List.of("aws.accessKeyId", "aws.secretAccessKey", "aws.sessionToken")) {
-      assertThat(System.getProperty(property)).as(property).isNull();
-    }
-    for (String property : List.of("aws.sharedCredentialsFile", "aws.configFile")) {
-      assertThat(Path.of(System.getProperty(property))).as(property).doesNotExist();
-    }
+    VendedOnly.assertCatalogHoldsNoStorageKeys(spark, "gw");
   }
+
 
   /** Exactly the upstream's rows, read from the upstream's Parquet files on the object store. */
   @Test
