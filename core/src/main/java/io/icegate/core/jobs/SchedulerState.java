@@ -30,7 +30,7 @@ public record SchedulerState(int attempts, long lastAttemptAtMillis, Long lastSu
 
   /**
    * Whether a failure with catalogue code {@code code} concerns the whole Integration (its
-   * upstream unreachable, failing, or not usable as configured), so the Integration backs off;
+   * upstream unreachable, failing, or not usable as configured, its secret unreadable), so the Integration backs off;
    * any other failure (a conflict in one Catalog, a mass retirement refused, ...) concerns only
    * the Overlay that met it, which backs off on its own.
    */
@@ -40,7 +40,10 @@ public record SchedulerState(int attempts, long lastAttemptAtMillis, Long lastSu
 
   private static final java.util.Set<String> INTEGRATION_WIDE = java.util.Set.of(
       ErrorCode.UPSTREAM_UNAVAILABLE.name(), ErrorCode.UPSTREAM_FAILED.name(),
-      ErrorCode.INTEGRATION_NOT_USABLE.name());
+      ErrorCode.INTEGRATION_NOT_USABLE.name(),
+      // the Integration's stored secret cannot be decrypted by this process: no Overlay of it
+      // can run (a tryout saw each Overlay back off alone while the Integration looked healthy)
+      ErrorCode.MASTER_KEY_MISMATCH.name());
 
   /**
    * What the rounds did for one Overlay, under its Integration's scheduler state: its own health

@@ -1,5 +1,6 @@
 package io.icegate.gateway.catalog;
 
+import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.store.CommitUnknownResultException;
@@ -33,7 +34,10 @@ public final class RepositoryErrors {
     } catch (CommitUnknownResultException e) {
       throw new CommitStateUnknownException(e);
     } catch (TransactionConflictException e) {
-      throw new CommitFailedException(e, "concurrent update; retries exhausted");
+      // retries exhausted: the store is contended (or another process holds SQLite's lock), not
+      // a failed commit: a 409 would tell iceberg-core "already exists" on a namespace create
+      throw toIceberg(new IcegateException(ErrorCode.STORE_CONTENTION, null,
+          ErrorCode.STORE_CONTENTION.template(), e));
     }
   }
 

@@ -37,15 +37,25 @@ public final class ErrorMapping {
 
   /** The error body for {@code error}; its {@code code} is the HTTP status to send. */
   public static ErrorResponse toResponse(Throwable error) {
+    if (error instanceof KvStoreException failure) {
+      // a store failure no repository translated (exhausted retries, the store gone): its
+      // catalogue code, e.g. 503 STORE_CONTENTION rather than a bare "internal error"
+      ErrorCode code = ErrorCode.forStoreFailure(failure.kind());
+      error = new IcegateException(code, null, code.template(), failure);
+    }
     if (error instanceof IcegateException coded) {
       // e.g. a model record rejecting a name before any repository call
       error = RepositoryErrors.toIceberg(coded);
     }
     int status = status(error);
     String type = type(error);
-    // 5xx messages may carry internals and are hidden, except those written for the client.
+    // 5xx messages may carry internals and are hidden, except those written for the client:
+    // the catalogue's store answers are templates without internals.
     boolean clientFacing = error instanceof CommitStateUnknownException
-        || error instanceof io.icegate.gateway.dependency.DependencyUnavailableException;
+        || error instanceof io.icegate.gateway.dependency.DependencyUnavailableException
+        || error.getCause() instanceof IcegateException coded
+            && (coded.code() == ErrorCode.STORE_CONTENTION
+                || coded.code() == ErrorCode.STORE_UNAVAILABLE);
     String message = status >= 500 && !clientFacing
         ? "internal error"
         : String.valueOf(error.getMessage());

@@ -78,13 +78,16 @@ public final class IcebergRestServlet extends HttpServlet {
       ErrorResponse body = ErrorMapping.toResponse(e);
       // A failed dependency (issuer, upstream, object store) is logged where it happens, once
       // and without a trace.
-      if (body.code() >= 500 && !(e instanceof DependencyUnavailableException)) {
+      java.util.OptionalInt retry = ErrorMapping.retryAfter(e);
+      if (body.code() == 503 && retry.isPresent()) {
+        // contention: the client is told to retry; one line, no trace
+        LOG.warn("request {} answered 503 {}: {}", label, body.type(), body.message());
+      } else if (body.code() >= 500 && !(e instanceof DependencyUnavailableException)) {
         // a matched route's label already starts with its method
         LOG.error("request {} failed", label.startsWith(req.getMethod() + " ")
             ? label : req.getMethod() + " " + label, e);
       }
       reply = error(body);
-      java.util.OptionalInt retry = ErrorMapping.retryAfter(e);
       if (retry.isPresent()) {
         reply = withHeader(reply, io.icegate.core.error.RetryAfter.HEADER,
             Integer.toString(retry.getAsInt()));

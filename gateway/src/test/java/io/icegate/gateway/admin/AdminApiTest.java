@@ -186,6 +186,22 @@ class AdminApiTest {
         created.headers().firstValue("ETag").orElseThrow());
     assertProblem(patched, 400, "CONNECTION_SETTING_REJECTED");
     assertThat(patched.body()).contains(strict);
+
+    // the Iceberg REST provider: a name it would refuse at connection (a tryout's PATCH with
+    // oauth2-server-uri answered 200 and broke the next round), and a timeout that is no number
+    for (String properties : new String[] {"{\"oauth2-server-uri\":\"https://c.example.com/t\"}",
+        "{\"rest.client.socket-timeout-ms\":\"abc\"}", "{\"foo\":\"bar\"}"}) {
+      HttpResponse<String> bad = gw.send("POST", base() + "/integrations",
+          integration("p").replace("\"properties\":{\"warehouse\":\"w\"}",
+              "\"properties\":" + properties));
+      assertProblem(bad, 400, "CONNECTION_SETTING_REJECTED");
+      assertThat(bad.body()).contains(properties.substring(2, properties.indexOf('"', 2)));
+    }
+    HttpResponse<String> rest = gw.send("POST", base() + "/integrations", integration("rest"));
+    assertThat(rest.statusCode()).as(rest.body()).isEqualTo(201);
+    assertProblem(gw.send("PATCH", base() + "/integrations/" + json(rest).get("id").asText(),
+        "{\"properties\":{\"oauth2-server-uri\":\"https://c.example.com/t\"}}", "If-Match",
+        rest.headers().firstValue("ETag").orElseThrow()), 400, "CONNECTION_SETTING_REJECTED");
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.icegate.access.connection.CatalogProtocol;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
 import io.icegate.access.network.OutboundAddressPolicy;
 import java.time.Clock;
+import java.util.Map;
 
 /**
  * The Iceberg REST catalog provider, registered for {@link CatalogProtocol#ICEBERG_REST} through
@@ -29,6 +30,12 @@ public final class IcebergRestProvider extends BaseCatalogClientProvider {
 
   public IcebergRestProvider() {
     super(CatalogProtocol.ICEBERG_REST, CAPABILITIES);
+  }
+
+  /** Names and values {@link SessionProperties} accepts, checked when an Integration is written. */
+  @Override
+  public void checkProperties(Map<String, String> properties) {
+    SessionProperties.check(properties);
   }
 
   @Override

@@ -52,19 +52,52 @@ final class SessionProperties {
           REGION);
   static final Set<String> STORAGE_SETTINGS = Set.of(S3_ENDPOINT, S3_PATH_STYLE, REGION);
 
+  /** Properties whose value must be a positive whole number. */
+  private static final Set<String> POSITIVE_NUMBERS =
+      Set.of(PAGE_SIZE, CONNECT_TIMEOUT, SOCKET_TIMEOUT, MAX_PAGES);
+
+  /**
+   * Timeouts when the Integration sets none: without them iceberg-core's HTTP client waits minutes
+   * on an upstream that accepts connections but stops answering (a tryout held a reconcile for
+   * 180 s), and a scheduled round with it.
+   */
+  static final String DEFAULT_CONNECT_TIMEOUT_MS = "10000";
+
+  static final String DEFAULT_SOCKET_TIMEOUT_MS = "60000";
+
   private SessionProperties() {}
 
-  /** The catalog properties for {@code RESTSessionCatalog.initialize}. */
-  static Map<String, String> of(
-      CatalogConnectionConfig config, ResolvedCatalogCredentials credentials) {
-    Map<String, String> properties = new HashMap<>();
-    for (Map.Entry<String, String> entry : config.properties().entrySet()) {
+  /**
+   * Checks names and values without credentials or network, as the admin API does when an
+   * Integration is written (so a property refused at connection time is refused there, naming it).
+   */
+  static void check(Map<String, String> properties) {
+    for (Map.Entry<String, String> entry : properties.entrySet()) {
       String name = entry.getKey();
       if (!CONNECTION_PROPERTIES.contains(name)
           && !name.startsWith(CatalogConnectionConfig.HEADER_PREFIX)) {
         throw invalid(
             "connection property '" + name + "' is not supported by the Iceberg REST provider");
       }
+      if (POSITIVE_NUMBERS.contains(name) && !positive(entry.getValue())) {
+        throw invalid("connection property '" + name + "' must be a positive whole number");
+      }
+      if (name.equals(S3_PATH_STYLE)
+          && !entry.getValue().equals("true") && !entry.getValue().equals("false")) {
+        throw invalid("connection property '" + name + "' must be true or false");
+      }
+    }
+  }
+
+  /** The catalog properties for {@code RESTSessionCatalog.initialize}. */
+  static Map<String, String> of(
+      CatalogConnectionConfig config, ResolvedCatalogCredentials credentials) {
+    check(config.properties());
+    Map<String, String> properties = new HashMap<>();
+    properties.put(CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT_MS);
+    properties.put(SOCKET_TIMEOUT, DEFAULT_SOCKET_TIMEOUT_MS);
+    for (Map.Entry<String, String> entry : config.properties().entrySet()) {
+      String name = entry.getKey();
       if (!name.equals(MAX_PAGES) && !STORAGE_SETTINGS.contains(name)) {
         properties.put(name, entry.getValue());
       }
@@ -93,14 +126,20 @@ final class SessionProperties {
 
   static int maxPages(CatalogConnectionConfig config) {
     String value = config.properties().get(MAX_PAGES);
+    if (value == null) {
+      return 1000;
+    }
+    if (!positive(value)) {
+      throw invalid(MAX_PAGES + " must be a positive whole number");
+    }
+    return Integer.parseInt(value);
+  }
+
+  private static boolean positive(String value) {
     try {
-      int pages = value == null ? 1000 : Integer.parseInt(value);
-      if (pages < 1) {
-        throw invalid(MAX_PAGES + " must be positive");
-      }
-      return pages;
+      return Integer.parseInt(value) > 0;
     } catch (NumberFormatException e) {
-      throw invalid(MAX_PAGES + " is not a number");
+      return false;
     }
   }
 
