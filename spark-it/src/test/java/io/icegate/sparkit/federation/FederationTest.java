@@ -273,7 +273,8 @@ class FederationTest {
   @Test
   @Order(7)
   void sparkHoldsNoStorageKeysForTheGateway() {
-    VendedOnly.assertCatalogHoldsNoStorageKeys(spark, "gw");
+    VendedOnly.assertCatalogHoldsNoStorageKeys(spark, "gw",
+        upstream.setting("s3.access-key-id"), upstream.setting("s3.secret-access-key"));
   }
 
 
