@@ -48,7 +48,8 @@ final class SpecFieldIds {
           .put("source-id", field.sourceId())
           .put("field-id", id != null ? id : ++next);
     }
-    return PartitionSpecParser.fromJson(spec.schema(), json);
+    // as a string: spark-it runs this with the Spark runtime's Iceberg, whose Jackson is shaded
+    return PartitionSpecParser.fromJson(spec.schema(), json.toString());
   }
 
   private static String key(PartitionField field) {
