@@ -18,7 +18,6 @@ import io.icegate.sparkit.testing.Teardown;
 import io.icegate.sparkit.testing.VendedOnly;
 import io.icegate.sparkit.testing.WorkDirs;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,10 +68,9 @@ class DeltaThroughGatewaySparkTest {
   private static final String LAKE_SECRET = "lake-secret-key-7f3a9c2e";
   private static final String WAREHOUSE_KEY = "warehouse-access-key";
   private static final String WAREHOUSE_SECRET = "warehouse-secret-key-b41d06";
-  /** Where the Delta table lives on the lake store. */
-  private static final String TABLE_LOCATION = "s3://lake/gold/orders";
+  private static final String TABLE_LOCATION = OrdersDeltaTable.LOCATION;
   private static final String GENERATED = "s3://generated/lakehouse";
-  private static final String BOUND = "TIMESTAMP'2023-11-14 22:13:20.123456'";
+  private static final String BOUND = OrdersDeltaTable.BOUND;
 
   private static Path work;
   private static FixtureProcess lake;
@@ -81,14 +79,13 @@ class DeltaThroughGatewaySparkTest {
   private static UnityCatalogFixture unity;
   private static DeltaSharingFixture sharing;
   private static SparkSession spark;
-  private static AdminApi admin;
-  private static String accountPath;
+  private static DeltaFederation federation;
   private static String catalogId;
   private static String unityTableId;
   private static String unityOverlay;
   private static String sharingOverlay;
-  /** The Delta table on local disk, as delta-spark wrote it. */
-  private static Path table;
+  /** The Delta table delta-spark writes on local disk, copied to the lake store. */
+  private static OrdersDeltaTable orders;
   /** The Delta version of the first Unity capture. */
   private static long firstCaptured;
 
@@ -106,9 +103,8 @@ class DeltaThroughGatewaySparkTest {
     sharing = DeltaSharingFixture.start();
     sharing.vend(new DeltaSharingFixture.Keys(LAKE_KEY, LAKE_SECRET, "sharing-session-token"));
     spark = IcebergSpark.startWithDelta(work);
-    admin = new AdminApi(gateway.baseUri(), TOKEN);
-    accountPath = "/admin/v1/accounts/" + admin.accountId("default");
-    table = work.resolve("lake/gold/orders");
+    federation = new DeltaFederation(new AdminApi(gateway.baseUri(), TOKEN));
+    orders = new OrdersDeltaTable(spark, work.resolve("lake/gold/orders"), lakeKeys());
 
     // No storage settings: the gateway vends one credential per prefix, each with its endpoint,
     // region and path style. Iceberg's table cache off, so each step sees the last reconcile.
@@ -141,27 +137,7 @@ class DeltaThroughGatewaySparkTest {
   // Spark's first writes in a JVM are slow (about a minute on a loaded machine), Delta's too
   @Timeout(value = 6, unit = TimeUnit.MINUTES)
   void deltaSparkWritesThePartitionedTable() throws IOException {
-    sql("CREATE TABLE " + delta() + " (id BIGINT, name STRING, ts TIMESTAMP, region STRING)"
-        + " USING delta PARTITIONED BY (region) TBLPROPERTIES ("
-        + "'delta.enableDeletionVectors' = 'true', 'delta.checkpointInterval' = '4')");
-    sql("INSERT INTO " + delta() + " VALUES"
-        + " (1, 'a', TIMESTAMP'2023-11-14 22:13:20.123456', 'EU'),"
-        + " (2, 'b', TIMESTAMP'2023-11-14 22:13:20.123', 'EU'),"
-        + " (3, 'c', TIMESTAMP'2023-11-14 22:13:20.123457', 'EU'),"
-        + " (4, 'd', NULL, 'US'),"
-        + " (5, 'e', TIMESTAMP'2023-11-14 22:13:20.124', 'US')");
-    sql("DELETE FROM " + delta() + " WHERE id = 2");
-    sql("ALTER TABLE " + delta() + " ADD COLUMNS (note STRING)");
-    sql("INSERT INTO " + delta() + " VALUES (6, 'f', " + BOUND + ", 'APAC', 'new')");
-    upload();
-
-    assertThat(deltaVersion()).isEqualTo(4);
-    assertThat(table.resolve("_delta_log/00000000000000000004.checkpoint.parquet"))
-        .isRegularFile();
-    assertThat(Files.readString(table.resolve("_delta_log/00000000000000000002.json")))
-        .contains("\"deletionVector\"");
-    assertThat(S3Objects.list(lakeKeys(), TABLE_LOCATION))
-        .contains(TABLE_LOCATION + "/_delta_log/00000000000000000004.checkpoint.parquet");
+    orders.writeVersionsZeroToFour();
   }
 
   /**
@@ -173,7 +149,7 @@ class DeltaThroughGatewaySparkTest {
   @Order(2)
   void unityServesTheTableAndTheReconcileCapturesIt() {
     unityTableId = unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA", TABLE_LOCATION,
-        unityColumns("name"));
+        OrdersDeltaTable.unityColumns("name"));
     unity.partitionBy("main", "gold", "orders", List.of("region"));
 
     Map<String, Object> s3 = new LinkedHashMap<>();
@@ -183,26 +159,12 @@ class DeltaThroughGatewaySparkTest {
     s3.put("accessKeyId", WAREHOUSE_KEY);
     s3.put("secretAccessKey", WAREHOUSE_SECRET);
     s3.put("vendStaticKeys", true);
-    catalogId = admin.post(accountPath + "/catalogs", Map.of("name", "lakehouse", "warehouse",
-        GENERATED, "storage", Map.of("s3", s3))).expect(201).path("id").asText();
-
-    Map<String, String> properties = new LinkedHashMap<>();
-    properties.put("catalog", "main");
-    properties.put("s3.endpoint", lake.address());
-    properties.put("s3.region", lake.setting("region"));
-    properties.put("s3.path-style-access", "true");
-    Map<String, Object> integration = new LinkedHashMap<>();
-    integration.put("displayName", "unity");
-    integration.put("type", "UNITY");
-    integration.put("uri", unity.uri().toString());
-    integration.put("properties", properties);
-    integration.put("authentication", Map.of("type", "oauth2-client-credentials",
-        "clientId", UnityCatalogFixture.CLIENT_ID,
-        "clientSecret", UnityCatalogFixture.CLIENT_SECRET));
-    unityOverlay = overlay("gold-from-unity", createIntegration(integration), List.of("gold"));
+    catalogId = federation.catalog("lakehouse", GENERATED, s3);
+    unityOverlay = overlay("gold-from-unity", federation.unityIntegration(unity, lake),
+        List.of("gold"));
 
     JsonNode report = reconcile(unityOverlay);
-    assertCapturedCleanly(report);
+    DeltaFederation.assertCapturedCleanly(report);
     assertThat(report.path("created").asLong()).as(report.toString()).isEqualTo(1);
     firstCaptured = deltaVersion();
 
@@ -243,13 +205,10 @@ class DeltaThroughGatewaySparkTest {
   @Test
   @Order(5)
   void aNewUpstreamCommitShowsAfterTheNextReconcile() throws IOException {
-    sql("INSERT INTO " + delta() + " VALUES (7, 'g', TIMESTAMP'2023-11-14 22:13:20.123455', 'EU',"
-        + " 'late')");
-    upload();
-    assertThat(deltaVersion()).isEqualTo(5);
+    orders.insertJustBelowTheBound();
     assertThat(rows(spark.table("gw.gold.orders"))).isEqualTo(deltaRowsAt(firstCaptured));
 
-    assertCapturedCleanly(reconcile(unityOverlay));
+    DeltaFederation.assertCapturedCleanly(reconcile(unityOverlay));
     List<String> direct = deltaRows();
     assertThat(direct).hasSize(6).anySatisfy(row -> assertThat(row).startsWith("7|g|"));
     assertThat(rows(spark.table("gw.gold.orders"))).isEqualTo(direct);
@@ -275,19 +234,9 @@ class DeltaThroughGatewaySparkTest {
   @Test
   @Order(7)
   void columnMappingIsEnabledOnTheExistingTableThenAColumnRenamed() throws IOException {
-    sql("ALTER TABLE " + delta() + " SET TBLPROPERTIES ('delta.minReaderVersion' = '2',"
-        + " 'delta.minWriterVersion' = '5', 'delta.columnMapping.mode' = 'name')");
-    sql("ALTER TABLE " + delta() + " RENAME COLUMN name TO label");
-    sql("INSERT INTO " + delta() + " VALUES (8, 'h', TIMESTAMP'2024-01-01 00:00:00.000001', 'US',"
-        + " 'mapped')");
-    upload();
-    assertThat(deltaVersion()).isEqualTo(8);
-    assertThat(table.resolve("_delta_log/00000000000000000008.checkpoint.parquet"))
-        .isRegularFile();
-    assertThat(spark.read().format("delta").load(tableUri()).columns())
-        .containsExactly("id", "label", "ts", "region", "note");
+    orders.enableColumnMappingThenRename();
     unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA", TABLE_LOCATION,
-        unityColumns("label"), unityTableId);
+        OrdersDeltaTable.unityColumns("label"), unityTableId);
     unity.partitionBy("main", "gold", "orders", List.of("region"));
   }
 
@@ -314,7 +263,7 @@ class DeltaThroughGatewaySparkTest {
     sharingOverlay = overlay("feeds-from-sharing", createIntegration(integration),
         List.of("partners", "feeds"));
 
-    assertCapturedCleanly(reconcile(sharingOverlay));
+    DeltaFederation.assertCapturedCleanly(reconcile(sharingOverlay));
     assertThat(spark.table("gw.partners.feeds.orders").columns())
         .containsExactly("id", "label", "ts", "region", "note");
     assertThat(rows(spark.table("gw.partners.feeds.orders")))
@@ -333,12 +282,10 @@ class DeltaThroughGatewaySparkTest {
   @Order(9)
   void aNewSharedVersionShowsAfterTheNextReconcileAndTheEarlierStaysReadable()
       throws IOException {
-    sql("DELETE FROM " + delta() + " WHERE id = 3");
-    upload();
-    assertThat(deltaVersion()).isEqualTo(9);
+    orders.deleteFromAFileWithADeletionVector();
     share(9);
 
-    assertCapturedCleanly(reconcile(sharingOverlay));
+    DeltaFederation.assertCapturedCleanly(reconcile(sharingOverlay));
     List<String> direct = deltaRows();
     assertThat(direct).hasSize(6).noneSatisfy(row -> assertThat(row).startsWith("3|"));
     assertThat(rows(spark.table("gw.partners.feeds.orders"))).isEqualTo(direct);
@@ -364,7 +311,7 @@ class DeltaThroughGatewaySparkTest {
     Map<Long, Long> before = capturedSnapshots("gw.gold.orders");
     assertThat(before).containsOnlyKeys(firstCaptured, 5L);
 
-    assertCapturedCleanly(reconcile(unityOverlay));
+    DeltaFederation.assertCapturedCleanly(reconcile(unityOverlay));
     assertThat(rows(spark.table("gw.gold.orders"))).isEqualTo(deltaRows());
     assertThat(rows(spark.table("gw.gold.orders").where("ts = " + BOUND)))
         .isEqualTo(deltaRows("ts = " + BOUND));
@@ -388,46 +335,18 @@ class DeltaThroughGatewaySparkTest {
         snapshot.getPartitionColumnNames(), snapshot.getTableProperties()));
   }
 
-  /** Unity's column list of the table (Unity mirrors the Delta schema). */
-  private static Map<String, String> unityColumns(String nameColumn) {
-    Map<String, String> columns = new LinkedHashMap<>();
-    columns.put("id", "long");
-    columns.put(nameColumn, "string");
-    columns.put("ts", "timestamp");
-    columns.put("region", "string");
-    columns.put("note", "string");
-    return columns;
-  }
-
   /** Creates an Integration from {@code body}; its id. */
   private static String createIntegration(Map<String, Object> body) {
-    return admin.post(accountPath + "/integrations", body).expect(201).path("id").asText();
+    return federation.integration(body);
   }
 
   /** An Overlay of {@code namespace} into the Catalog, keeping 30 days of captures; its id. */
   private static String overlay(String name, String integrationId, List<String> namespace) {
-    Map<String, Object> overlay = new LinkedHashMap<>();
-    overlay.put("displayName", name);
-    overlay.put("integrationId", integrationId);
-    overlay.put("catalogId", catalogId);
-    overlay.put("includeNamespaces", List.of(namespace));
-    // time travel needs the earlier captures (absent, only the current one is kept)
-    overlay.put("retention", "P30D");
-    return admin.post(accountPath + "/overlays", overlay).expect(201).path("id").asText();
+    return federation.overlay(name, integrationId, catalogId, namespace);
   }
 
   private static JsonNode reconcile(String overlayId) {
-    return admin.post(accountPath + "/overlays/" + overlayId + "/reconcile", Map.of())
-        .expect(200);
-  }
-
-  /** One table captured and validated, nothing failed or warned. */
-  private static void assertCapturedCleanly(JsonNode report) {
-    assertThat(report.path("captured").asLong()).as(report.toString()).isEqualTo(1);
-    assertThat(report.path("captureFailed").asLong()).as(report.toString()).isZero();
-    assertThat(report.path("validated").asLong()).as(report.toString()).isEqualTo(1);
-    assertThat(report.path("validationFailed").asLong()).as(report.toString()).isZero();
-    assertThat(report.path("warnings")).as(report.toString()).isEmpty();
+    return federation.reconcile(overlayId);
   }
 
   /** Delta version to Iceberg snapshot id of each captured snapshot of {@code name}. */
@@ -442,57 +361,33 @@ class DeltaThroughGatewaySparkTest {
 
   /** The Delta table's latest rows, read by Spark directly. */
   private static List<String> deltaRows() {
-    return rows(spark.read().format("delta").load(tableUri()));
+    return rows(orders.latest());
   }
 
   private static List<String> deltaRows(String filter) {
-    return rows(spark.read().format("delta").load(tableUri()).where(filter));
+    return rows(orders.latest().where(filter));
   }
 
   private static List<String> deltaRowsAt(long version) {
-    return rows(spark.read().format("delta").option("versionAsOf", version).load(tableUri()));
+    return rows(orders.at(version));
   }
 
-  /** The table's latest version, from its log (Delta Kernel; no Spark job). */
   private static long deltaVersion() {
-    return TableManager.loadSnapshot(tableUri()).build(DefaultEngine.create(new Configuration()))
-        .getVersion();
-  }
-
-  /** Puts the local table's files on the lake store (as its writer's commits land there). */
-  private static void upload() throws IOException {
-    S3Objects.upload(lakeKeys(), table, TABLE_LOCATION);
+    return orders.version();
   }
 
   private static Map<String, String> lakeKeys() {
-    return storeKeys(lake, LAKE_KEY, LAKE_SECRET);
+    return OrdersDeltaTable.storeKeys(lake.address(), lake.setting("region"), LAKE_KEY,
+        LAKE_SECRET);
   }
 
   private static Map<String, String> warehouseKeys() {
-    return storeKeys(warehouse, WAREHOUSE_KEY, WAREHOUSE_SECRET);
+    return OrdersDeltaTable.storeKeys(warehouse.address(), warehouse.setting("region"),
+        WAREHOUSE_KEY, WAREHOUSE_SECRET);
   }
 
-  private static Map<String, String> storeKeys(FixtureProcess store, String key, String secret) {
-    Map<String, String> settings = new LinkedHashMap<>();
-    settings.put("s3.endpoint", store.address());
-    settings.put("s3.path-style-access", "true");
-    settings.put("client.region", store.setting("region"));
-    settings.put("s3.access-key-id", key);
-    settings.put("s3.secret-access-key", secret);
-    return settings;
-  }
-
-  /** {@code file:/...}, without the trailing slash {@code Path.toUri} gives a directory. */
   private static String tableUri() {
-    return "file:" + table.toAbsolutePath();
-  }
-
-  private static String delta() {
-    return "delta.`" + tableUri() + "`";
-  }
-
-  private static void sql(String statement) {
-    spark.sql(statement).collectAsList();
+    return orders.uri();
   }
 
   /** Every row as its values joined by {@code |}, sorted: a whole result set, order aside. */

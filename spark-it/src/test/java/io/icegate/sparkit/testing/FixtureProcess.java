@@ -127,7 +127,7 @@ public final class FixtureProcess implements AutoCloseable {
     } catch (InterruptedException | ExecutionException | TimeoutException e) {
       process.destroyForcibly();
       Runtime.getRuntime().removeShutdownHook(reaper);
-      throw new IllegalStateException(mainClass + " did not start: " + tail(log), e);
+      throw new IllegalStateException(mainClass + " did not start: " + LogTail.of(log), e);
     }
   }
 
@@ -177,15 +177,6 @@ public final class FixtureProcess implements AutoCloseable {
       ready.completeExceptionally(new IllegalStateException("fixture exited with " + exit));
     } catch (IOException | InterruptedException e) {
       ready.completeExceptionally(e);
-    }
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    } catch (IOException e) {
-      return "(log unreadable: " + e.getMessage() + ")";
     }
   }
 

@@ -8,8 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -89,7 +87,7 @@ public final class GatewayProcess implements AutoCloseable {
     } catch (InterruptedException | ExecutionException | TimeoutException e) {
       process.destroyForcibly();
       Runtime.getRuntime().removeShutdownHook(reaper);
-      throw new IllegalStateException("gateway did not start: " + tail(log), e);
+      throw new IllegalStateException("gateway did not start: " + LogTail.of(log), e);
     }
   }
 
@@ -114,16 +112,6 @@ public final class GatewayProcess implements AutoCloseable {
       listening.completeExceptionally(new IllegalStateException("gateway exited with " + exit));
     } catch (IOException | InterruptedException e) {
       listening.completeExceptionally(e);
-    }
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.exists(log) ? Files.readAllLines(log) : List.of();
-      return String.join("\n", new ArrayList<>(lines.subList(Math.max(0, lines.size() - 30),
-          lines.size())));
-    } catch (IOException e) {
-      return "(log unreadable: " + e.getMessage() + ")";
     }
   }
 
