@@ -183,6 +183,9 @@ class SafeFileMetricsTest {
     assertThat(value(m.lowerBounds(), 8).toString()).isEqualTo("Oslo");
     assertThat(m.upperBounds()).containsOnlyKeys(9);
     assertThat(m.nullValueCounts()).containsOnlyKeys(8, 1);
+    // a name given twice is ambiguous only where it is read
+    assertThat(metrics("{\"numRecords\":1,\"other\":1,\"other\":{\"x\":2,\"x\":3}}").recordCount())
+        .isEqualTo(1);
   }
 
   @Test
