@@ -257,6 +257,10 @@ class SafeFileMetricsTest {
         metrics(
             "{\"numRecords\":1,\"maxValues\":{\"name\":\"" + thirtyOneEmoji + "\uD83D\uDE00\"}}");
     assertThat(truncated.upperBounds()).doesNotContainKey(2);
+    // an unpaired surrogate has no UTF-8 form: that bound is dropped, the file's others kept
+    Metrics unpaired =
+        metrics("{\"numRecords\":1,\"minValues\":{\"name\":\"a\\ud800\",\"id\":3}}");
+    assertThat(unpaired.lowerBounds()).containsOnlyKeys(1);
   }
 
   @Test
