@@ -88,8 +88,19 @@ public final class DeltaCaptureBench {
   /** One phase: wall-clock and process CPU milliseconds (all threads, JIT and GC included). */
   public record Cost(long millis, long cpuMillis) {}
 
-  /** One counted iteration. */
-  public record Measurement(int iteration, Cost scan, Cost full, Cost incremental, int files) {
+  /**
+   * One counted iteration.
+   *
+   * @param pathsOnly Kernel's scan reading only each file's path (the baseline before 2026-12-02
+   *     afternoon)
+   * @param scan Kernel's scan reading what a reader and the capture read of each file: the baseline
+   */
+  public record Measurement(
+      int iteration, Cost pathsOnly, Cost scan, Cost full, Cost incremental, int files) {
+    double fullOverPathsOnlyCpu() {
+      return full.cpuMillis() / (double) Math.max(1, pathsOnly.cpuMillis());
+    }
+
     double fullOverScan() {
       return full.millis() / (double) Math.max(1, scan.millis());
     }
@@ -117,11 +128,12 @@ public final class DeltaCaptureBench {
     System.out.printf(
         Locale.ROOT,
         "median wall full/scan %.2fx, incremental/full %.3fx; median cpu full/scan %.2fx,"
-            + " incremental/full %.3fx%n",
+            + " incremental/full %.3fx; median cpu full/(paths-only scan) %.2fx%n",
         median(measurements.stream().map(Measurement::fullOverScan).toList()),
         median(measurements.stream().map(Measurement::incrementalOverFull).toList()),
         median(measurements.stream().map(Measurement::fullOverScanCpu).toList()),
-        median(measurements.stream().map(Measurement::incrementalOverFullCpu).toList()));
+        median(measurements.stream().map(Measurement::incrementalOverFullCpu).toList()),
+        median(measurements.stream().map(Measurement::fullOverPathsOnlyCpu).toList()));
   }
 
   /** Writes the table, warms up, measures. */
@@ -143,7 +155,8 @@ public final class DeltaCaptureBench {
       FileIO io = new LocalFileIO();
       List<Measurement> measurements = new ArrayList<>();
       for (int i = 0; i <= plan.iterations(); i++) {
-        Cost scan = timed(() -> scan(table));
+        Cost pathsOnly = timed(() -> scan(table, true));
+        Cost scan = timed(() -> scan(table, false));
         String generated = root.resolve("warehouse-" + i).toUri().toString().replaceAll("/$", "");
         TableMetadata[] full = new TableMetadata[1];
         Cost fullCost = timed(() -> full[0] = capture(table, null, generated, io).metadata());
@@ -158,14 +171,16 @@ public final class DeltaCaptureBench {
           throw new IllegalStateException("the capture after one commit was not incremental");
         }
         // the next iteration's full capture sees one more file; the baseline scan does too
-        Measurement m = new Measurement(i, scan, fullCost, incrementalCost, files + i + 1);
+        Measurement m = new Measurement(i, pathsOnly, scan, fullCost, incrementalCost, files + i + 1);
         out.printf(
             Locale.ROOT,
-            "%s: scan %d ms (cpu %d), full capture %d ms (cpu %d; %.2fx scan, cpu %.2fx),"
-                + " incremental %d ms (cpu %d; %.3fx full, cpu %.3fx)%n",
+            "%s: scan %d ms (cpu %d; paths only %d ms, cpu %d), full capture %d ms (cpu %d;"
+                + " %.2fx scan, cpu %.2fx), incremental %d ms (cpu %d; %.3fx full, cpu %.3fx)%n",
             i == 0 ? "warm-up" : "iteration " + i,
             scan.millis(),
             scan.cpuMillis(),
+            pathsOnly.millis(),
+            pathsOnly.cpuMillis(),
             fullCost.millis(),
             fullCost.cpuMillis(),
             m.fullOverScan(),
@@ -202,8 +217,13 @@ public final class DeltaCaptureBench {
     return new Object[] {id, "name-" + id, 1_700_000_000_000_000L + id, region};
   }
 
-  /** The baseline: Kernel's own snapshot load and scan of every active file. */
-  private static void scan(String table) {
+  /**
+   * The baseline: Kernel's own snapshot load and scan of every active file, each file's row read
+   * as a reader planning a read of the table reads it and as the capture reads it (path and size,
+   * partition values, deletion vector, statistics text); with {@code pathsOnly}, only the path
+   * (the baseline before 2026-12-02 afternoon, printed beside it).
+   */
+  private static void scan(String table, boolean pathsOnly) {
     Engine engine = DefaultEngine.create(HADOOP);
     Snapshot snapshot = TableManager.loadSnapshot(table).build(engine);
     long seen = 0;
@@ -212,7 +232,15 @@ public final class DeltaCaptureBench {
       while (batches.hasNext()) {
         try (CloseableIterator<Row> rows = batches.next().getRows()) {
           while (rows.hasNext()) {
-            seen += InternalScanFileUtils.getAddFileStatus(rows.next()).getPath().length();
+            Row row = rows.next();
+            seen += InternalScanFileUtils.getAddFileStatus(row).getPath().length();
+            if (!pathsOnly) {
+              seen += InternalScanFileUtils.getPartitionValues(row).size();
+              seen += InternalScanFileUtils.getDeletionVectorDescriptorFromRow(row) == null ? 0 : 1;
+              Row add = row.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
+              int stats = InternalScanFileUtils.ADD_FILE_STATS_ORDINAL;
+              seen += add.isNullAt(stats) ? 0 : add.getString(stats).length();
+            }
           }
         }
       }

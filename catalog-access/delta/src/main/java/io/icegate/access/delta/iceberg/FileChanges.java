@@ -115,7 +115,9 @@ final class FileChanges {
       Optional<String> stats,
       Optional<DeletionVectorDescriptor> vector) {
     String path = file.getPath();
-    active.add(path);
+    if (!liveData.isEmpty()) {
+      active.add(path); // only files of the previous capture can be inactive (a first has none)
+    }
     DataFile before = liveData.get(path);
     // a file captured under an older spec is entered again under the current one: its partition
     // tuple must name the current schema's ids (they change once, when column mapping is enabled)
