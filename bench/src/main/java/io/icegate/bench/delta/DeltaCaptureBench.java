@@ -31,7 +31,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.io.FileIO;
 
 /**
@@ -158,8 +157,8 @@ public final class DeltaCaptureBench {
         Cost pathsOnly = timed(() -> scan(table, true));
         Cost scan = timed(() -> scan(table, false));
         String generated = root.resolve("warehouse-" + i).toUri().toString().replaceAll("/$", "");
-        TableMetadata[] full = new TableMetadata[1];
-        Cost fullCost = timed(() -> full[0] = capture(table, null, generated, io).metadata());
+        Captured[] full = new Captured[1];
+        Cost fullCost = timed(() -> full[0] = capture(table, null, generated, io));
         // one more small commit, captured from the full capture
         writer.appendFiles(
             "t",
@@ -253,14 +252,14 @@ public final class DeltaCaptureBench {
   }
 
   /** As {@code DeltaLog.captureChanges} calls it: the capture loads the version itself. */
-  private static Captured capture(
-      String table, TableMetadata previous, String generated, FileIO io) {
+  private static Captured capture(String table, Captured previous, String generated, FileIO io) {
     Engine engine = DefaultEngine.create(HADOOP);
     return DeltaVersionCapture.captureChanges(
         engine,
         table,
         Optional.empty(),
-        previous,
+        previous == null ? null : previous.metadata(),
+        Optional.ofNullable(previous).map(Captured::deltaState),
         new DeltaVersionCapture.Target("bench/t", generated, io, io));
   }
 

@@ -134,9 +134,11 @@ public enum KeySubspace {
 
   /**
    * Capture pointers: {@code (account id, table id) -> pointer} (JSON: capture generation, upstream
-   * metadata location, blob digest and size, capture time). One per captured managed Table; the
-   * captured metadata itself lives in {@link #BLOBS}, written before the pointer transaction that
-   * names it. Written by {@code Captures} in a fenced transaction that
+   * metadata location, blob digest and size, capture time; for Delta captures also icegate's
+   * metadata file and the digest and size of the capture's state blob: the Delta state and change
+   * record the capturer keeps and never serves). One per captured managed Table; the captured
+   * metadata and state themselves live in {@link #BLOBS}, written before the pointer transaction
+   * that names them. Written by {@code Captures} in a fenced transaction that
    * asserts the capture generation it read; cleared with the Table ({@code
    * ManagedRelations#forget}).
    */
@@ -145,7 +147,8 @@ public enum KeySubspace {
   /**
    * Blob bookkeeping beside {@link #BLOBS}: {@code (sha-256) -> marker} (JSON: write time, size,
    * chunk count), refreshed by every write of the blob; and {@code (sha-256, account id, table
-   * id) -> empty}, a reference hint set in the pointer transaction that names the blob. The
+   * id) -> empty}, a reference hint set in the pointer transaction that names the blob (as the
+   * capture's metadata or its state). The
    * chunk collector ({@code CaptureChunkCollector}) deletes a blob only
    * when no hint leads to a pointer naming it and its marker is older than the grace period.
    */

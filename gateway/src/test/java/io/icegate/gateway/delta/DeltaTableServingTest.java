@@ -15,6 +15,7 @@ import io.icegate.access.unity.UnitySettings;
 import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.gateway.testing.FederatedCatalog;
 import io.icegate.gateway.testing.GatewayFixture;
+import io.icegate.gateway.testing.StsFixture;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,6 +51,10 @@ class DeltaTableServingTest {
   private static final StructType ORDERS =
       new StructType().add("id", LongType.LONG, false).add("region", StringType.STRING, true);
   private static final TableIdentifier IDENT = TableIdentifier.of("gold", "orders");
+  /** The table properties that carried the capture's Delta state before it left the metadata. */
+  private static final List<String> DELTA_STATE =
+      List.of("icegate.delta.protocol", "icegate.delta.metadata");
+  private static final String ROLE = "arn:aws:iam::123456789012:role/icegate-generated-reader";
 
   @TempDir static Path scratch;
 
@@ -169,6 +174,9 @@ class DeltaTableServingTest {
     assertThat(read.metadataFileLocation()).isEqualTo(location);
     assertSameMetadata(read, served);
     assertThat(read.property("icegate.captured-at", null)).isNotNull();
+    // the capture's own Delta state is kept beside the capture, never served nor in the file
+    assertThat(served.properties().keySet()).doesNotContainAnyElementsOf(DELTA_STATE);
+    assertThat(read.properties().keySet()).doesNotContainAnyElementsOf(DELTA_STATE);
     return location;
   }
 
@@ -247,6 +255,75 @@ class DeltaTableServingTest {
       TableMetadata served = ((HasTableOperations) table).operations().current();
       assertThat(served.metadataFileLocation()).startsWith(generated + "/metadata/");
       assertSameMetadata(TableMetadataParser.read(table.io(), served.metadataFileLocation()), served);
+    }
+  }
+
+  /**
+   * Issue 26, vended credentials through STS: a Catalog that vends by AssumeRole answers a
+   * delegated load of a captured Delta table with the upstream's credential for the data and one
+   * STS session for the table's generated prefix, asked for with a session policy that is
+   * read-only (even for a writer's token) and scoped to exactly that prefix; each credential with
+   * endpoint, region and path style; no refresh endpoint (two credentials); the credentials route
+   * answers the same set, reusing the session.
+   */
+  @Test
+  void anStsCatalogVendsAReadOnlySessionScopedToTheGeneratedPrefix() throws Exception {
+    ordersTable("bronze");
+    try (StsFixture sts = StsFixture.start()) {
+      String catalog = FederatedCatalog.json(gw.send("POST", base + "/catalogs",
+          "{\"name\":\"sts-remote\",\"warehouse\":\"s3://generated/sts\",\"storage\":{\"s3\":{"
+              + "\"endpoint\":\"" + warehouse.endpoint() + "\",\"region\":\"us-east-1\","
+              + "\"pathStyleAccess\":true,\"accessKeyId\":\"" + warehouse.accessKeyId()
+              + "\",\"secretAccessKey\":\"" + warehouse.secretAccessKey() + "\",\"roleArn\":\""
+              + ROLE + "\",\"stsEndpoint\":\"" + sts.endpoint() + "\",\"durationSeconds\":1800}}}"))
+          .get("id").asText();
+      JsonNode report = reconcile(overlay("bronze", catalog));
+      assertThat(report.get("warnings")).as(report.toString()).isEmpty();
+      String tableId = FederatedCatalog.json(gw.send("GET", base + "/catalogs/" + catalog
+          + "/tables?namespace=bronze&name=orders", null)).get("items").get(0).get("id").asText();
+      String data = "s3://" + LAKE + "/bronze/orders";
+      String generated = "s3://generated/sts/_icegate/delta/" + tableId;
+
+      int before = sts.requests().size();
+      String path = "/iceberg/v1/" + catalog + "/namespaces/bronze/tables/orders";
+      JsonNode loaded = FederatedCatalog.json(gw.send("GET", path, null,
+          "X-Iceberg-Access-Delegation", "vended-credentials"));
+      assertThat(loaded.path("config").has("client.refresh-credentials-endpoint")).isFalse();
+      Map<String, JsonNode> byPrefix = byPrefix(loaded.get("storage-credentials"));
+      assertThat(byPrefix).containsOnlyKeys(data, generated);
+      JsonNode upstream = byPrefix.get(data).get("config");
+      assertThat(upstream.get("s3.access-key-id").asText()).isEqualTo(objects.accessKeyId());
+      assertThat(upstream.get("s3.endpoint").asText()).isEqualTo(objects.endpoint().toString());
+      assertThat(upstream.get("client.region").asText()).isEqualTo(ObjectStoreFixture.REGION);
+      assertThat(upstream.get("s3.path-style-access").asText()).isEqualTo("true");
+      JsonNode own = byPrefix.get(generated).get("config");
+      StsFixture.Issued session = sts.issued().get(sts.issued().size() - 1);
+      assertThat(own.get("s3.access-key-id").asText()).isEqualTo(session.accessKeyId());
+      assertThat(own.get("s3.secret-access-key").asText()).isEqualTo(session.secretAccessKey());
+      assertThat(own.get("s3.session-token").asText()).isEqualTo(session.sessionToken());
+      assertThat(own.get("s3.endpoint").asText()).isEqualTo(warehouse.endpoint().toString());
+      assertThat(own.get("client.region").asText()).isEqualTo(ObjectStoreFixture.REGION);
+      assertThat(own.get("s3.path-style-access").asText()).isEqualTo("true");
+
+      List<StsFixture.Received> asked = sts.requests().subList(before, sts.requests().size());
+      assertThat(asked).hasSize(1);
+      StsFixture.Received request = asked.get(0);
+      assertThat(request.get("RoleArn")).isEqualTo(ROLE);
+      assertThat(request.signingKeyId()).isEqualTo(warehouse.accessKeyId());
+      StsFixture.SessionPolicy policy = request.policy();
+      String key = "sts/_icegate/delta/" + tableId;
+      assertThat(policy.objectResources()).containsExactly("arn:aws:s3:::generated/" + key + "/*");
+      assertThat(policy.objectActions())
+          .containsExactlyInAnyOrder("s3:GetObject", "s3:GetObjectVersion");
+      assertThat(policy.listPrefixes()).containsExactlyInAnyOrder(key + "/", key + "/*");
+
+      JsonNode routed = FederatedCatalog.json(gw.send("GET", path + "/credentials", null,
+          "X-Iceberg-Access-Delegation", "vended-credentials"));
+      Map<String, JsonNode> routedByPrefix = byPrefix(routed.get("storage-credentials"));
+      assertThat(routedByPrefix).containsOnlyKeys(data, generated);
+      assertThat(routedByPrefix.get(generated).get("config")).isEqualTo(own);
+      assertThat(routedByPrefix.get(data).get("config")).isEqualTo(upstream);
+      assertThat(sts.requests()).hasSize(before + 1);
     }
   }
 

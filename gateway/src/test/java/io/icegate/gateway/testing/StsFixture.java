@@ -1,5 +1,7 @@
 package io.icegate.gateway.testing;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
@@ -30,11 +32,58 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class StsFixture implements AutoCloseable {
   private static final String NS = "https://sts.amazonaws.com/doc/2011-06-15/";
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One AssumeRole request as received: its form fields and the SigV4 key id that signed it. */
   public record Received(Map<String, String> form, String signingKeyId) {
     public String get(String field) {
       return form.get(field);
+    }
+
+    /** The session policy the request asked for ({@code Policy}), read as IAM reads it. */
+    public SessionPolicy policy() {
+      try {
+        return new SessionPolicy(JSON.readTree(form.get("Policy")));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** A session policy document: what its statements allow on objects and for listing. */
+  public record SessionPolicy(JsonNode document) {
+    /** The resources of the statements allowing {@code s3:GetObject}. */
+    public List<String> objectResources() {
+      List<String> out = new ArrayList<>();
+      for (JsonNode statement : document.get("Statement")) {
+        if (statement.get("Action").toString().contains("s3:GetObject")) {
+          out.add(statement.get("Resource").asText());
+        }
+      }
+      return out;
+    }
+
+    /** The actions of the statements allowing {@code s3:GetObject}. */
+    public List<String> objectActions() {
+      List<String> out = new ArrayList<>();
+      for (JsonNode statement : document.get("Statement")) {
+        if (statement.get("Action").toString().contains("s3:GetObject")) {
+          statement.get("Action").forEach(a -> out.add(a.asText()));
+        }
+      }
+      return out;
+    }
+
+    /** The {@code s3:prefix} values listing is allowed with. */
+    public List<String> listPrefixes() {
+      List<String> out = new ArrayList<>();
+      for (JsonNode statement : document.get("Statement")) {
+        if (statement.get("Action").toString().contains("s3:ListBucket")) {
+          statement.get("Condition").get("StringLike").get("s3:prefix")
+              .forEach(p -> out.add(p.asText()));
+        }
+      }
+      return out;
     }
   }
 

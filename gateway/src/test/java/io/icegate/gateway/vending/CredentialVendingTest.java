@@ -453,34 +453,15 @@ class CredentialVendingTest {
   }
 
   private static List<String> objectResources(JsonNode policy) {
-    List<String> out = new ArrayList<>();
-    for (JsonNode statement : policy.get("Statement")) {
-      if (statement.get("Action").toString().contains("s3:GetObject")) {
-        out.add(statement.get("Resource").asText());
-      }
-    }
-    return out;
+    return new StsFixture.SessionPolicy(policy).objectResources();
   }
 
   private static List<String> objectActions(JsonNode policy) {
-    List<String> out = new ArrayList<>();
-    for (JsonNode statement : policy.get("Statement")) {
-      if (statement.get("Action").toString().contains("s3:GetObject")) {
-        statement.get("Action").forEach(a -> out.add(a.asText()));
-      }
-    }
-    return out;
+    return new StsFixture.SessionPolicy(policy).objectActions();
   }
 
   private static List<String> listPrefixes(JsonNode policy) {
-    List<String> out = new ArrayList<>();
-    for (JsonNode statement : policy.get("Statement")) {
-      if (statement.get("Action").toString().contains("s3:ListBucket")) {
-        statement.get("Condition").get("StringLike").get("s3:prefix")
-            .forEach(p -> out.add(p.asText()));
-      }
-    }
-    return out;
+    return new StsFixture.SessionPolicy(policy).listPrefixes();
   }
 
   private static String createBody(String name, boolean staged) {

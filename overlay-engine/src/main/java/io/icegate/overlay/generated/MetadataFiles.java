@@ -2,6 +2,7 @@ package io.icegate.overlay.generated;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.icegate.access.delta.iceberg.CapturedDeltaState;
 import io.icegate.overlay.store.capture.Captures;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -70,6 +71,9 @@ public final class MetadataFiles {
           ? object
           : ((ObjectNode) node).putObject("properties");
       edited.put(Captures.CAPTURED_AT_PROPERTY, capturedAt.toString());
+      // the capture's own Delta state is kept beside the metadata, never in a file clients read
+      // (a capture refused on top of one stored before it moved out still carried it)
+      edited.remove(CapturedDeltaState.LEGACY_PROPERTIES);
       return JsonUtil.mapper().writeValueAsString(node).getBytes(StandardCharsets.UTF_8);
     } catch (IOException e) {
       throw new UncheckedIOException("metadata JSON that Iceberg wrote does not read back", e);

@@ -2,6 +2,7 @@ package io.icegate.overlay.reconcile;
 
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogClient;
+import io.icegate.access.delta.iceberg.CapturedDeltaState;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.access.delta.log.DeltaLog;
 import io.icegate.access.delta.schema.DeltaSchemas;
@@ -17,17 +18,16 @@ import io.icegate.core.model.ResourceKind;
 import io.icegate.core.repo.Repositories;
 import io.icegate.overlay.generated.CapturedHistory;
 import io.icegate.overlay.generated.CatalogFiles;
+import io.icegate.overlay.generated.DeltaCaptureRecord;
 import io.icegate.overlay.generated.DeltaRefusal;
 import io.icegate.overlay.generated.GeneratedFiles;
 import io.icegate.overlay.generated.MetadataFiles;
-import io.icegate.overlay.store.capture.Blobs;
 import io.icegate.overlay.store.capture.CaptureOutcome;
 import io.icegate.overlay.store.capture.CapturePointer;
 import io.icegate.overlay.store.capture.CapturePointers;
 import io.icegate.overlay.store.capture.Captures;
 import io.icegate.overlay.store.relation.ManagedRelations;
 import io.icegate.overlay.store.relation.TableDefinition;
-import io.icegate.overlay.tablevalidation.CaptureChanges;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -54,7 +54,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * The metadata is written as an Iceberg metadata file ({@link MetadataFiles}) and published,
  * the same bytes, like an Iceberg capture ({@link Captures#publishAll}), its pointer naming the
  * Delta commit file captured and that metadata file, in batches each fenced by the run ({@link
- * RunFence}); what a capture added is left for validation ({@link CaptureChanges}). A Table whose
+ * RunFence}). Beside the metadata each capture stores, in the same pointer transaction, what it
+ * keeps for itself ({@link DeltaCaptureRecord}: the version's Delta state for the next capture,
+ * and what it added for validation); neither is ever in the served metadata. A Table whose
  * pointer already names the commit file the run observed costs no upstream call and no write.
  *
  * <p>A Delta feature that cannot be served as Iceberg is captured as refused ({@link
@@ -195,9 +197,13 @@ final class DeltaCapturer {
       TableCapturer.Target target, Optional<Captures.Capture> before, Generated generated,
       TableCapturer.Tally tally) {
     String what = "capture of Delta table " + target.displayPath();
-    TableMetadata previous = before.map(c -> TableMetadataParser.fromJson(
-        c.pointer().servedMetadataLocation(),
-        new String(c.metadataJson(), StandardCharsets.UTF_8))).orElse(null);
+    TableMetadata stored = before.map(DeltaCapturer::previousOf).orElse(null);
+    // a capture stored before the Delta state left the metadata has it in two table properties:
+    // read once from there (the capture made now drops them)
+    Optional<String> previousState = before.map(DeltaCaptureRecord::of)
+        .flatMap(DeltaCaptureRecord::deltaState)
+        .or(() -> CapturedDeltaState.fromLegacyProperties(stored).map(CapturedDeltaState::toJson));
+    TableMetadata previous = stored;
     if (previous != null && DeltaRefusal.of(previous).isPresent()) {
       // a refused capture is no base for the next snapshot: the last one before it is
       previous = previous.currentSnapshot() == null ? null : DeltaRefusal.cleared(previous);
@@ -209,27 +215,29 @@ final class DeltaCapturer {
       try (S3Client s3 = VendedS3Client.open(source.credentials(), source.storeSettings(),
           policy)) {
         changes = new DeltaLog(s3, source.tableLocation()).captureChanges(
-            Optional.ofNullable(source.version()), previous, target.tableId(), generated.location(),
-            generated.io());
+            Optional.ofNullable(source.version()), previous,
+            previousState.flatMap(CapturedDeltaState::parse), target.tableId(),
+            generated.location(), generated.io());
       }
       TableMetadata captured = changes.metadata();
       if (captured == previous) {
         tally.unchanged++;
         return Optional.empty();
       }
-      Captures.Candidate candidate =
-          candidate(target, before, commitFile(captured), captured, generated);
-      remember(before, previous, changes, candidate);
-      return Optional.of(candidate);
+      return Optional.of(candidate(target, before, commitFile(captured), captured, generated,
+          new DeltaCaptureRecord(Optional.of(changes.deltaState().toJson()),
+              change(before, previous, changes))));
     } catch (CatalogAccessException e) {
       tally.fail(what + " failed: " + e.code() + ": " + e.getMessage());
     } catch (DeltaVersionCapture.UnrepresentableFeatureException e) {
       // captured as refused: the validation step then hides the table with one record naming
       // the feature and the commit file (DeltaRefusal), until a later commit captures cleanly
       tally.warn(what + " refused: " + e.getMessage());
+      // the state kept is the base's: the next capture extends the last one before the refusal
       return Optional.of(candidate(target, before, e.commitFile(),
           DeltaRefusal.refused(refusalBase(target, previous), e.feature(), e.commitFile(),
-              e.getMessage()), generated));
+              e.getMessage()), generated,
+          new DeltaCaptureRecord(previousState, Optional.empty())));
     } catch (DeltaSchemas.UnsupportedTypeException e) {
       tally.fail(what + " refused: " + e.getMessage());
     } catch (DeltaLog.UnreadableLogException e) {
@@ -252,33 +260,39 @@ final class DeltaCapturer {
    */
   private Captures.Candidate candidate(TableCapturer.Target target,
       Optional<Captures.Capture> before, String commitFile, TableMetadata metadata,
-      Generated generated) {
+      Generated generated, DeltaCaptureRecord record) {
     long generation = before.map(c -> c.pointer().captureGeneration()).orElse(0L) + 1;
     Instant now = captures.now();
     MetadataFiles.Written file = MetadataFiles.write(
         CapturedHistory.pruned(metadata, generated.retention(), now.toEpochMilli()),
         generated.location(), generation, now, generated.io());
     return new Captures.Candidate(target.tableId(), before.map(Captures.Capture::pointer),
-        commitFile, file.json(), file.location());
+        commitFile, file.json(), file.location(), record.toBytes());
   }
 
   /**
-   * Tells validation what {@code changes} added ({@link CaptureChanges}) when the rest of the
-   * table is as the base capture had it: same schema and partition spec, base not refused.
+   * The change record of {@code changes} for validation ({@link DeltaCaptureRecord.Change}) when
+   * the rest of the table is as the base capture had it: same schema and partition spec, base
+   * not refused; else none (every file is checked).
    */
-  private static void remember(Optional<Captures.Capture> before, TableMetadata previous,
-      DeltaVersionCapture.Captured changes, Captures.Candidate candidate) {
+  private static Optional<DeltaCaptureRecord.Change> change(Optional<Captures.Capture> before,
+      TableMetadata previous, DeltaVersionCapture.Captured changes) {
     TableMetadata captured = changes.metadata();
     if (before.isEmpty() || previous == null || previous.currentSnapshot() == null
         || DeltaRefusal.of(previous).isPresent()
         || previous.currentSchemaId() != captured.currentSchemaId()
         || previous.defaultSpecId() != captured.defaultSpecId()) {
-      return;
+      return Optional.empty();
     }
     Set<String> added = new HashSet<>();
     changes.addedDataFiles().forEach(file -> added.add(file.location()));
-    CaptureChanges.IN_PROCESS.record(Blobs.digest(candidate.metadataJson()),
-        before.get().pointer().captureGeneration(), added);
+    return DeltaCaptureRecord.Change.bounded(before.get().pointer().captureGeneration(), added);
+  }
+
+  /** The metadata {@code capture} stored, as captured (refusal marks and all). */
+  private static TableMetadata previousOf(Captures.Capture capture) {
+    return TableMetadataParser.fromJson(capture.pointer().servedMetadataLocation(),
+        new String(capture.metadataJson(), StandardCharsets.UTF_8));
   }
 
   /** What a refused capture is written on: the previous capture, else the Table's definition. */

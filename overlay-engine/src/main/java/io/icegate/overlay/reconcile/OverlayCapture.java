@@ -11,7 +11,7 @@ import io.icegate.core.repo.Repositories;
 import io.icegate.overlay.adapter.IntegrationAdapter;
 import io.icegate.overlay.adapter.IntegrationClients;
 import io.icegate.overlay.generated.CatalogFiles;
-import io.icegate.overlay.tablevalidation.CaptureChanges;
+import io.icegate.overlay.tablevalidation.FileScope;
 import io.icegate.overlay.tablevalidation.TableValidator;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,7 +82,7 @@ public final class OverlayCapture {
       Supplier<CatalogClient> open, CatalogFiles catalogFiles) {
     TableValidator validator = new TableValidator(repositories, clients.policy(),
         settings.allowLocalFiles(), settings.concurrency(), catalogFiles,
-        CaptureChanges.IN_PROCESS);
+        FileScope.CHANGED);
     List<String> pending = validator.pending(fence.accountId(),
         targets.stream().map(TableCapturer.Target::tableId).toList());
     return validator.validate(fence.accountId(), pending, integration, open, fence::assertCurrent);

@@ -2,7 +2,9 @@ package io.icegate.overlay.tablevalidation;
 
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.filecheck.FileProblem;
+import io.icegate.overlay.generated.DeltaCaptureRecord;
 import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.Captures;
 import io.icegate.overlay.store.validation.ValidationState;
 import io.icegate.overlay.store.validation.ValidationStatus;
 import java.io.IOException;
@@ -30,10 +32,11 @@ import org.apache.iceberg.io.FileIO;
  * The checks of a captured Delta table (issue 26) beside the current snapshot's full check:
  *
  * <ul>
- *   <li><b>Incremental.</b> When the capture this one extended validated clean and this process
- *       saw what it added ({@link CaptureChanges}), only the data files it added and the delete
- *       files of those are checked; every other file keeps the earlier clean verdict. So a
- *       validation costs what the change costs.
+ *   <li><b>Incremental.</b> When the capture this one extended validated clean and the capture's
+ *       stored change record names what it added ({@link DeltaCaptureRecord}, kept with the
+ *       capture in the store, so any gateway sharing it sees it), only the data files it added
+ *       and the delete files of those are checked; every other file keeps the earlier clean
+ *       verdict. So a validation costs what the change costs.
  *   <li><b>Time travel.</b> A retained snapshot ({@code CapturedHistory}) may name data files the
  *       current one no longer does, which the upstream may have vacuumed since. Each such file is
  *       checked for existence only (one metadata request each), at every validation; one that is
@@ -49,19 +52,18 @@ final class DeltaFileChecks {
   private DeltaFileChecks() {}
 
   /**
-   * Which files of a captured Delta table's current snapshot to check: only those its capture
-   * added when it extended the capture validated clean just before it ({@code expected}) and
-   * {@code changes} saw it; else all.
-   *
-   * @param changes this process's hints, or {@code null} (revalidation: every file)
+   * Which files of a captured Delta table's current snapshot to check: with {@link
+   * FileScope#CHANGED}, only those its capture added when its change record says it extended the
+   * capture validated clean just before it ({@code expected}); else all.
    */
-  static Predicate<ContentFile<?>> which(CaptureChanges changes, CapturePointer pointer,
+  static Predicate<ContentFile<?>> which(FileScope scope, Captures.Capture capture,
       Optional<ValidationStatus> expected) {
-    if (changes == null || expected.isEmpty()) {
+    if (scope == FileScope.ALL || expected.isEmpty()) {
       return file -> true;
     }
     ValidationStatus before = expected.get();
-    return changes.of(pointer.digest())
+    CapturePointer pointer = capture.pointer();
+    return DeltaCaptureRecord.of(capture).change()
         .filter(c -> c.baseGeneration() == pointer.captureGeneration() - 1
             && before.captureGeneration() == c.baseGeneration()
             && before.state() == ValidationState.VALID)

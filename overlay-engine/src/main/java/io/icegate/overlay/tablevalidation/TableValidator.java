@@ -73,7 +73,7 @@ public final class TableValidator {
   private final boolean allowLocalFiles;
   private final int concurrency;
   private final CatalogFiles catalogFiles;
-  private final CaptureChanges changes;
+  private final FileScope scope;
 
   /**
    * Counts and warnings of validating several Tables.
@@ -129,18 +129,17 @@ public final class TableValidator {
    */
   public TableValidator(Repositories repositories, OutboundAddressPolicy policy,
       boolean allowLocalFiles, int concurrency, CatalogFiles catalogFiles) {
-    this(repositories, policy, allowLocalFiles, concurrency, catalogFiles, null);
+    this(repositories, policy, allowLocalFiles, concurrency, catalogFiles, FileScope.ALL);
   }
 
   /**
-   * @param changes what this process's Delta captures added ({@link CaptureChanges}): a Delta
-   *     table whose base capture validated clean is then checked incrementally; {@code null}
-   *     checks every file (revalidation)
+   * @param scope which files of a captured Delta table are checked: {@link FileScope#CHANGED}
+   *     checks incrementally where the capture's stored change record allows; {@link
+   *     FileScope#ALL} every file (revalidation)
    */
   public TableValidator(Repositories repositories, OutboundAddressPolicy policy,
-      boolean allowLocalFiles, int concurrency, CatalogFiles catalogFiles,
-      CaptureChanges changes) {
-    this.changes = changes;
+      boolean allowLocalFiles, int concurrency, CatalogFiles catalogFiles, FileScope scope) {
+    this.scope = Objects.requireNonNull(scope, "scope");
     this.catalogFiles = Objects.requireNonNull(catalogFiles, "catalogFiles");
     this.repositories = Objects.requireNonNull(repositories, "repositories");
     this.validations = new TableValidations(repositories);
@@ -405,7 +404,7 @@ public final class TableValidator {
       // in manifest order, so a revalidation of the same files lists its errors the same way
       List<FileProblem> problems = new ArrayList<>(DataFileCheck.checkOnly(metadata, files,
           DataFileCheck.DEFAULT_PARALLELISM, subject.delta()
-              ? DeltaFileChecks.which(changes, subject.capture().pointer(), subject.expected())
+              ? DeltaFileChecks.which(scope, subject.capture(), subject.expected())
               : file -> true));
       if (subject.delta()) {
         problems.addAll(DeltaFileChecks.vacuumed(metadata, files));

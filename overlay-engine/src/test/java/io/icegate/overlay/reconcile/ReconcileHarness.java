@@ -80,6 +80,19 @@ public final class ReconcileHarness {
   }
 
   private ReconcileHarness(Services services) {
+    this(services, null);
+  }
+
+  /**
+   * Another instance of the services over {@code store} (the same store, or another handle on its
+   * file) acting for this harness's account: a second gateway sharing the store. Nothing but the
+   * store is shared (no in-process state).
+   */
+  public ReconcileHarness another(KvStore store) {
+    return new ReconcileHarness(new Services(store, repos.clock(), SETTINGS), account);
+  }
+
+  private ReconcileHarness(Services services, String existingAccount) {
     this.services = services;
     this.store = services.store();
     this.repos = services.repositories();
@@ -89,7 +102,8 @@ public final class ReconcileHarness {
     accountDeletion = services.accountDeletion(List.of());
     adapter = services.adapter();
     this.clients = services.clients();
-    account = repos.accounts().create(new Account("acme"), OnConflict.ERROR).resource().id();
+    account = existingAccount != null ? existingAccount
+        : repos.accounts().create(new Account("acme"), OnConflict.ERROR).resource().id();
   }
 
   /**

@@ -18,7 +18,8 @@ import java.util.Optional;
 
 /**
  * Garbage collection of captured blobs (issue 10, "Cleanup"): deletes a blob's chunks and marker
- * when no capture pointer names it and it was last written longer ago than the grace period.
+ * when no capture pointer names it (as its metadata or its state) and it was last written longer
+ * ago than the grace period.
  *
  * <p>The grace period is what spares a blob written for a publication still in flight: its
  * pointer transaction has not committed yet, so nothing references it, but its marker is fresh.
@@ -90,7 +91,7 @@ public final class CaptureChunkCollector {
       for (KeyValue kv : tx.getRange(hints.begin, hints.end)) {
         Tuple key = KeyLayout.blobReferences(digest).unpack(kv.key());
         Optional<CapturePointer> pointer = pointers.get(tx, key.getString(0), key.getString(1));
-        if (pointer.isPresent() && pointer.get().digest().equals(digest)) {
+        if (pointer.isPresent() && pointer.get().blobDigests().contains(digest)) {
           live = true;
         } else {
           tx.clear(kv.key());

@@ -23,6 +23,10 @@ import java.util.Objects;
  *     (Delta captures, issue 26: the upstream has no Iceberg metadata file, so the served
  *     metadata location is this one), or {@code null} when the upstream metadata location is
  *     itself the Iceberg metadata file (Iceberg captures)
+ * @param state the blob of what the capturer keeps with this capture and never serves ({@link
+ *     Captures.Candidate#state}: for Delta captures, the captured version's Delta state for the
+ *     next capture and what the capture changed for validation), or {@code null} when it keeps
+ *     nothing (Iceberg captures, and Delta captures stored before it existed)
  */
 public record CapturePointer(
     long captureGeneration,
@@ -30,7 +34,25 @@ public record CapturePointer(
     String digest,
     long size,
     Instant capturedAt,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String metadataFile) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) String metadataFile,
+    @JsonInclude(JsonInclude.Include.NON_NULL) StateBlob state) {
+
+  /**
+   * A capture's state blob in {@link io.icegate.core.store.KeySubspace#BLOBS}.
+   *
+   * @param digest lowercase hex SHA-256 of the state bytes: the blob's name
+   * @param size their length in bytes
+   */
+  public record StateBlob(String digest, long size) {
+    public StateBlob {
+      if (digest == null || !digest.matches("[0-9a-f]{64}")) {
+        throw new IllegalArgumentException("digest must be a SHA-256 hex digest");
+      }
+      if (size < 0) {
+        throw new IllegalArgumentException("size must not be negative");
+      }
+    }
+  }
 
   public CapturePointer {
     if (captureGeneration < 1) {
@@ -49,7 +71,19 @@ public record CapturePointer(
   /** A pointer to a capture of an upstream Iceberg metadata file (no file of icegate's). */
   public CapturePointer(long captureGeneration, String upstreamMetadataLocation, String digest,
       long size, Instant capturedAt) {
-    this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, null);
+    this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, null, null);
+  }
+
+  /** A pointer to a capture with a metadata file of icegate's and no state. */
+  public CapturePointer(long captureGeneration, String upstreamMetadataLocation, String digest,
+      long size, Instant capturedAt, String metadataFile) {
+    this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, metadataFile,
+        null);
+  }
+
+  /** The digests of the blobs this pointer names: its metadata's and its state's, if any. */
+  public java.util.List<String> blobDigests() {
+    return state == null ? java.util.List.of(digest) : java.util.List.of(digest, state.digest());
   }
 
   /** The Iceberg metadata file a client may read this capture from (served metadata location). */

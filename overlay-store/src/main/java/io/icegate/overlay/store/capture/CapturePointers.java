@@ -8,9 +8,9 @@ import java.util.Optional;
 
 /**
  * The capture pointers in {@link KeySubspace#CAPTURES}, inside the caller's transaction. Setting
- * or clearing a pointer moves its blob reference hint ({@link KeySubspace#BLOB_MARKERS}) in the
- * same transaction, so the chunk collector can find the pointers naming a blob without scanning
- * them all.
+ * or clearing a pointer moves the reference hints ({@link KeySubspace#BLOB_MARKERS}) of the blobs
+ * it names (metadata, and state if any) in the same transaction, so the chunk collector can find
+ * the pointers naming a blob without scanning them all.
  */
 public final class CapturePointers {
 
@@ -20,12 +20,18 @@ public final class CapturePointers {
     return value == null ? Optional.empty() : Optional.of(CapturePointer.fromJson(value));
   }
 
-  /** Points table {@code tableId} at {@code pointer}, replacing and unreferencing any previous. */
+  /**
+   * Points table {@code tableId} at {@code pointer}, replacing and unreferencing any previous: the
+   * previous capture's blobs (metadata and state) lose their hints, so a superseded state goes
+   * with the capture it belonged to.
+   */
   void set(Transaction tx, String accountId, String tableId, CapturePointer pointer) {
-    get(tx, accountId, tableId).ifPresent(old -> tx.clear(
-        KeyLayout.blobReference(old.digest(), accountId, tableId)));
+    get(tx, accountId, tableId).ifPresent(old -> old.blobDigests().forEach(digest -> tx.clear(
+        KeyLayout.blobReference(digest, accountId, tableId))));
     tx.set(KeyLayout.capture(accountId, tableId), pointer.toJson());
-    tx.set(KeyLayout.blobReference(pointer.digest(), accountId, tableId), new byte[0]);
+    for (String digest : pointer.blobDigests()) {
+      tx.set(KeyLayout.blobReference(digest, accountId, tableId), new byte[0]);
+    }
   }
 
   /**
@@ -36,7 +42,8 @@ public final class CapturePointers {
     Optional<CapturePointer> pointer = get(tx, accountId, tableId);
     if (pointer.isPresent()) {
       tx.clear(KeyLayout.capture(accountId, tableId));
-      tx.clear(KeyLayout.blobReference(pointer.get().digest(), accountId, tableId));
+      pointer.get().blobDigests().forEach(digest -> tx.clear(
+          KeyLayout.blobReference(digest, accountId, tableId)));
     }
   }
 }

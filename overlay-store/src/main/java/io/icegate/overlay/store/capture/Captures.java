@@ -22,8 +22,9 @@ import java.util.function.Consumer;
 
 /**
  * Captured upstream Iceberg metadata of managed Tables (issue 10, "Capture"): the metadata JSON as
- * a content-addressed blob ({@link Blobs}), written first, then one pointer transaction that
- * names it ({@link CapturePointers}) and stamps the Table's {@value #CAPTURED_AT_PROPERTY}
+ * a content-addressed blob ({@link Blobs}), and the capturer's state when it keeps one ({@link
+ * Candidate#state}) as another, written first, then one pointer transaction that names them
+ * ({@link CapturePointers}) and stamps the Table's {@value #CAPTURED_AT_PROPERTY}
  * property; {@link #publishAll} does this for many Tables with few blob transactions and one
  * pointer transaction. The pointer transaction runs the caller's fence first (reconciliation's run fence:
  * deletion fences, configuration generations, run generation) and asserts the capture generation
@@ -37,12 +38,20 @@ public final class Captures {
   private static final int ATTEMPTS = 3;
 
   /**
-   * A capture as read in one transaction: the pointer and the metadata JSON it names.
+   * A capture as read in one transaction: the pointer and the blobs it names.
    *
    * @param pointer the Table's capture pointer
    * @param metadataJson the captured Iceberg table metadata JSON ({@code TableMetadataParser})
+   * @param state the capturer's state kept with the capture ({@link Candidate#state}), or {@code
+   *     null} when the pointer names none
    */
-  public record Capture(CapturePointer pointer, byte[] metadataJson) {}
+  public record Capture(CapturePointer pointer, byte[] metadataJson, byte[] state) {
+
+    /** A capture without state. */
+    public Capture(CapturePointer pointer, byte[] metadataJson) {
+      this(pointer, metadataJson, null);
+    }
+  }
 
   private final Repositories repositories;
   private final Blobs blobs;
@@ -76,7 +85,10 @@ public final class Captures {
     }
     byte[] bytes = Blobs.read(tx, pointer.get().digest()).orElseThrow(() ->
         new IllegalStateException("capture of table " + tableId + " names a missing blob"));
-    return Optional.of(new Capture(pointer.get(), bytes));
+    CapturePointer.StateBlob state = pointer.get().state();
+    byte[] stateBytes = state == null ? null : Blobs.read(tx, state.digest()).orElseThrow(() ->
+        new IllegalStateException("capture of table " + tableId + " names a missing state blob"));
+    return Optional.of(new Capture(pointer.get(), bytes, stateBytes));
   }
 
   /**
@@ -88,9 +100,13 @@ public final class Captures {
    * @param metadataJson the Iceberg table metadata JSON of that location
    * @param metadataFile the Iceberg metadata file the caller wrote with exactly {@code
    *     metadataJson} ({@link CapturePointer#metadataFile}), or {@code null}
+   * @param state what the capturer keeps with this capture and never serves (opaque here; Delta
+   *     capture: its Delta state and change record), stored as a blob of its own and named by the
+   *     pointer ({@link CapturePointer#state}) in the same pointer transaction, so it is current
+   *     exactly while the capture is; {@code null} for none
    */
   public record Candidate(String tableId, Optional<CapturePointer> expected, String location,
-      byte[] metadataJson, String metadataFile) {
+      byte[] metadataJson, String metadataFile, byte[] state) {
     public Candidate {
       Objects.requireNonNull(tableId, "tableId");
       Objects.requireNonNull(expected, "expected");
@@ -98,10 +114,16 @@ public final class Captures {
       Objects.requireNonNull(metadataJson, "metadataJson");
     }
 
+    /** A capture with a metadata file of the caller's and no state. */
+    public Candidate(String tableId, Optional<CapturePointer> expected, String location,
+        byte[] metadataJson, String metadataFile) {
+      this(tableId, expected, location, metadataJson, metadataFile, null);
+    }
+
     /** A capture of an upstream Iceberg metadata file, {@code location}. */
     public Candidate(String tableId, Optional<CapturePointer> expected, String location,
         byte[] metadataJson) {
-      this(tableId, expected, location, metadataJson, null);
+      this(tableId, expected, location, metadataJson, null, null);
     }
   }
 
@@ -158,14 +180,26 @@ public final class Captures {
       for (int i : open) {
         payloads.add(candidates.get(i).metadataJson());
       }
-      List<String> digests = blobs.writeAll(payloads);
+      for (int i : open) {
+        if (candidates.get(i).state() != null) {
+          payloads.add(candidates.get(i).state());
+        }
+      }
+      List<String> written = blobs.writeAll(payloads);
       List<Integer> round = List.copyOf(open);
+      List<CapturePointer.StateBlob> states = new ArrayList<>(round.size());
+      int next = round.size();
+      for (int i : round) {
+        byte[] state = candidates.get(i).state();
+        states.add(state == null ? null : new CapturePointer.StateBlob(written.get(next++),
+            state.length));
+      }
       List<CaptureOutcome> published = repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
         fence.accept(tx);
         List<CaptureOutcome> out = new ArrayList<>(round.size());
         for (int k = 0; k < round.size(); k++) {
           Candidate c = candidates.get(round.get(k));
-          out.add(point(tx, accountId, overlayId, c, digests.get(k)));
+          out.add(point(tx, accountId, overlayId, c, written.get(k), states.get(k)));
         }
         return out;
       });
@@ -223,9 +257,12 @@ public final class Captures {
     return repositories.clock().instant().truncatedTo(ChronoUnit.MILLIS);
   }
 
-  /** The pointer transaction's body; {@code null} when the blob is gone (write it again). */
+  /**
+   * The pointer transaction's body; {@code null} when a blob (metadata or state) is gone (write
+   * them again).
+   */
   private CaptureOutcome point(Transaction tx, String accountId, String overlayId,
-      Candidate candidate, String digest) {
+      Candidate candidate, String digest, CapturePointer.StateBlob state) {
     String tableId = candidate.tableId();
     Optional<CapturePointer> expected = candidate.expected();
     String location = candidate.location();
@@ -249,11 +286,12 @@ public final class Captures {
       return new CaptureOutcome.Skipped("table " + provenance.upstreamDisplayPath()
           + ": capture generation moved from " + read + " to " + current + " meanwhile");
     }
-    if (!Blobs.complete(tx, digest, size)) {
+    if (!Blobs.complete(tx, digest, size)
+        || (state != null && !Blobs.complete(tx, state.digest(), state.size()))) {
       return null;
     }
-    CapturePointer next =
-        new CapturePointer(read + 1, location, digest, size, now(), candidate.metadataFile());
+    CapturePointer next = new CapturePointer(read + 1, location, digest, size, now(),
+        candidate.metadataFile(), state);
     pointers.set(tx, accountId, tableId, next);
     Table spec = table.get().spec();
     Map<String, String> properties = new HashMap<>(spec.properties());

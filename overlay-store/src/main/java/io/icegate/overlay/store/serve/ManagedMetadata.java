@@ -15,6 +15,7 @@ import io.icegate.overlay.store.relation.TableDefinition;
 import io.icegate.overlay.store.relation.ViewDefinition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -37,6 +38,15 @@ import org.apache.iceberg.view.ViewMetadata;
  */
 public final class ManagedMetadata {
   private static final ManagedRelations MANAGED = new ManagedRelations();
+
+  /**
+   * Table properties in which Delta captures stored before issue 26 moved the capture's own Delta
+   * state out of the metadata kept it (the delta toolkit's {@code
+   * CapturedDeltaState.LEGACY_PROPERTIES}; this module does not depend on it): never served. The
+   * next capture of such a table drops them from its metadata and metadata file too.
+   */
+  static final List<String> LEGACY_DELTA_STATE =
+      List.of("icegate.delta.protocol", "icegate.delta.metadata");
 
   private ManagedMetadata() {}
 
@@ -87,7 +97,11 @@ public final class ManagedMetadata {
         JsonNode node = JsonUtil.mapper().readTree(json);
         if (pointer.metadataFile() != null) {
           // icegate wrote these very bytes as the metadata file: served unchanged, a client
-          // reading the file gets what load-table answers (capture time included)
+          // reading the file gets what load-table answers (capture time included); only a
+          // capture stored before the Delta state left the metadata loses that state
+          if (node.get("properties") instanceof ObjectNode properties) {
+            properties.remove(LEGACY_DELTA_STATE);
+          }
           return TableMetadataParser.fromJson(pointer.metadataFile(), node);
         }
         JsonNode properties = node.get("properties");

@@ -44,7 +44,8 @@ import java.util.Set;
  *   <li>every claim has both index directions, names an existing Namespace and an existing Overlay
  *       targeting that Namespace's Catalog;
  *   <li>every capture pointer belongs to an existing managed Table, names a complete blob whose
- *       bytes digest to the pointer's digest with the pointer's size, has its blob reference hint,
+ *       bytes digest to the pointer's digest with the pointer's size (and so for its state blob,
+ *       if any), has the blob reference hint of each,
  *       and agrees with the Table's captured-at property (one publication, never mixed);
  *   <li>every held mark (issue 21) names an existing managed relation of its Overlay;
  *   <li>every validation key (pointer, allocation, error record, override) belongs to an existing
@@ -175,8 +176,19 @@ public final class ContributionInvariants implements StoredInvariants {
       violations.add("capture pointer of " + tableId + " names blob " + pointer.digest()
           + ", which is missing, incomplete or digests otherwise");
     }
-    if (tx.get(KeyLayout.blobReference(pointer.digest(), accountId, tableId)) == null) {
-      violations.add("capture pointer of " + tableId + " lacks its blob reference hint");
+    if (pointer.state() != null) {
+      Optional<byte[]> state = Blobs.read(tx, pointer.state().digest());
+      if (state.isEmpty() || state.get().length != pointer.state().size()
+          || !Blobs.digest(state.get()).equals(pointer.state().digest())) {
+        violations.add("capture pointer of " + tableId + " names state blob "
+            + pointer.state().digest() + ", which is missing, incomplete or digests otherwise");
+      }
+    }
+    for (String digest : pointer.blobDigests()) {
+      if (tx.get(KeyLayout.blobReference(digest, accountId, tableId)) == null) {
+        violations.add("capture pointer of " + tableId + " lacks the reference hint of blob "
+            + digest);
+      }
     }
   }
 

@@ -20,42 +20,106 @@ import java.util.Set;
 import org.apache.iceberg.TableMetadata;
 
 /**
- * The Delta protocol and metadata of the version a capture shows, kept in the captured Iceberg
- * metadata's table properties. With them and the commits since, the next capture knows the new
- * version's protocol and metadata without Kernel reading them back from the checkpoint (a read of
- * the whole checkpoint file, which grows with the table): Kernel's {@code
- * SnapshotBuilder.withProtocolAndMetadata} then only lists the log. That is what keeps an
- * incremental capture's cost following the change, not the table size.
+ * The Delta protocol and metadata of the version a capture shows: what the next capture of the
+ * same table needs to load the new version without Kernel reading them back from the checkpoint
+ * (a read of the whole checkpoint file, which grows with the table). With them and the commits
+ * since, Kernel's {@code SnapshotBuilder.withProtocolAndMetadata} only lists the log. That is what
+ * keeps an incremental capture's cost following the change, not the table size.
+ *
+ * <p>Not part of the Iceberg metadata: a capture returns it beside the metadata ({@link
+ * DeltaVersionCapture.Captured#deltaState}) and takes the previous one as an input; the caller
+ * stores it with the capture ({@link #toJson}, {@link #parse}). Captures made before it moved out
+ * of the metadata kept it in two table properties ({@link #LEGACY_PROPERTIES}), which every
+ * client saw: {@link #fromLegacyProperties} reads them once, and a capture never writes them.
  *
  * <p>The text is icegate's own small JSON of the fields Kernel's {@link Protocol} and {@link
  * Metadata} hold (protocol: versions and features; metadata: id, name, description, format,
  * schema string, partition columns, creation time, configuration), so it does not depend on Kernel
  * serializing its internal actions.
  */
-final class CapturedDeltaState {
+public final class CapturedDeltaState {
 
-  /** Table property: the captured version's Delta protocol. */
-  static final String PROTOCOL = "icegate.delta.protocol";
+  /** Table property of captures made before the state left the metadata: the protocol. */
+  static final String LEGACY_PROTOCOL = "icegate.delta.protocol";
 
-  /** Table property: the captured version's Delta metadata. */
-  static final String METADATA = "icegate.delta.metadata";
+  /** Table property of captures made before the state left the metadata: the metadata. */
+  static final String LEGACY_METADATA = "icegate.delta.metadata";
+
+  /**
+   * The two table properties in which captures made before the state left the metadata kept it;
+   * a capture drops them, and whoever serves an older capture should too.
+   */
+  public static final Set<String> LEGACY_PROPERTIES = Set.of(LEGACY_PROTOCOL, LEGACY_METADATA);
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private CapturedDeltaState() {}
+  private final Protocol protocol;
+  private final Metadata metadata;
 
-  /** A version's protocol and metadata. */
-  record State(Protocol protocol, Metadata metadata) {}
+  CapturedDeltaState(Protocol protocol, Metadata metadata) {
+    this.protocol = protocol;
+    this.metadata = metadata;
+  }
 
-  /** The two table properties that record {@code state}. */
-  static Map<String, String> properties(State state) {
-    Protocol protocol = state.protocol();
+  Protocol protocol() {
+    return protocol;
+  }
+
+  Metadata metadata() {
+    return metadata;
+  }
+
+  /** The state as text ({@code {"protocol": {...}, "metadata": {...}}}), for {@link #parse}. */
+  public String toJson() {
+    ObjectNode state = JSON.createObjectNode();
+    state.set("protocol", protocolJson());
+    state.set("metadata", metadataJson());
+    return state.toString();
+  }
+
+  /**
+   * The state {@link #toJson} wrote; empty when the text does not parse: the caller then has the
+   * capture load the version in full.
+   */
+  public static Optional<CapturedDeltaState> parse(String json) {
+    try {
+      JsonNode state = JSON.readTree(json);
+      return read(state.path("protocol"), state.path("metadata"));
+    } catch (JsonProcessingException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The state a capture made before it left the metadata recorded in {@code previous}'s table
+   * properties; empty when there are none (or they do not parse).
+   */
+  public static Optional<CapturedDeltaState> fromLegacyProperties(TableMetadata previous) {
+    if (previous == null) {
+      return Optional.empty();
+    }
+    String protocolText = previous.property(LEGACY_PROTOCOL, null);
+    String metadataText = previous.property(LEGACY_METADATA, null);
+    if (protocolText == null || metadataText == null) {
+      return Optional.empty();
+    }
+    try {
+      return read(JSON.readTree(protocolText), JSON.readTree(metadataText));
+    } catch (JsonProcessingException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  private ObjectNode protocolJson() {
     ObjectNode p = JSON.createObjectNode();
     p.put("minReaderVersion", protocol.getMinReaderVersion());
     p.put("minWriterVersion", protocol.getMinWriterVersion());
     protocol.getReaderFeatures().forEach(p.putArray("readerFeatures")::add);
     protocol.getWriterFeatures().forEach(p.putArray("writerFeatures")::add);
-    Metadata metadata = state.metadata();
+    return p;
+  }
+
+  private ObjectNode metadataJson() {
     ObjectNode m = JSON.createObjectNode();
     m.put("id", metadata.getId());
     metadata.getName().ifPresent(n -> m.put("name", n));
@@ -68,48 +132,33 @@ final class CapturedDeltaState {
     metadata.getCreatedTime().ifPresent(t -> m.put("createdTime", t));
     ObjectNode configuration = m.putObject("configuration");
     metadata.getConfiguration().forEach(configuration::put);
-    return Map.of(PROTOCOL, p.toString(), METADATA, m.toString());
+    return m;
   }
 
-  /**
-   * The state a previous capture recorded; empty when it recorded none (captured before it was
-   * kept) or the text does not parse: the caller then has Kernel load the version in full.
-   */
-  static Optional<State> read(TableMetadata previous) {
-    if (previous == null) {
+  private static Optional<CapturedDeltaState> read(JsonNode p, JsonNode m) {
+    if (!p.isObject() || !m.isObject()) {
       return Optional.empty();
     }
-    String protocolText = previous.property(PROTOCOL, null);
-    String metadataText = previous.property(METADATA, null);
-    if (protocolText == null || metadataText == null) {
-      return Optional.empty();
-    }
-    try {
-      JsonNode p = JSON.readTree(protocolText);
-      Protocol protocol =
-          new Protocol(
-              p.path("minReaderVersion").asInt(),
-              p.path("minWriterVersion").asInt(),
-              strings(p.path("readerFeatures")),
-              strings(p.path("writerFeatures")));
-      JsonNode m = JSON.readTree(metadataText);
-      String schemaString = m.path("schemaString").asText();
-      Metadata metadata =
-          new Metadata(
-              m.path("id").asText(),
-              text(m, "name"),
-              text(m, "description"),
-              new Format(m.path("provider").asText("parquet"), map(m.path("options"))),
-              schemaString,
-              DataTypeJsonSerDe.deserializeStructType(schemaString),
-              VectorUtils.buildArrayValue(
-                  new ArrayList<>(strings(m.path("partitionColumns"))), StringType.STRING),
-              m.has("createdTime") ? Optional.of(m.path("createdTime").asLong()) : Optional.empty(),
-              VectorUtils.stringStringMapValue(map(m.path("configuration"))));
-      return Optional.of(new State(protocol, metadata));
-    } catch (JsonProcessingException | RuntimeException e) {
-      return Optional.empty();
-    }
+    Protocol protocol =
+        new Protocol(
+            p.path("minReaderVersion").asInt(),
+            p.path("minWriterVersion").asInt(),
+            strings(p.path("readerFeatures")),
+            strings(p.path("writerFeatures")));
+    String schemaString = m.path("schemaString").asText();
+    Metadata metadata =
+        new Metadata(
+            m.path("id").asText(),
+            text(m, "name"),
+            text(m, "description"),
+            new Format(m.path("provider").asText("parquet"), map(m.path("options"))),
+            schemaString,
+            DataTypeJsonSerDe.deserializeStructType(schemaString),
+            VectorUtils.buildArrayValue(
+                new ArrayList<>(strings(m.path("partitionColumns"))), StringType.STRING),
+            m.has("createdTime") ? Optional.of(m.path("createdTime").asLong()) : Optional.empty(),
+            VectorUtils.stringStringMapValue(map(m.path("configuration"))));
+    return Optional.of(new CapturedDeltaState(protocol, metadata));
   }
 
   private static Optional<String> text(JsonNode node, String field) {

@@ -15,8 +15,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -51,7 +53,9 @@ import org.apache.iceberg.parquet.ParquetUtil;
  * filter). Snapshot ids derive from (table identity, Delta version); the timestamp is the Delta
  * commit's, never earlier than the previous snapshot's. The data files stay where Delta wrote them;
  * manifests, manifest lists and delete files go under {@link Target#generatedLocation()}. The
- * metadata itself is returned, not written: the caller stores it.
+ * metadata itself is returned, not written: the caller stores it, and beside it the version's
+ * Delta protocol and metadata ({@link CapturedDeltaState}), which the next capture takes back as an
+ * input; they are never part of the Iceberg metadata a client reads.
  */
 public final class DeltaVersionCapture {
 
@@ -119,15 +123,19 @@ public final class DeltaVersionCapture {
    *     they changed): the only ones validation has to check; empty when nothing changed
    * @param removedDataFiles the data file paths whose entries the new snapshot removed (a path may
    *     also be among the added files, entered again)
+   * @param deltaState the captured version's Delta protocol and metadata, not part of {@code
+   *     metadata}: the caller keeps it with the capture and hands it to the next one
    */
   public record Captured(
       TableMetadata metadata,
       boolean incremental,
       List<DataFile> addedDataFiles,
-      Set<String> removedDataFiles) {
+      Set<String> removedDataFiles,
+      CapturedDeltaState deltaState) {
     public Captured {
       addedDataFiles = List.copyOf(addedDataFiles);
       removedDataFiles = Set.copyOf(removedDataFiles);
+      Objects.requireNonNull(deltaState, "deltaState");
     }
   }
 
@@ -166,9 +174,11 @@ public final class DeltaVersionCapture {
       Target target,
       Optional<CommitChanges> commitsRead) {
     long version = snapshot.getVersion();
+    CapturedDeltaState state =
+        new CapturedDeltaState(snapshot.getProtocol(), snapshot.getMetadata());
     Optional<Long> previousVersion = capturedVersion(previous);
     if (previousVersion.isPresent() && previousVersion.get() == version) {
-      return new Captured(previous, true, List.of(), Set.of());
+      return new Captured(previous, true, List.of(), Set.of(), state);
     }
     String tablePath = snapshot.getPath();
     String commitFile = commitFile(tablePath, version);
@@ -189,8 +199,7 @@ public final class DeltaVersionCapture {
                         snapshot.getPartitionColumnNames(),
                         tablePath))),
             tablePath,
-            target.tableIdentity(),
-            new CapturedDeltaState.State(snapshot.getProtocol(), snapshot.getMetadata()));
+            target.tableIdentity());
     PartitionSpec spec = base.spec();
 
     long snapshotId = snapshotId(target.tableIdentity(), version);
@@ -231,7 +240,8 @@ public final class DeltaVersionCapture {
         CaptureTimestamps.settle(ops.current(), snapshotId, timestamp),
         commits.isPresent(),
         changes.added(),
-        changes.removed());
+        changes.removed(),
+        state);
   }
 
   /**
@@ -239,23 +249,27 @@ public final class DeltaVersionCapture {
    * Kernel first: a table whose protocol Kernel itself refuses to read (a reader feature it does
    * not know) is refused here by that feature's name, as one this mapping cannot serve.
    *
-   * <p>When {@code previous} is a capture of this table that recorded its Delta protocol and
-   * metadata ({@link CapturedDeltaState}), the commits since are read first and the new version is
-   * loaded with the protocol and metadata they leave: Kernel then lists the log but does not read
-   * the checkpoint, so the capture's cost follows the change, not the table size.
+   * <p>When {@code previous} is a capture of this table and {@code previousState} its Delta
+   * protocol and metadata ({@link Captured#deltaState}), the commits since are read first and the
+   * new version is loaded with the protocol and metadata they leave: Kernel then lists the log but
+   * does not read the checkpoint, so the capture's cost follows the change, not the table size.
    *
    * @param tablePath the Delta table's root as Kernel names it
    * @param version the version to capture; empty for the latest
+   * @param previousState the Delta state of {@code previous}'s version, as the capture that made
+   *     it returned it; empty when unknown (then the version is loaded in full)
    */
   public static Captured captureChanges(
       Engine engine,
       String tablePath,
       Optional<Long> version,
       TableMetadata previous,
+      Optional<CapturedDeltaState> previousState,
       Target target) {
     Snapshot snapshot;
     try {
-      Optional<Captured> sinceCaptured = sincePrevious(engine, tablePath, version, previous, target);
+      Optional<Captured> sinceCaptured =
+          sincePrevious(engine, tablePath, version, previous, previousState, target);
       if (sinceCaptured.isPresent()) {
         return sinceCaptured.get();
       }
@@ -281,18 +295,18 @@ public final class DeltaVersionCapture {
 
   /**
    * The capture from the commits since {@code previous} alone, the version loaded with the
-   * protocol and metadata the previous capture recorded and those commits changed; empty when
-   * that cannot be done (no previous capture of this table with that record, no new commit, the
-   * commits since are cleaned up).
+   * protocol and metadata of the previous capture's state and those commits changed; empty when
+   * that cannot be done (no previous capture of this table, no state, no new commit, the commits
+   * since are cleaned up).
    */
   private static Optional<Captured> sincePrevious(
       Engine engine,
       String tablePath,
       Optional<Long> version,
       TableMetadata previous,
+      Optional<CapturedDeltaState> state,
       Target target) {
     Optional<Long> previousVersion = capturedVersion(previous);
-    Optional<CapturedDeltaState.State> state = CapturedDeltaState.read(previous);
     if (previousVersion.isEmpty()
         || state.isEmpty()
         || version.map(v -> v <= previousVersion.get()).orElse(false)) {
@@ -311,7 +325,7 @@ public final class DeltaVersionCapture {
                 commits.get().metadata().orElse(state.get().metadata()))
             .build(engine);
     if (!snapshot.getPath().equals(previous.property(DELTA_TABLE, null))) {
-      return Optional.empty(); // the record is another table's: load this one in full
+      return Optional.empty(); // the state is another table's: load this one in full
     }
     return Optional.of(capture(engine, snapshot, previous, target, commits));
   }
@@ -415,9 +429,8 @@ public final class DeltaVersionCapture {
       StableSchema.Mapped mapped,
       PartitionSpec spec,
       String tablePath,
-      String tableIdentity,
-      CapturedDeltaState.State state) {
-    Map<String, String> properties = new HashMap<>(CapturedDeltaState.properties(state));
+      String tableIdentity) {
+    Map<String, String> properties = new HashMap<>();
     properties.put(
         TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapped.nameMapping()));
     properties.put(DELTA_TABLE, tablePath);
@@ -429,6 +442,15 @@ public final class DeltaVersionCapture {
                 .setLocation(tablePath)
                 .setDefaultSortOrder(SortOrder.unsorted())
             : TableMetadata.buildFrom(SpecFieldNames.clearFor(previous, mapped.schema()));
+    if (previous != null) {
+      // a capture made before the Delta state left the metadata carried it in two properties
+      // every client saw: the capture after it drops them
+      Set<String> legacy = new HashSet<>(CapturedDeltaState.LEGACY_PROPERTIES);
+      legacy.retainAll(previous.properties().keySet());
+      if (!legacy.isEmpty()) {
+        builder.removeProperties(legacy);
+      }
+    }
     if (previous != null && mapped.renumbered()) {
       // column mapping was enabled on the existing table: Delta renumbered its columns and the
       // files written since carry the new ids. Snapshots captured before would read the old files

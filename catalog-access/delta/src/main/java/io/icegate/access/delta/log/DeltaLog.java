@@ -9,6 +9,7 @@ import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.client.CatalogAccessException;
+import io.icegate.access.delta.iceberg.CapturedDeltaState;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.access.delta.iceberg.KernelReadFileIO;
 import io.icegate.access.delta.schema.DeltaSchemas;
@@ -137,17 +138,24 @@ public final class DeltaLog {
       String tableIdentity,
       String generatedLocation,
       org.apache.iceberg.io.FileIO generatedIo) {
-    return captureChanges(version, previous, tableIdentity, generatedLocation, generatedIo)
+    return captureChanges(
+            version, previous, Optional.empty(), tableIdentity, generatedLocation, generatedIo)
         .metadata();
   }
 
   /**
-   * As {@link #capture}, saying whether only the commits since {@code previous} were read and which
-   * data files the new snapshot added or removed: validation then checks only the added ones.
+   * As {@link #capture}, saying whether only the commits since {@code previous} were read, which
+   * data files the new snapshot added or removed (validation then checks only the added ones) and
+   * the captured version's Delta state, which the caller keeps for the next capture.
+   *
+   * @param previousState the Delta state the capture of {@code previous} returned ({@link
+   *     DeltaVersionCapture.Captured#deltaState}); empty when unknown: the version is then loaded
+   *     in full (its checkpoint read)
    */
   public DeltaVersionCapture.Captured captureChanges(
       Optional<Long> version,
       TableMetadata previous,
+      Optional<CapturedDeltaState> previousState,
       String tableIdentity,
       String generatedLocation,
       org.apache.iceberg.io.FileIO generatedIo) {
@@ -158,6 +166,7 @@ public final class DeltaLog {
           tableLocation,
           version,
           previous,
+          previousState,
           new DeltaVersionCapture.Target(
               tableIdentity, generatedLocation, generatedIo, new KernelReadFileIO(files)));
     } catch (TableNotFoundException e) {

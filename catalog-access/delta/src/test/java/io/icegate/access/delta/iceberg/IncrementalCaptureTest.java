@@ -2,6 +2,8 @@ package io.icegate.access.delta.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.internal.InternalScanFileUtils;
@@ -292,33 +294,71 @@ class IncrementalCaptureTest {
   void aCaptureByPathLoadsTheNewVersionFromTheCommitsAndTheRecordedProtocolAndMetadata() {
     delta.create("bypath", DeltaVersionCaptureTest.ORDERS, List.of("region"), Map.of());
     append("bypath", "EU", 1);
-    Captured first = captureByPath("bypath", null);
-    assertThat(first.metadata().properties())
-        .containsKeys(CapturedDeltaState.PROTOCOL, CapturedDeltaState.METADATA);
+    Captured first = captureByPath("bypath", null, Optional.empty());
+    // the state is returned beside the metadata, never inside it (clients would see it)
+    assertThat(first.metadata().properties().keySet())
+        .doesNotContainAnyElementsOf(CapturedDeltaState.LEGACY_PROPERTIES);
 
     append("bypath", "US", 2);
     append("bypath", "EU", 3);
     // the last commit changes the metadata: the capture must see it without the checkpoint
     delta.changeProperties("bypath", Map.of("team.owner", "sales"));
-    Captured second = captureByPath("bypath", first.metadata());
+    Captured second =
+        captureByPath("bypath", first.metadata(), Optional.of(first.deltaState()));
     Captured full = capture("bypath", null, "bypath-full");
 
     assertThat(second.incremental()).isTrue();
     assertThat(second.addedDataFiles()).hasSize(2);
-    assertThat(second.metadata().property(CapturedDeltaState.METADATA, null)).contains("sales");
-    assertThat(second.metadata().property(CapturedDeltaState.METADATA, null))
-        .isEqualTo(full.metadata().property(CapturedDeltaState.METADATA, null));
-    assertThat(second.metadata().property(CapturedDeltaState.PROTOCOL, null))
-        .isEqualTo(full.metadata().property(CapturedDeltaState.PROTOCOL, null));
+    assertThat(second.deltaState().toJson()).contains("sales");
+    assertThat(second.deltaState().toJson()).isEqualTo(full.deltaState().toJson());
+    assertThat(CapturedDeltaState.parse(second.deltaState().toJson()).orElseThrow().toJson())
+        .isEqualTo(second.deltaState().toJson());
     assertThat(second.metadata().currentSnapshot().timestampMillis())
         .isEqualTo(full.metadata().currentSnapshot().timestampMillis());
     assertThat(liveState(second.metadata())).isEqualTo(liveState(full.metadata()));
     assertThat(rows(second.metadata())).extracting(r -> r.get(0)).containsExactly(1L, 2L, 3L);
   }
 
-  Captured captureByPath(String table, TableMetadata previous) {
+  /**
+   * A capture made before the Delta state left the metadata kept it in two table properties: read
+   * back as the state, they let the next capture load the version from the commits alone, and that
+   * capture drops them.
+   */
+  @Test
+  void theStateOfACaptureThatKeptItInTablePropertiesIsReadOnceAndDropped() throws IOException {
+    delta.create("legacy", DeltaVersionCaptureTest.ORDERS, List.of("region"), Map.of());
+    append("legacy", "EU", 1);
+    Captured first = captureByPath("legacy", null, Optional.empty());
+    JsonNode state = new ObjectMapper().readTree(first.deltaState().toJson());
+    TableMetadata legacy =
+        TableMetadata.buildFrom(first.metadata())
+            .setProperties(
+                Map.of(
+                    "icegate.delta.protocol", state.get("protocol").toString(),
+                    "icegate.delta.metadata", state.get("metadata").toString()))
+            .build();
+    Optional<CapturedDeltaState> read = CapturedDeltaState.fromLegacyProperties(legacy);
+    assertThat(read).isPresent();
+    assertThat(read.get().toJson()).isEqualTo(first.deltaState().toJson());
+
+    append("legacy", "US", 2);
+    Captured second = captureByPath("legacy", legacy, read);
+    assertThat(second.incremental()).isTrue();
+    assertThat(second.addedDataFiles()).hasSize(1);
+    assertThat(second.metadata().properties().keySet())
+        .doesNotContainAnyElementsOf(CapturedDeltaState.LEGACY_PROPERTIES);
+    assertThat(rows(second.metadata())).extracting(r -> r.get(0)).containsExactly(1L, 2L);
+  }
+
+  Captured captureByPath(
+      String table, TableMetadata previous, Optional<CapturedDeltaState> previousState) {
     return DeltaVersionCapture.captureChanges(
-        delta.engine(), delta.location(table), Optional.empty(), previous, target(table, table));
+        delta.engine(),
+        delta.location(table),
+        Optional.empty(),
+        previous,
+        previousState,
+        target(table, table));
   }
 
   // --- helpers ---

@@ -118,6 +118,7 @@ class UnrepresentableFeaturesTest {
             location(table),
             Optional.empty(),
             previous,
+            Optional.empty(),
             new Target(
                 "account/catalog/" + table,
                 warehouse.resolve(table).toUri().toString().replaceAll("/$", ""),
