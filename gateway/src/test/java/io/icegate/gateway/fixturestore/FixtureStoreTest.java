@@ -89,6 +89,16 @@ class FixtureStoreTest {
   private static final Map<String, Set<String>> CAPTURED_ONCE =
       Map.of("bronze", Set.of("bronze.events", "bronze.sessions"));
 
+  /**
+   * Overlays whose unchanged re-run rewrites some of their Views once, with those Views' paths.
+   * Since issue 26 a Unity view's SQL names are pointed at the objects its Overlay materialized:
+   * {@code bronze.recent_events} ({@code SELECT * FROM main.bronze.events ...}, stored as Unity
+   * wrote it) becomes {@code ... FROM bronze.events ...} once (its record, definition and index
+   * entries); the second re-run writes nothing.
+   */
+  private static final Map<String, Set<String>> VIEWS_REWRITTEN_ONCE =
+      Map.of("bronze", Set.of("bronze.recent_events"));
+
   /** Record members a PATCH of an address may change (besides the address itself). */
   private static final Set<String> PATCH_BOOKKEEPING =
       Set.of("generation", "configurationGeneration", "updatedAt");
@@ -257,9 +267,10 @@ class FixtureStoreTest {
     StoreDump after = StoreDump.of(store);
     long writes = store.stats().committedWrites() - was.committedWrites();
     Set<String> rewritten = REWRITTEN_ONCE.getOrDefault(name, Set.of());
+    Set<String> views = VIEWS_REWRITTEN_ONCE.getOrDefault(name, Set.of());
     Set<String> captured = CAPTURED_ONCE.getOrDefault(name, Set.of());
     String what = "unchanged re-run of Overlay " + name + ": " + report;
-    if (rewritten.isEmpty() && captured.isEmpty()) {
+    if (rewritten.isEmpty() && captured.isEmpty() && views.isEmpty()) {
       assertThat(before.differences(after)).as(what).isEmpty();
       assertThat(writes).as(what + " (committed write transactions)")
           .isEqualTo(atGeneration.get("committedWrites").asLong()).isZero();
@@ -271,10 +282,11 @@ class FixtureStoreTest {
     assertThat(report.get("validationFailed").asLong()).as(what).isZero();
     assertThat(report.get("namespacesClaimed").asLong() + report.get("namespacesCreated").asLong()
         + report.get("namespacesPruned").asLong()).as(what).isZero();
-    assertThat(report.get("updated").asLong()).as(what).isEqualTo(rewritten.size());
+    assertThat(report.get("updated").asLong()).as(what)
+        .isEqualTo(rewritten.size() + views.size());
     assertThat(report.get("unchanged").asLong() + report.get("updated").asLong()).as(what)
         .isEqualTo(atGeneration.get("unchanged").asLong());
-    if (rewritten.isEmpty() && captured.isEmpty()) {
+    if (rewritten.isEmpty() && captured.isEmpty() && views.isEmpty()) {
       return after;
     }
     Set<String> tableIds = new HashSet<>();
@@ -283,6 +295,9 @@ class FixtureStoreTest {
     }
     for (String path : captured) {
       tableIds.add(tableId(gw, account, ids, path));
+    }
+    for (String path : views) {
+      tableIds.add(viewId(store, account, path));
     }
     List<String> foreign = new ArrayList<>();
     for (String key : before.changedKeys(after)) {
@@ -311,6 +326,33 @@ class FixtureStoreTest {
     assertThat(before.differences(after)).as(what).isEmpty();
     assertThat(store.stats().committedWrites()).as(what).isEqualTo(was.committedWrites());
     return after;
+  }
+
+  /**
+   * The id of the managed View {@code path} (dotted, name last): the admin API has no view route,
+   * so from the store's View records (the native {@code local.recent_events} has another path).
+   */
+  private static String viewId(KvStore store, String account, String path) {
+    List<String> found = new ArrayList<>();
+    store.read(tx -> {
+      var range = KeyLayout.resources(account, ResourceKind.VIEW).range();
+      for (var kv : tx.getRange(range.begin, range.end)) {
+        try {
+          JsonNode view = JSON.readTree(kv.value());
+          List<String> at = new ArrayList<>();
+          view.at("/spec/namespace").forEach(segment -> at.add(segment.asText()));
+          at.add(view.at("/spec/name").asText());
+          if (String.join(".", at).equals(path) && view.at("/spec/provenance").isObject()) {
+            found.add(view.get("id").asText());
+          }
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+      return null;
+    });
+    assertThat(found).as("managed view " + path).hasSize(1);
+    return found.get(0);
   }
 
   /** The id of Table {@code path} (dotted, name last) in whichever fixture Catalog holds it. */

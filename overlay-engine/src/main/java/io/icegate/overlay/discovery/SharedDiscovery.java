@@ -10,6 +10,7 @@ import io.icegate.access.model.NamespacePath;
 import io.icegate.access.model.UpstreamTable;
 import io.icegate.access.model.UpstreamTableMetadata;
 import io.icegate.access.model.UpstreamView;
+import io.icegate.access.model.ViewSqlNames;
 import io.icegate.access.storage.VendedStorageCredentials;
 import io.icegate.overlay.adapter.IntegrationConnection;
 import java.util.EnumSet;
@@ -179,6 +180,11 @@ public final class SharedDiscovery implements AutoCloseable {
     @Override
     public Optional<String> upstreamCatalogName() {
       return upstream.upstreamCatalogName();
+    }
+
+    @Override
+    public Optional<ViewSqlNames> viewSqlNames() {
+      return upstream.viewSqlNames();
     }
 
     @Override

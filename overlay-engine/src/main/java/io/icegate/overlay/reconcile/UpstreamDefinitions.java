@@ -9,9 +9,14 @@ import io.icegate.core.model.ResourceKind;
 import io.icegate.overlay.store.relation.ManagedRelations;
 import io.icegate.overlay.store.relation.TableDefinition;
 import io.icegate.overlay.store.relation.ViewDefinition;
+import io.icegate.overlay.viewsql.ViewSqlRewriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 /**
  * Turns loaded upstream objects into desired relations: the stored definition (seed 000
@@ -68,16 +73,60 @@ final class UpstreamDefinitions {
         table.metadataLocation(), bytes, ManagedRelations.digest(bytes));
   }
 
+  /** View property: the SQL's names were pointed at the materialized objects (issue 26). */
+  static final String SQL_NAMES = "icegate.sql-names";
+
+  /** View property: the names that could not be, so the SQL is the upstream's as written. */
+  static final String SQL_UNRESOLVED = "icegate.sql-unresolved";
+
+  /** Longest {@link #SQL_UNRESOLVED} value: a property, not a log. */
+  private static final int MAX_UNRESOLVED_CHARS = 2000;
+
   /**
+   * @param viewSql points the {@code spark} SQL at the materialized objects, or {@code null}
+   *     when the provider does not say how its views name objects (the SQL is kept as written)
+   * @param warnings told, for the report, when some name of the view cannot be resolved
    * @throws IcegateException UPSTREAM_OBJECT_INVALID when the view is not a valid Iceberg view
    */
-  static DesiredRelation view(UpstreamView view, String upstreamCatalogName) {
+  static DesiredRelation view(UpstreamView view, String upstreamCatalogName,
+      ViewSqlRewriter viewSql, Consumer<String> warnings) {
     String path = "view " + String.join(".", view.namespace().segments()) + "." + view.name();
     List<ViewDefinition.Representation> sql = view.representations().stream()
         .map((ViewRepresentation r) -> new ViewDefinition.Representation(r.dialect(), r.sql()))
         .toList();
-    // Seed 000: a default catalog naming the upstream's own catalog is not carried over.
-    String defaultCatalog = view.defaultCatalog() != null
+    Map<String, String> properties = new TreeMap<>(view.properties());
+    boolean namesResolved = false;
+    if (viewSql != null) {
+      List<ViewDefinition.Representation> rewritten = new ArrayList<>();
+      List<String> unresolved = new ArrayList<>();
+      boolean changed = false;
+      for (ViewDefinition.Representation r : sql) {
+        if (!r.dialect().equalsIgnoreCase("spark")) {
+          rewritten.add(r);
+          continue;
+        }
+        ViewSqlRewriter.Result result = viewSql.rewrite(view, r.sql());
+        rewritten.add(new ViewDefinition.Representation(r.dialect(), result.sql()));
+        unresolved.addAll(result.unresolved());
+        changed |= result.changed();
+      }
+      if (unresolved.isEmpty()) {
+        sql = rewritten;
+        namesResolved = true;
+        if (changed) {
+          properties.put(SQL_NAMES, "rewritten");
+        }
+      } else {
+        String why = String.join("; ", unresolved);
+        properties.put(SQL_UNRESOLVED, why.length() <= MAX_UNRESOLVED_CHARS ? why
+            : why.substring(0, MAX_UNRESOLVED_CHARS - 1) + "\u2026");
+        warnings.accept(path + ": SQL kept as the upstream wrote it: " + why);
+      }
+    }
+    // Seed 000: a default catalog naming the upstream's own catalog is not carried over. Names
+    // pointed at the materialized objects resolve in the catalog the view is loaded from, so
+    // then no default catalog is carried over at all.
+    String defaultCatalog = !namesResolved && view.defaultCatalog() != null
         && !view.defaultCatalog().equals(upstreamCatalogName) ? view.defaultCatalog() : null;
     String uuid = isUuid(view.identity().value()) && view.identity().stable()
         ? view.identity().value() : derivedUuid(view.identity().value());
@@ -88,7 +137,7 @@ final class UpstreamDefinitions {
     try {
       definition = new ViewDefinition(uuid, location.isEmpty() ? "managed:" + path : location,
           view.schemaJson(), sql, view.defaultNamespace().segments(), defaultCatalog,
-          view.properties());
+          properties);
       definition.toViewMetadata(0L);
     } catch (RuntimeException e) {
       throw unusable(path, "it is not a valid Iceberg view (" + e.getMessage() + ")");

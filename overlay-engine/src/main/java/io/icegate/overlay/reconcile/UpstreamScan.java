@@ -13,17 +13,22 @@ import io.icegate.core.model.ResourceKind;
 import io.icegate.overlay.adapter.UpstreamFailures;
 import io.icegate.overlay.discovery.NamespaceOrder;
 import io.icegate.overlay.selection.NamespaceSelection;
+import io.icegate.overlay.viewsql.MaterializedNames;
+import io.icegate.overlay.viewsql.ViewSqlRewriter;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -110,8 +115,11 @@ final class UpstreamScan {
               ErrorCode.NOT_REPRESENTABLE, problem, null));
         }
       }
+      ViewSqlRewriter viewSql = viewSqlRewriter(loadable);
+      Queue<String> viewWarnings = new ConcurrentLinkedQueue<>();
       List<DesiredRelation> loaded = new ArrayList<>();
-      for (Object result : all(pool, loadable, this::loadOrHold)) {
+      for (Object result : all(pool, loadable,
+          ref -> loadOrHold(ref, viewSql, viewWarnings::add))) {
         if (result instanceof HeldObject h) {
           held.add(h);
         } else {
@@ -120,6 +128,7 @@ final class UpstreamScan {
       }
       List<String> warnings = new ArrayList<>();
       warnUnmatchedIncludes(selected, warnings);
+      viewWarnings.stream().sorted().forEach(warnings::add); // loads finish in any order
       List<DesiredRelation> relations = holdSharedPaths(disambiguate(loaded, warnings), held);
       return new Inventory(representable.stream().map(NamespacePath::segments).toList(),
           relations, held, warnings);
@@ -167,11 +176,27 @@ final class UpstreamScan {
   }
 
   /**
+   * Issue 26: when the provider says how its views' SQL names objects (Unity's three-level
+   * names), views are pointed at what this Overlay materializes: every object listed in the
+   * selected namespaces, held ones included (a held object keeps its earlier materialization, so
+   * a view naming it is not rewritten back and forth while it is held).
+   */
+  private ViewSqlRewriter viewSqlRewriter(List<CatalogObjectRef> listed) {
+    return client.viewSqlNames().map(names -> new ViewSqlRewriter(names,
+        new MaterializedNames(listed.stream().map(ref -> {
+          List<String> path = new ArrayList<>(ref.namespace().segments());
+          path.add(ref.name());
+          return path;
+        }).toList()))).orElse(null);
+  }
+
+  /**
    * The desired relation of {@code ref}, or the {@link HeldObject} it is when it cannot be loaded
    * this run (its metadata or its storage credentials failed) or cannot be represented (a type
    * with no Iceberg counterpart, no location, invalid metadata).
    */
-  private Object loadOrHold(CatalogObjectRef ref) {
+  private Object loadOrHold(CatalogObjectRef ref, ViewSqlRewriter viewSql,
+      Consumer<String> warnings) {
     List<String> ns = ref.namespace().segments();
     Object result;
     try {
@@ -188,7 +213,7 @@ final class UpstreamScan {
       } else {
         UpstreamView view = client.loadView(ref.namespace(), ref.name());
         try {
-          result = UpstreamDefinitions.view(view, upstreamCatalogName);
+          result = UpstreamDefinitions.view(view, upstreamCatalogName, viewSql, warnings);
         } catch (IcegateException e) {
           result = HeldObject.of("view", ns, ref.name(), e, ResourceKind.VIEW.tag() + "/"
               + view.identity().value());

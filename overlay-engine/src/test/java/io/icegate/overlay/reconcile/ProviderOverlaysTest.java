@@ -199,15 +199,17 @@ class ProviderOverlaysTest {
     assertThat(nologMeta.spec().fields()).singleElement().satisfies(f -> identityOn(f,
         nologMeta.schema().findField("day").fieldId()));
 
-    // Unity view: a View, Unity's id, the SQL as the spark representation; the default catalog
-    // named the Integration's own Unity catalog, so it is not carried over.
+    // Unity view: a View, Unity's id, the SQL as the spark representation with its Unity name
+    // pointed at the materialized Table (issue 26); the default catalog named the Integration's
+    // own Unity catalog, so it is not carried over.
     Resource<?> viewRelation = relations.get("bronze.recent_events");
     assertThat(viewRelation.kind()).isEqualTo(ResourceKind.VIEW);
     assertThat(ManagedRelations.provenanceOf(viewRelation).externalId()).isEqualTo(view);
     assertThat(ManagedRelations.provenanceOf(viewRelation).tableFormat()).isNull();
     ViewDefinition viewDef = ViewDefinition.fromBytes(definition(viewRelation));
     assertThat(viewDef.representations()).containsExactly(new ViewDefinition.Representation(
-        "spark", "SELECT * FROM main.bronze.events WHERE id > 10"));
+        "spark", "SELECT * FROM bronze.events WHERE id > 10"));
+    assertThat(viewDef.properties()).containsEntry("icegate.sql-names", "rewritten");
     assertThat(viewDef.defaultNamespace()).containsExactly("bronze");
     assertThat(viewDef.defaultCatalog()).isNull();
     assertThat(viewDef.toViewMetadata(0L).schema().columns()).hasSize(2);
@@ -372,6 +374,86 @@ class ProviderOverlaysTest {
     assertThat(third.count(UPDATED)).isEqualTo(1); // odd.locked, from its log
     assertThat(tableDefinition(h.relations(catalog).get("odd.locked")).properties())
         .containsEntry("icegate.schema-source", "delta-log");
+  }
+
+  /**
+   * Issue 26: a Unity view's SQL names upstream objects with Unity's names; each name of an object
+   * this Overlay materializes is pointed at its destination path, a view naming anything else
+   * keeps the upstream's SQL and the report says which name, and the rewrite follows the
+   * selection and the upstream, writing nothing while neither changes.
+   */
+  @Test
+  void unityViewSqlIsPointedAtTheMaterializedObjectsWhenEveryNameResolves() {
+    Map<String, String> cols = columns("id", "long", "cid", "long");
+    unity.addTable("main", "shop", "orders", "EXTERNAL", "DELTA", location("shop/orders"), cols);
+    log.commitSchema("shop/orders", 0, cols);
+    unity.addTable("main", "shop", "customers", "EXTERNAL", "DELTA", location("shop/customers"),
+        cols);
+    log.commitSchema("shop/customers", 0, cols);
+    unity.addTable("main", "hr", "pay", "EXTERNAL", "DELTA", location("hr/pay"), cols);
+    log.commitSchema("hr/pay", 0, cols);
+    unity.addView("main", "shop", "joined", "SELECT o.id, c.cid -- not main.hr.pay\n"
+        + "FROM main.shop.orders o JOIN shop.`Customers` c ON o.cid = c.id", cols);
+    unity.addView("main", "shop", "stacked", "WITH j AS (SELECT * FROM main.shop.joined)"
+        + " SELECT * FROM j", cols);
+    unity.addView("main", "shop", "paid",
+        "SELECT o.* FROM main.shop.orders o JOIN main.hr.pay p ON o.id = p.id", cols);
+    String catalog = h.catalog("views");
+    String overlay = h.overlay("shop", unityIntegration(), catalog, List.of(List.of("shop")));
+
+    ReconcileReport first = h.reconcile(overlay);
+    assertThat(first.count(CREATED)).isEqualTo(5);
+    Map<String, Resource<?>> relations = h.relations(catalog);
+    assertThat(viewSql(relations.get("shop.joined"))).isEqualTo("SELECT o.id, c.cid -- not"
+        + " main.hr.pay\nFROM shop.orders o JOIN shop.`customers` c ON o.cid = c.id");
+    assertThat(viewSql(relations.get("shop.stacked")))
+        .isEqualTo("WITH j AS (SELECT * FROM shop.joined) SELECT * FROM j");
+    ViewDefinition joined = ViewDefinition.fromBytes(definition(relations.get("shop.joined")));
+    assertThat(joined.defaultCatalog()).isNull();
+    assertThat(joined.defaultNamespace()).containsExactly("shop");
+    assertThat(joined.properties()).containsEntry("icegate.sql-names", "rewritten")
+        .doesNotContainKey("icegate.sql-unresolved");
+    // hr is not selected: the view keeps Unity's SQL, and the report and the view say why.
+    ViewDefinition paid = ViewDefinition.fromBytes(definition(relations.get("shop.paid")));
+    assertThat(paid.representations().get(0).sql())
+        .isEqualTo("SELECT o.* FROM main.shop.orders o JOIN main.hr.pay p ON o.id = p.id");
+    assertThat(paid.properties()).doesNotContainKey("icegate.sql-names")
+        .containsEntry("icegate.sql-unresolved", "main.hr.pay is not materialized by this"
+            + " Overlay (no table or view hr.pay in its selected namespaces)");
+    assertThat(first.warnings()).containsExactly("view shop.paid: SQL kept as the upstream wrote"
+        + " it: main.hr.pay is not materialized by this Overlay (no table or view hr.pay in its"
+        + " selected namespaces)");
+
+    // Unchanged upstream and selection: nothing written, the same warning again.
+    Map<String, String> content = h.content();
+    ReconcileReport again = h.reconcile(overlay);
+    assertThat(again.count(UPDATED)).isZero();
+    assertThat(again.count(CREATED)).isZero();
+    assertThat(again.warnings()).isEqualTo(first.warnings());
+    assertThat(h.content()).isEqualTo(content);
+
+    // The selection grows to hr: the view is rewritten now.
+    h.overlays.update(h.account, overlay, ExpectedGeneration.any(), null, null, null,
+        List.of(List.of("shop"), List.of("hr")), null);
+    ReconcileReport widened = h.reconcile(overlay);
+    assertThat(widened.count(CREATED)).isEqualTo(1); // hr.pay
+    assertThat(widened.count(UPDATED)).isEqualTo(1); // shop.paid
+    assertThat(widened.warnings()).isEmpty();
+    assertThat(viewSql(h.relations(catalog).get("shop.paid")))
+        .isEqualTo("SELECT o.* FROM shop.orders o JOIN hr.pay p ON o.id = p.id");
+
+    // A named table dropped upstream: the view goes back to Unity's SQL, with the warning.
+    unity.dropTable("main", "shop", "customers");
+    ReconcileReport dropped = h.reconcile(overlay);
+    assertThat(dropped.count(RETIRED)).isEqualTo(1);
+    assertThat(viewSql(h.relations(catalog).get("shop.joined"))).isEqualTo("SELECT o.id, c.cid"
+        + " -- not main.hr.pay\nFROM main.shop.orders o JOIN shop.`Customers` c ON o.cid = c.id");
+    assertThat(dropped.warnings()).singleElement().asString().startsWith("view shop.joined:")
+        .contains("shop.`Customers` is not materialized by this Overlay");
+  }
+
+  private String viewSql(Resource<?> view) {
+    return ViewDefinition.fromBytes(definition(view)).representations().get(0).sql();
   }
 
   private String unityIntegration() {

@@ -8,6 +8,7 @@ import io.icegate.access.model.NamespacePath;
 import io.icegate.access.model.UpstreamTable;
 import io.icegate.access.model.UpstreamTableMetadata;
 import io.icegate.access.model.UpstreamView;
+import io.icegate.access.model.ViewSqlNames;
 import io.icegate.access.storage.VendedStorageCredentials;
 import java.util.List;
 import java.util.Optional;
@@ -102,6 +103,17 @@ public interface CatalogClient extends AutoCloseable {
    * @return empty when the connection names no catalog or the upstream has no views (the default)
    */
   default Optional<String> upstreamCatalogName() {
+    return Optional.empty();
+  }
+
+  /**
+   * How this catalog's views name other objects in their SQL ({@link ViewSqlNames}), so a caller
+   * can point a materialized view's SQL at what it materialized.
+   *
+   * @return empty when the provider does not say (the default): its views' SQL is published as
+   *     the upstream wrote it
+   */
+  default Optional<ViewSqlNames> viewSqlNames() {
     return Optional.empty();
   }
 

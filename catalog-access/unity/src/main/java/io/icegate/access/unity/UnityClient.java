@@ -17,6 +17,7 @@ import io.icegate.access.model.NamespacePath;
 import io.icegate.access.model.TableFormat;
 import io.icegate.access.model.UpstreamTable;
 import io.icegate.access.model.UpstreamView;
+import io.icegate.access.model.ViewSqlNames;
 import io.icegate.access.model.ViewRepresentation;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.access.storage.VendedStorageCredentials;
@@ -120,6 +121,12 @@ final class UnityClient implements CatalogClient {
   @Override
   public Optional<String> upstreamCatalogName() {
     return Optional.ofNullable(settings.catalog());
+  }
+
+  /** Unity's three-level names in view SQL, relative to the view's catalog and schema. */
+  @Override
+  public Optional<ViewSqlNames> viewSqlNames() {
+    return Optional.of(new UnityViewNames(settings.catalog()));
   }
 
   /** Lists one page of the root namespaces: the call every discovery starts with. */
