@@ -137,10 +137,12 @@ public final class AdminJson {
       return malformed("unknown or missing type of " + (path.isEmpty()
           ? "the " + invalid.getBaseType().getRawClass().getSimpleName() : path));
     }
-    if (e instanceof StreamReadException read && read.getOriginalMessage() != null
-        && read.getOriginalMessage().startsWith("Duplicate field")) {
-      // Jackson's message names the member (never its value)
-      return malformed("a member is given twice: " + read.getOriginalMessage());
+    String duplicate = duplicateMember(e);
+    if (duplicate != null) {
+      // inside a map (e.g. properties) Jackson reports it wrapped, with the map's path
+      String where = e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()
+          ? " in " + path(mapping) : "";
+      return malformed("duplicate member " + duplicate + where);
     }
     if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
       IcegateException coded = modelCheck(mapping.getCause());
@@ -154,6 +156,22 @@ public final class AdminJson {
       return coded != null ? coded : malformed("the body is not the expected JSON object");
     }
     return malformed("the body is not valid JSON");
+  }
+
+  /**
+   * The name of the member given twice, when strict duplicate detection refused the body (the
+   * parser's message names the member, never its value), else null.
+   */
+  private static String duplicateMember(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof StreamReadException read && read.getOriginalMessage() != null
+          && read.getOriginalMessage().startsWith("Duplicate field '")) {
+        String message = read.getOriginalMessage();
+        int start = "Duplicate field '".length();
+        return message.substring(start, Math.max(start, message.lastIndexOf('\'')));
+      }
+    }
+    return null;
   }
 
   /**

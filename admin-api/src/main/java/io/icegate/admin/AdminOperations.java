@@ -32,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.function.UnaryOperator;
 
 /**
@@ -335,14 +334,8 @@ public final class AdminOperations {
 
   static PageRequest pageRequest(AdminCall call) {
     String size = call.query().get("pageSize");
-    int pageSize = PageRequest.DEFAULT_PAGE_SIZE;
-    if (size != null) {
-      try {
-        pageSize = Integer.parseInt(size);
-      } catch (NumberFormatException e) {
-        throw IcegateException.invalidArgument("pageSize must be an integer");
-      }
-    }
+    int pageSize = size == null ? PageRequest.DEFAULT_PAGE_SIZE : PageRequest.parseSize(size)
+        .orElseThrow(() -> IcegateException.invalidArgument("pageSize must be an integer"));
     return new PageRequest(call.query().get("pageToken"), pageSize);
   }
 
@@ -353,15 +346,20 @@ public final class AdminOperations {
     return optionalIfMatch(call, id);
   }
 
+  /**
+   * The precondition of {@code If-Match} (RFC 9110 13.1.1): none when absent or {@code *} (the
+   * resource exists, which the operation checks anyway), else the generations its list of ETags
+   * names, any one of which satisfies it; 412 when it names none of this resource.
+   */
   static ExpectedGeneration optionalIfMatch(AdminCall call, String id) {
     if (call.ifMatch() == null || call.ifMatch().strip().equals("*")) {
       return ExpectedGeneration.any();
     }
-    OptionalLong generation = Etags.generationOf(call.ifMatch(), id);
-    if (generation.isEmpty()) {
+    java.util.Set<Long> generations = Etags.generationsOf(call.ifMatch(), id);
+    if (generations.isEmpty()) {
       throw new IcegateException(ErrorCode.PRECONDITION_FAILED, null, "resource", id);
     }
-    return ExpectedGeneration.of(generation.getAsLong());
+    return ExpectedGeneration.oneOf(generations);
   }
 
   private static <S extends io.icegate.core.model.ResourceSpec> AdminReply created(

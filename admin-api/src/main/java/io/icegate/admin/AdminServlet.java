@@ -34,6 +34,12 @@ public final class AdminServlet extends HttpServlet {
   private static final Logger LOG = LoggerFactory.getLogger(AdminServlet.class);
   /** The media type of admin errors. */
   public static final String PROBLEM = "application/problem+json";
+  /**
+   * The request attribute naming the matched route as method and path template (e.g. {@code GET
+   * /admin/v1/accounts/{account}}), for the server's request metrics: a template, never the raw
+   * path, so the metric's label stays bounded.
+   */
+  public static final String ROUTE_ATTRIBUTE = "io.icegate.route";
 
   private final transient AdminOperations operations;
   private final transient Function<String, Optional<TokenGrant>> tokens;
@@ -94,6 +100,7 @@ public final class AdminServlet extends HttpServlet {
         allowed.add(route.method());
         continue;
       }
+      req.setAttribute(ROUTE_ATTRIBUTE, route.method() + " " + route.template());
       TokenGrant caller = authorize(route, req, vars.get());
       byte[] body = readBody(req);
       Map<String, String> query = queryParameters(req);

@@ -108,8 +108,9 @@ public final class Gateway implements AutoCloseable {
       // keys from the services' credential store: set once the services exist
       java.util.concurrent.atomic.AtomicReference<io.icegate.gateway.fileio.CatalogFileIO>
           catalogFiles = new java.util.concurrent.atomic.AtomicReference<>();
-      Services services = new Services(store, clock, serviceSettings(settings, idempotency)
-          .withCatalogFiles(catalog -> catalogFiles.get().forCatalog(catalog)));
+      Services services = new Services(store, clock,
+          serviceSettings(settings, store, storeName, idempotency)
+              .withCatalogFiles(catalog -> catalogFiles.get().forCatalog(catalog)));
       Repositories repositories = services.repositories();
       ApiTokens tokens = services.core().tokens();
       Bootstrap.ensure(repositories, tokens, settings.dataDir(), settings.bootstrapToken(), out);
@@ -133,7 +134,7 @@ public final class Gateway implements AutoCloseable {
       HttpSettings http = new HttpSettings(
           settings.bind(), settings.port(), HttpSettings.DEFAULT_MAX_REQUEST_BYTES);
       IcebergRestServlet servlet = new IcebergRestServlet(
-          operations, authenticator, metrics, http.maxRequestBytes());
+          operations, authenticator, http.maxRequestBytes());
       io.icegate.admin.AdminServlet admin = io.icegate.admin.AdminApi.servlet(
           services, authenticator.accountCleanup(), http.maxRequestBytes(),
           settings.maxTokenLifetime(), settings.minRefreshInterval());
@@ -163,15 +164,17 @@ public final class Gateway implements AutoCloseable {
   /**
    * The services' configuration from the gateway's: the master key ({@link
    * GatewaySettings#masterKey()}; with FoundationDB a configured key is required, only SQLite may
-   * generate one under the data dir), the outbound address policy both for Integration writes and
+   * generate one under the data dir, and on either a key the store's secrets were not written with
+   * is refused: {@link io.icegate.core.credential.MasterKeyCheck}), the outbound address policy both for Integration writes and
    * for upstream clients, the providers on the gateway's class path (each Integration's properties
    * checked by its provider), and reconciliation's settings with {@code --allow-local-files}.
    */
-  private static ServiceSettings serviceSettings(GatewaySettings settings,
-      IdempotencySettings idempotency) throws java.io.IOException {
+  private static ServiceSettings serviceSettings(GatewaySettings settings, KvStore store,
+      String storeName, IdempotencySettings idempotency) throws java.io.IOException {
     boolean shared = settings.store() != null && settings.store().startsWith("fdb:");
     io.icegate.core.credential.MasterKey masterKey = settings.masterKey().load(
-        settings.dataDir(), shared ? io.icegate.core.credential.MasterKey.Generation.FORBIDDEN
+        store, storeName, settings.dataDir(),
+        shared ? io.icegate.core.credential.MasterKey.Generation.FORBIDDEN
             : io.icegate.core.credential.MasterKey.Generation.ALLOWED);
     io.icegate.access.client.CatalogClientFactory providers =
         io.icegate.access.client.CatalogClientFactory.load(Gateway.class.getClassLoader());

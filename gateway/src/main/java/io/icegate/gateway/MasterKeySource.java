@@ -1,6 +1,8 @@
 package io.icegate.gateway;
 
 import io.icegate.core.credential.MasterKey;
+import io.icegate.core.credential.MasterKeyCheck;
+import io.icegate.core.store.KvStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -15,7 +17,7 @@ import java.util.Map;
  */
 public record MasterKeySource(String value, Path file) {
   /** Environment variable naming the key file. */
-  public static final String FILE_ENV = "ICEGATE_MASTER_KEY_FILE";
+  public static final String FILE_ENV = MasterKey.FILE_ENV;
 
   /** No key configured: the data dir's key file, generated when allowed. */
   public static final MasterKeySource NONE = new MasterKeySource(null, null);
@@ -26,9 +28,13 @@ public record MasterKeySource(String value, Path file) {
     return new MasterKeySource(environment.get(MasterKey.ENV), file == null ? null : Path.of(file));
   }
 
-  /** The key, as {@link MasterKey#load} finds it from this source. */
-  MasterKey load(Path dataDir, MasterKey.Generation generation) throws IOException {
-    return MasterKey.load(value, file, dataDir, generation);
+  /**
+   * The key, as {@link MasterKey#load} finds it from this source, checked against {@code store}
+   * ({@link MasterKeyCheck}: a key the store's secrets were not written with is refused).
+   */
+  MasterKey load(KvStore store, String storeName, Path dataDir, MasterKey.Generation generation)
+      throws IOException {
+    return MasterKeyCheck.load(store, storeName, value, file, dataDir, generation);
   }
 
   /** Shows no key: settings are logged. */

@@ -25,11 +25,6 @@ import picocli.CommandLine.Parameters;
 public final class OverlayCommand {
   private static final ResourceKind KIND = ResourceKind.OVERLAY;
 
-  /** Paths as the admin API takes them; null (member left out) when the flag was not given. */
-  static java.util.List<java.util.List<String>> paths(java.util.List<String> given) {
-    return given == null ? null : given.stream().map(PathSyntax::parse).toList();
-  }
-
   @Command(name = "create", mixinStandardHelpOptions = true,
       description = "Create an overlay of an integration's namespaces into a catalog.")
   static final class Create extends AdminCommand {
@@ -42,24 +37,8 @@ public final class OverlayCommand {
     @Option(names = "--catalog", required = true, paramLabel = "NAME|ID")
     String catalog;
 
-    @Option(names = "--include", paramLabel = "PATH",
-        description = "Upstream namespace to include with its descendants (repeatable); "
-            + "segments separated by dots, a segment with a dot in double quotes.")
-    java.util.List<String> include;
-
-    @Option(names = "--exclude", paramLabel = "PATH",
-        description = "Namespace to leave out with its descendants (repeatable).")
-    java.util.List<String> exclude;
-
-    @Option(names = "--refresh-interval", paramLabel = "DURATION",
-        description = "Refresh this often (ISO-8601, e.g. PT5M; at least PT5S); "
-            + "without it the overlay is refreshed on request only.")
-    String refreshInterval;
-
-    @Option(names = "--retention", paramLabel = "DURATION",
-        description = "Captured history to keep (ISO-8601, e.g. P7D); without it the current "
-            + "capture only.")
-    String retention;
+    @Mixin
+    OverlayOptions options;
 
     @Option(names = "--paused", description = "Create it paused (no scheduled refresh).")
     boolean paused;
@@ -70,13 +49,13 @@ public final class OverlayCommand {
     @Override
     protected void run(Session session) {
       // Paths are parsed before any request, so a typo changes nothing and reads nothing.
-      var includes = paths(include);
-      var excludes = paths(exclude);
+      var includes = options.includes();
+      var excludes = options.excludes();
       String integrationId = session.resolve(ResourceKind.INTEGRATION, integration).get("id")
           .asText();
       String catalogId = session.resolve(ResourceKind.CATALOG, catalog).get("id").asText();
       AdminRequests.CreateOverlay body = new AdminRequests.CreateOverlay(displayName,
-          integrationId, catalogId, includes, excludes, refreshInterval, retention,
+          integrationId, catalogId, includes, excludes, options.interval(), options.kept(),
           paused ? Boolean.TRUE : null);
       AdminClient.Reply reply = session.client().send("POST",
           session.collection(KIND) + create.query(), body, create.headers());
@@ -110,23 +89,8 @@ public final class OverlayCommand {
     @Option(names = "--name", paramLabel = "NEW_NAME")
     String newName;
 
-    @Option(names = "--include", paramLabel = "PATH",
-        description = "Replaces the whole include list (repeatable).")
-    java.util.List<String> include;
-
-    @Option(names = "--exclude", paramLabel = "PATH",
-        description = "Replaces the whole exclude list (repeatable).")
-    java.util.List<String> exclude;
-
-    @Option(names = "--refresh-interval", paramLabel = "DURATION|manual",
-        description = "Refresh this often (ISO-8601, e.g. PT5M), or 'manual' for on request "
-            + "only.")
-    String refreshInterval;
-
-    @Option(names = "--retention", paramLabel = "DURATION|current",
-        description = "Captured history to keep (ISO-8601), or 'current' for the current "
-            + "capture only.")
-    String retention;
+    @Mixin
+    OverlayOptions options;
 
     @Option(names = "--pause", description = "Pause: withdraw the overlay's refresh demand.")
     boolean pause;
@@ -140,16 +104,15 @@ public final class OverlayCommand {
 
     @Override
     protected void run(Session session) {
-      if (newName == null && include == null && exclude == null && refreshInterval == null
-          && retention == null && !pause && !resume) {
+      if (newName == null && options.none() && !pause && !resume) {
         throw new CliException(ExitCode.USAGE, "nothing to update: give --name, --include, "
             + "--exclude, --refresh-interval, --retention, --pause or --resume");
       }
       if (pause && resume) {
         throw new CliException(ExitCode.USAGE, "give --pause or --resume, not both");
       }
-      var includes = paths(include);
-      var excludes = paths(exclude);
+      var includes = options.includes();
+      var excludes = options.excludes();
       JsonNode current = session.resolve(KIND, ref);
       String etag = session.ifMatch(KIND, current, ifMatch);
       // A JSON tree, not the request record: "manual" and "current" are sent as JSON null
@@ -164,11 +127,11 @@ public final class OverlayCommand {
       if (excludes != null) {
         body.set("excludeNamespaces", AdminClient.JSON.valueToTree(excludes));
       }
-      if (refreshInterval != null) {
-        body.put("refreshInterval", "manual".equals(refreshInterval) ? null : refreshInterval);
+      if (options.refreshInterval != null) {
+        body.put("refreshInterval", options.interval());
       }
-      if (retention != null) {
-        body.put("retention", "current".equals(retention) ? null : retention);
+      if (options.retention != null) {
+        body.put("retention", options.kept());
       }
       if (pause || resume) {
         body.put("paused", pause);

@@ -134,15 +134,8 @@ final class UpstreamCommands {
     @Parameters(index = "0", paramLabel = "NAME|ID")
     String ref;
 
-    @Option(names = "--page-size", paramLabel = "N", description = "Items per page (1..1000).")
-    Integer pageSize;
-
-    @Option(names = "--page-token", paramLabel = "TOKEN",
-        description = "Continue from the nextPageToken of an earlier page.")
-    String pageToken;
-
-    @Option(names = "--all", description = "Follow page tokens to the end and print every item.")
-    boolean all;
+    @picocli.CommandLine.Mixin
+    PageOptions paging;
 
     /** Route leaf and the items member of its page: {@code namespaces}, {@code objects}. */
     abstract String member();
@@ -160,10 +153,11 @@ final class UpstreamCommands {
       String path = route(session, ref, member()) + (query.isEmpty() ? "" : "?" + query);
       List<JsonNode> items;
       String next = null;
-      if (all) {
+      if (paging.all) {
         items = session.client().all(path, member());
       } else {
-        AdminClient.Page page = session.client().page(path, member(), pageSize, pageToken);
+        AdminClient.Page page =
+            session.client().page(path, member(), paging.pageSize, paging.pageToken);
         items = page.items();
         next = page.nextPageToken();
       }

@@ -20,9 +20,6 @@ import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.ReadTransaction.Direction;
 import io.icegate.core.store.Transaction;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,8 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,10 +46,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class CredentialStore {
   private static final Logger LOG = LoggerFactory.getLogger(CredentialStore.class);
-  private static final byte FORMAT = 1;
-  private static final int NONCE_BYTES = 12;
-  private static final int TAG_BITS = 128;
-  private static final SecureRandom RANDOM = new SecureRandom();
   private static final DeletionFences FENCES = new DeletionFences();
 
   private final KvStore store;
@@ -280,51 +271,49 @@ public final class CredentialStore {
   }
 
   private byte[] seal(String ownerId, long generation, SecretValues secret) {
+    byte[] plain;
     try {
-      byte[] plain = ModelJson.mapper().writeValueAsBytes(secret.values());
-      byte[] nonce = new byte[NONCE_BYTES];
-      RANDOM.nextBytes(nonce);
-      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(Cipher.ENCRYPT_MODE, key.key(), new GCMParameterSpec(TAG_BITS, nonce));
-      cipher.updateAAD(aad(ownerId, generation));
-      byte[] encrypted = cipher.doFinal(plain);
+      plain = ModelJson.mapper().writeValueAsBytes(secret.values());
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot serialize a credential");
+    }
+    try {
+      return SealedBox.seal(key, aad(ownerId, generation), plain);
+    } finally {
       Arrays.fill(plain, (byte) 0);
-      return ByteBuffer.allocate(1 + NONCE_BYTES + encrypted.length)
-          .put(FORMAT).put(nonce).put(encrypted).array();
-    } catch (GeneralSecurityException | IOException e) {
-      throw new IllegalStateException("cannot encrypt a credential (" + e.getClass().getSimpleName()
-          + ")");
     }
   }
 
   private SecretValues open(String ownerId, long generation, byte[] sealed) {
-    if (sealed.length < 1 + NONCE_BYTES || sealed[0] != FORMAT) {
+    if (!SealedBox.wellFormed(sealed)) {
       throw new IllegalStateException(
           "credential of " + ownerId + " generation " + generation + " has an unknown format");
     }
-    try {
-      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(Cipher.DECRYPT_MODE, key.key(),
-          new GCMParameterSpec(TAG_BITS, sealed, 1, NONCE_BYTES));
-      cipher.updateAAD(aad(ownerId, generation));
-      byte[] plain = cipher.doFinal(sealed, 1 + NONCE_BYTES, sealed.length - 1 - NONCE_BYTES);
-      Map<String, String> values = ModelJson.mapper().readValue(plain,
-          new TypeReference<Map<String, String>>() {});
-      Arrays.fill(plain, (byte) 0);
-      return new SecretValues(values);
-    } catch (GeneralSecurityException | IOException e) {
-      // No cause attached: a JSON parser's message could quote plaintext. The log line is what
-      // tells an operator which key is wrong (the answer to the client names no source or path).
-      LOG.error("credential of {} generation {} cannot be decrypted with the master key from {}:"
-          + " was the server started with another {} or key file?", ownerId, generation,
-          key.source(), MasterKey.ENV);
-      throw new IcegateException(ErrorCode.MASTER_KEY_MISMATCH, null, "credential of " + ownerId
-          + " generation " + generation + " cannot be decrypted with the configured master key",
-          null);
+    Optional<byte[]> plain = SealedBox.open(key, aad(ownerId, generation), sealed);
+    if (plain.isPresent()) {
+      try {
+        Map<String, String> values = ModelJson.mapper().readValue(plain.get(),
+            new TypeReference<Map<String, String>>() {});
+        return new SecretValues(values);
+      } catch (IOException e) {
+        // No cause attached: a JSON parser's message could quote plaintext.
+      } finally {
+        Arrays.fill(plain.get(), (byte) 0);
+      }
     }
+    // The log line is what tells an operator which key is wrong (the answer to the client names
+    // no source or path). Startup refuses a key the store's MasterKeyCheck does not accept, so
+    // this is a store written under several keys, or one edited by hand.
+    LOG.error("credential of {} generation {} cannot be decrypted with the master key from {}:"
+        + " was the server started with another {} or key file?", ownerId, generation,
+        key.source(), MasterKey.ENV);
+    throw new IcegateException(ErrorCode.MASTER_KEY_MISMATCH, null, "credential of " + ownerId
+        + " generation " + generation + " cannot be decrypted with the configured master key",
+        null);
   }
 
-  private static byte[] aad(String ownerId, long generation) {
+  /** The authenticated data of generation {@code generation} of {@code ownerId}'s secret. */
+  static byte[] aad(String ownerId, long generation) {
     return Tuple.from(ownerId, generation).pack();
   }
 

@@ -181,7 +181,7 @@ public final class CredentialedWrites {
         ErrorCode.NOT_FOUND, repository.kind(), repository.kind().label(), id));
     if (!expected.matches(current.generation())) {
       throw new IcegateException(ErrorCode.GENERATION_MISMATCH, repository.kind(),
-          repository.kind().label(), id, current.generation(), expected.generation().getAsLong());
+          repository.kind().label(), id, current.generation(), expected.describe());
     }
     long oldGeneration = currentGeneration.applyAsLong(current.spec());
     long generation = publication.prepare(accountId, id, oldGeneration, secret);

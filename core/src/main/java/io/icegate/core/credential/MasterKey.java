@@ -22,17 +22,31 @@ import javax.crypto.spec.SecretKeySpec;
 public final class MasterKey {
   /** Environment variable holding the base64 key. */
   public static final String ENV = "ICEGATE_MASTER_KEY";
+  /** Environment variable naming a key file. */
+  public static final String FILE_ENV = "ICEGATE_MASTER_KEY_FILE";
   /** Name of the generated key file under the data dir. */
   public static final String GENERATED_FILE = "master.key";
   private static final int KEY_BYTES = 32;
 
   private final SecretKey key;
   private final String source;
+  private final String setting;
 
-  private MasterKey(byte[] bytes, String source) {
+  /**
+   * @param source where the key came from, for messages
+   * @param setting how to configure this same key on another gateway: {@link #ENV}, or the
+   *     absolute path of the key file
+   */
+  private MasterKey(byte[] bytes, String source, String setting) {
     this.key = new SecretKeySpec(bytes, "AES");
     this.source = source;
+    this.setting = setting;
     Arrays.fill(bytes, (byte) 0);
+  }
+
+  private static MasterKey fromFile(byte[] bytes, Path file, String note) {
+    String path = file.toAbsolutePath().toString();
+    return new MasterKey(bytes, path + note, path);
   }
 
   /** Whether a store may have its key generated, or needs one configured. */
@@ -61,7 +75,7 @@ public final class MasterKey {
       if (envValue.isBlank()) {
         throw new UnusableKeyException(ENV + " is set but empty");
       }
-      return new MasterKey(decode(envValue, ENV), ENV);
+      return new MasterKey(decode(envValue, ENV), ENV, ENV);
     }
     if (keyFile != null) {
       if (keyFile.toString().isBlank()) {
@@ -73,12 +87,11 @@ public final class MasterKey {
       if (!Files.isRegularFile(keyFile)) {
         throw new UnusableKeyException("master key file " + keyFile + " is not a regular file");
       }
-      return new MasterKey(decode(Files.readString(keyFile), keyFile.toString()), keyFile.toString());
+      return fromFile(decode(Files.readString(keyFile), keyFile.toString()), keyFile, "");
     }
     Path generated = dataDir.resolve(GENERATED_FILE);
     if (Files.isRegularFile(generated)) {
-      return new MasterKey(decode(Files.readString(generated), generated.toString()),
-          generated.toString());
+      return fromFile(decode(Files.readString(generated), generated.toString()), generated, "");
     }
     if (generation == Generation.FORBIDDEN) {
       throw new UnusableKeyException("a master key is required for this store: set " + ENV
@@ -92,12 +105,11 @@ public final class MasterKey {
           PosixFilePermissions.fromString("rw-------")));
     } catch (FileAlreadyExistsException e) {
       // Another process generated it first: use theirs.
-      return new MasterKey(decode(Files.readString(generated), generated.toString()),
-          generated.toString());
+      return fromFile(decode(Files.readString(generated), generated.toString()), generated, "");
     }
     Files.writeString(generated, Base64.getEncoder().encodeToString(bytes) + "\n",
         StandardCharsets.UTF_8);
-    return new MasterKey(bytes, generated + " (generated)");
+    return fromFile(bytes, generated, " (generated)");
   }
 
   /** A key from raw bytes (tests); the array is wiped. */
@@ -105,7 +117,16 @@ public final class MasterKey {
     if (bytes.length != KEY_BYTES) {
       throw new IllegalArgumentException("a master key is 32 bytes");
     }
-    return new MasterKey(bytes.clone(), "bytes");
+    return new MasterKey(bytes.clone(), "bytes", "bytes");
+  }
+
+  /**
+   * Whether {@link #load} finds a key without generating one: {@code envValue} or {@code keyFile}
+   * is set, or {@code dataDir} holds the generated file.
+   */
+  public static boolean configured(String envValue, Path keyFile, Path dataDir) {
+    return envValue != null || keyFile != null
+        || Files.isRegularFile(dataDir.resolve(GENERATED_FILE));
   }
 
   SecretKey key() {
@@ -115,6 +136,14 @@ public final class MasterKey {
   /** Where the key came from (the variable's name or a file path; never the key). */
   String source() {
     return source;
+  }
+
+  /**
+   * How another gateway is given this key: {@link #ENV} or the key file's absolute path (never
+   * the key). Recorded in the store's {@link MasterKeyCheck}, so a refusal can name it.
+   */
+  String setting() {
+    return setting;
   }
 
   private static byte[] decode(String text, String source) {

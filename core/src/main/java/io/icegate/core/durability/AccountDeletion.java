@@ -174,7 +174,7 @@ public final class AccountDeletion {
       if (!expected.matches(account.get().generation())) {
         throw new IcegateException(ErrorCode.GENERATION_MISMATCH, ResourceKind.ACCOUNT,
             ResourceKind.ACCOUNT.label(), ref.id(), account.get().generation(),
-            expected.generation().getAsLong());
+            expected.describe());
       }
       // A fence left by a deleter that died before deleting the record (its lease lapsed) is
       // taken over, so that this delete's failure path may clear it. A running deleter's fence

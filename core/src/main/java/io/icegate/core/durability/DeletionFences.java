@@ -40,13 +40,17 @@ public final class DeletionFences {
   }
 
   /**
-   * Fails unless no fence is installed on {@code ref}.
+   * Fails unless no fence is installed on {@code ref}. A fence whose cleanup has finished stays as
+   * the record that {@code ref} was deleted (an account's): for its users the resource is gone,
+   * so the answer is the one a missing resource gets (404), not the 409 of a delete still running.
    *
-   * @throws IcegateException FENCED
+   * @throws IcegateException FENCED while the delete runs, NOT_FOUND once it finished
    */
   public void assertAbsent(ReadTransaction tx, ResourceRef ref) {
-    if (tx.get(KeyLayout.fence(ref)) != null) {
-      throw new IcegateException(ErrorCode.FENCED, ref.kind(), ref.kind().label(), ref.id());
+    Optional<Fence> fence = read(tx, ref);
+    if (fence.isPresent()) {
+      ErrorCode code = fence.get().cleaned() ? ErrorCode.NOT_FOUND : ErrorCode.FENCED;
+      throw new IcegateException(code, ref.kind(), ref.kind().label(), ref.id());
     }
   }
 

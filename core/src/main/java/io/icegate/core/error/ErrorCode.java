@@ -23,7 +23,7 @@ public enum ErrorCode {
    * A compare-and-set precondition (expected generation, {@code If-Match}) did not hold. Args: kind,
    * id, expected, actual.
    */
-  GENERATION_MISMATCH(412, "%s %s is at generation %d, not the expected %d"),
+  GENERATION_MISMATCH(412, "%s %s is at generation %d, not the expected %s"),
   /** A deletion fence is installed on the resource or one of its ancestors. Args: kind, id. */
   FENCED(409, "%s %s is being deleted"),
   /** Other resources still depend on the resource (dependency counters). Args: kind, id, count. */

@@ -75,7 +75,7 @@ public final class IntegrationCascade {
       if (!expected.matches(integration.generation())) {
         throw new IcegateException(ErrorCode.GENERATION_MISMATCH, ResourceKind.INTEGRATION,
             ResourceKind.INTEGRATION.label(), id, integration.generation(),
-            expected.generation().getAsLong());
+            expected.describe());
       }
       fences.install(tx, new Fence(ref, operationId, repositories.clock().instant(), null));
       return integration;

@@ -234,7 +234,7 @@ public final class OverlayService {
       if (!expected.matches(overlay.generation())) {
         throw new IcegateException(ErrorCode.GENERATION_MISMATCH, ResourceKind.OVERLAY,
             ResourceKind.OVERLAY.label(), id, overlay.generation(),
-            expected.generation().getAsLong());
+            expected.describe());
       }
       // A replace that finds a fence (a delete running) works under it without owning it, so its
       // failure path (unfenceIfOurs) leaves it in place.

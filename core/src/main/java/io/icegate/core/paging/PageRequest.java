@@ -24,6 +24,21 @@ public record PageRequest(String pageToken, int pageSize) {
     }
   }
 
+  /**
+   * The value of a {@code pageSize} query parameter: its integer, saturated to the {@code int}
+   * range (a size beyond it is just too large, for the caller's range check to name), or empty
+   * when {@code text} is not an integer. Both HTTP surfaces parse it here, so neither answers a
+   * number parser's exception.
+   */
+  public static java.util.OptionalInt parseSize(String text) {
+    if (text == null || !text.matches("[+-]?[0-9]+")) {
+      return java.util.OptionalInt.empty();
+    }
+    java.math.BigInteger value = new java.math.BigInteger(text);
+    return java.util.OptionalInt.of(value.max(java.math.BigInteger.valueOf(Integer.MIN_VALUE))
+        .min(java.math.BigInteger.valueOf(Integer.MAX_VALUE)).intValue());
+  }
+
   /** The first page of {@code pageSize} items. */
   public static PageRequest first(int pageSize) {
     return new PageRequest(null, pageSize);

@@ -472,7 +472,7 @@ public final class ResourceRepository<S extends ResourceSpec> {
           kind().label(),
           current.id(),
           current.generation(),
-          expected.generation().getAsLong());
+          expected.describe());
     }
   }
 

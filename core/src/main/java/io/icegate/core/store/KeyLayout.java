@@ -34,6 +34,9 @@ public final class KeyLayout {
   /** Name of the page-token HMAC key in {@link KeySubspace#META}. */
   public static final String META_PAGE_TOKEN_KEY = "page-token-hmac-key";
 
+  /** Name of the master key check in {@link KeySubspace#META} ({@code MasterKeyCheck}). */
+  public static final String META_MASTER_KEY_CHECK = "master-key-check";
+
   private KeyLayout() {}
 
   /** The partition {@code ref}'s keys live in: the root partition for accounts. */

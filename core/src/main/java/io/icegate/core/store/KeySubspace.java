@@ -19,9 +19,10 @@ import com.apple.foundationdb.tuple.Tuple;
  */
 public enum KeySubspace {
   /**
-   * Store-wide metadata: {@code (name) -> value}. Holds the layout format version and the
-   * page-token HMAC key (generated once, shared by every gateway instance). Written by the store
-   * bootstrap.
+   * Store-wide metadata: {@code (name) -> value}. Holds the layout format version, the
+   * page-token HMAC key (generated once, shared by every gateway instance) and the master key
+   * check (which key the store's secrets are encrypted with, written by the first gateway start,
+   * {@code MasterKeyCheck}). Written by the store bootstrap.
    */
   META(0),
 

@@ -234,10 +234,11 @@ public abstract class AdministratorRaceTest {
     new AccountDeletion(repos, MutableClock.start(), 50,
         List.of(overlays.accountCleanup(), credentials.accountCleanup()))
         .delete(account, ExpectedGeneration.any());
-    // an asynchronous reconcile ending now, a credential prepared by a request in flight
-    assertFenced(() -> records.put(account, "op-1", Map.of("state", "SUCCEEDED")));
-    assertFenced(() -> records.replaceIf(account, "op-1", json -> true, Map.of("state", "X")));
-    assertFenced(() -> new CredentialPublication(credentials).prepare(account, id, 1, SECOND));
+    // an asynchronous reconcile ending now, a credential prepared by a request in flight: the
+    // deletion finished, so the account is gone (NOT_FOUND; FENCED while a deletion runs)
+    assertGone(() -> records.put(account, "op-1", Map.of("state", "SUCCEEDED")));
+    assertGone(() -> records.replaceIf(account, "op-1", json -> true, Map.of("state", "X")));
+    assertGone(() -> new CredentialPublication(credentials).prepare(account, id, 1, SECOND));
     assertThat(InvariantChecker.of(store).keysOfAccount(account)).isZero();
     assertThat(credentials.highestGeneration(id)).isZero();
     assertClean();
@@ -431,6 +432,12 @@ public abstract class AdministratorRaceTest {
   private static void assertFenced(Runnable write) {
     assertThatThrownBy(write::run).isInstanceOfSatisfying(IcegateException.class,
         e -> assertThat(e.code()).isEqualTo(ErrorCode.FENCED));
+  }
+
+  /** A write into an account whose deletion finished: refused as for a missing account. */
+  private static void assertGone(Runnable write) {
+    assertThatThrownBy(write::run).isInstanceOfSatisfying(IcegateException.class,
+        e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
   }
 
   /** Seeded runs of {@link #patchesAndRotationsRaceWithoutLosingAGeneration}. */

@@ -52,6 +52,9 @@ public final class ConsoleServlet extends HttpServlet {
       text(resp, 405, "method not allowed");
       return;
     }
+    // the route, not the file: the metric's label stays one value per method
+    req.setAttribute(io.icegate.gateway.ops.RouteMetrics.ROUTE_ATTRIBUTE,
+        req.getMethod() + " /console/{file}");
     String name = path.equals("/") ? "index.html" : path.substring(1);
     if (!FILE.matcher(name).matches()) {
       text(resp, 404, "no such console file");

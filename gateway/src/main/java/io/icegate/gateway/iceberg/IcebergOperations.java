@@ -209,14 +209,12 @@ public final class IcebergOperations {
           ? null
           : new PageRequest(token, PageRequest.DEFAULT_PAGE_SIZE);
     }
-    int pageSize;
-    try {
-      pageSize = Integer.parseInt(size);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("pageSize must be an integer: " + size);
-    }
+    // the spec's bad-request error, naming the parameter (never a number parser's exception)
+    int pageSize = PageRequest.parseSize(size).orElseThrow(() ->
+        new org.apache.iceberg.exceptions.BadRequestException("pageSize must be an integer"));
     if (pageSize < 1) {
-      throw new IllegalArgumentException("pageSize must be at least 1: " + pageSize);
+      throw new org.apache.iceberg.exceptions.BadRequestException(
+          "pageSize must be at least 1: %s", size);
     }
     int bounded = Math.min(pageSize, PageRequest.MAX_PAGE_SIZE);
     return token == null || token.isEmpty()

@@ -22,8 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Iceberg REST servlet under {@code /iceberg}: routing, authentication, body limits, metrics
- * and serialization. Everything else is delegated to {@link IcebergOperations}, which never sees a
+ * The Iceberg REST servlet under {@code /iceberg}: routing, authentication, body limits and
+ * serialization; it names the matched route for the request metrics ({@link
+ * RouteMetrics#ROUTE_ATTRIBUTE}). Everything else is delegated to {@link IcebergOperations}, which never sees a
  * servlet type.
  */
 public final class IcebergRestServlet extends HttpServlet {
@@ -32,7 +33,6 @@ public final class IcebergRestServlet extends HttpServlet {
 
   private final transient IcebergOperations operations;
   private final transient Authenticator authenticator;
-  private final transient RouteMetrics metrics;
   /** How much of an oversized body is read and dropped before answering 413, in limits. */
   private static final int SWALLOW_LIMIT_FACTOR = 4;
 
@@ -46,18 +46,15 @@ public final class IcebergRestServlet extends HttpServlet {
   public IcebergRestServlet(
       IcebergOperations operations,
       Authenticator authenticator,
-      RouteMetrics metrics,
       long maxBodyBytes) {
     this.operations = operations;
     this.authenticator = authenticator;
-    this.metrics = metrics;
     this.maxBodyBytes = maxBodyBytes;
   }
 
   @Override
   protected void service(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-    long start = System.nanoTime();
-    String label = "unmatched";
+    String label = RouteMetrics.UNMATCHED;
     IcebergReply reply;
     try {
       String path = req.getRequestURI().substring(req.getContextPath().length());
@@ -65,6 +62,7 @@ public final class IcebergRestServlet extends HttpServlet {
       RouteTable.Result result = RouteTable.match(req.getMethod(), path);
       if (result instanceof RouteTable.Result.Found found) {
         label = found.match().route().method() + " " + found.match().route().template();
+        req.setAttribute(RouteMetrics.ROUTE_ATTRIBUTE, label);
         reply = serve(found.match(), req);
       } else if (result instanceof RouteTable.Result.WrongMethod wrong) {
         reply = error(ErrorMapping.of(405, ErrorMapping.typeOf(405),
@@ -94,7 +92,6 @@ public final class IcebergRestServlet extends HttpServlet {
       }
     }
     write(reply, resp);
-    metrics.record(label, reply.status(), System.nanoTime() - start);
   }
 
   private IcebergReply serve(RouteTable.Match match, HttpServletRequest req) throws IOException {

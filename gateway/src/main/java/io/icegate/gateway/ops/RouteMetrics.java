@@ -9,10 +9,20 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Request counts and latency per route and status, rendered in the Prometheus text format by
- * {@link MetricsServlet}. Latency is a cumulative histogram with fixed bucket bounds, so recording
- * is a few lock-free increments.
+ * {@link MetricsServlet}, recorded by {@link RouteMetricsFilter} for the Iceberg routes, the admin
+ * API and the console. Latency is a cumulative histogram with fixed bucket bounds, so recording is
+ * a few lock-free increments.
  */
 public final class RouteMetrics {
+  /**
+   * The request attribute in which a servlet names the route it matched (method and path
+   * template, e.g. {@code GET /admin/v1/accounts/{account}}); the admin servlet's own constant,
+   * since admin-api cannot see this module.
+   */
+  public static final String ROUTE_ATTRIBUTE = io.icegate.admin.AdminServlet.ROUTE_ATTRIBUTE;
+  /** The route label of a request no route matched (404, 405, a refused method). */
+  public static final String UNMATCHED = "unmatched";
+
   /** Histogram upper bounds, in seconds. */
   static final double[] BOUNDS = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};
 
@@ -25,7 +35,10 @@ public final class RouteMetrics {
     sections.add(section);
   }
 
-  /** Records one request of {@code route} (a template such as {@code GET /v1/config}). */
+  /**
+   * Records one request of {@code route} (a method and template such as {@code GET /v1/config},
+   * never a raw path: every distinct value is a series of its own).
+   */
   public void record(String route, int status, long elapsedNanos) {
     byRoute.computeIfAbsent(route, r -> new Series()).add(elapsedNanos);
     byRouteAndStatus.computeIfAbsent(route + '\u0000' + status, k -> new LongAdder()).increment();

@@ -8,7 +8,9 @@ import io.icegate.gateway.ops.HealthServlet;
 import io.icegate.gateway.ops.MetricsServlet;
 import io.icegate.gateway.ops.NotFoundServlet;
 import io.icegate.gateway.ops.RouteMetrics;
+import io.icegate.gateway.ops.RouteMetricsFilter;
 import jakarta.servlet.http.HttpServlet;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.http.UriCompliance;
@@ -69,6 +71,12 @@ public final class HttpServer implements AutoCloseable {
     // parameters makes Jetty check a form-encoded body's length against its own 200,000-byte
     // default and throw (a 500), e.g. for `curl -d` without a Content-Type. One limit for both.
     context.setMaxFormContentSize((int) Math.min(settings.maxRequestBytes(), Integer.MAX_VALUE));
+    // one count per request of the three surfaces, under the route its servlet matched
+    RouteMetricsFilter counting = new RouteMetricsFilter(metrics);
+    for (String surface : new String[] {"/iceberg/*", "/admin/*", "/console/*"}) {
+      context.addFilter(new FilterHolder(counting), surface,
+          java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
+    }
     add(context, iceberg, "/iceberg/*");
     add(context, admin, "/admin/*");
     add(context, new ConsoleServlet(), "/console/*");

@@ -148,6 +148,9 @@ class TokenLifecycleTest {
   void aRevocationOnOneGatewayIsHonouredByAnotherOverTheSameStoreWithinTheBound()
       throws Exception {
     Path otherDir = Files.createTempDirectory("icegate-gw2");
+    // the same master key: a gateway with its own key is refused on a shared store
+    Files.copy(gw.dataDir().resolve(io.icegate.core.credential.MasterKey.GENERATED_FILE),
+        otherDir.resolve(io.icegate.core.credential.MasterKey.GENERATED_FILE));
     String file = "sqlite:" + gw.dataDir().resolve("icegate.db");
     try (GatewayFixture other = GatewayFixture.reopen(otherDir, StoreLocation.open(file, otherDir))) {
       JsonNode issued = issue(gw, "{\"name\":\"shared\",\"role\":\"reader\"}");

@@ -158,8 +158,10 @@ final class SessionProperties {
       case BEARER -> {
         allowOnly(given, Set.of(ResolvedCatalogCredentials.TOKEN));
         allowOnly(settings, Set.of());
-        properties.put("rest.auth.type", "oauth2");
-        properties.put("token", required(given, ResolvedCatalogCredentials.TOKEN));
+        // a fixed header, not iceberg-core's OAuth2 client (see StaticBearerAuthManager)
+        properties.put("rest.auth.type", StaticBearerAuthManager.class.getName());
+        properties.put(
+            StaticBearerAuthManager.TOKEN, required(given, ResolvedCatalogCredentials.TOKEN));
       }
       case OAUTH2 -> {
         allowOnly(

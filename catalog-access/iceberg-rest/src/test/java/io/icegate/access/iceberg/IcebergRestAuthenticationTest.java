@@ -120,13 +120,48 @@ class IcebergRestAuthenticationTest {
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
     String token = new ObjectMapper().readTree(response.body()).get("access_token").asText();
+    // a static token: sent as it is, with no OAuth2 client around it (iceberg-core's OAuth2Manager
+    // warned on every session about an oauth2-server-uri a bearer Integration does not take)
+    ch.qos.logback.classic.Logger iceberg =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("org.apache.iceberg");
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
+        new ch.qos.logback.core.read.ListAppender<>();
+    logs.start();
+    iceberg.addAppender(logs);
+    int tokenRequests = upstream.fixture.oauth().tokenRequests();
+    try {
+      for (int round = 0; round < 2; round++) {
+        try (CatalogClient client =
+            upstream.open(
+                upstream.config(
+                    new CatalogAuthentication(CatalogAuthenticationScheme.BEARER, Map.of())),
+                new ResolvedCatalogCredentials(Map.of("token", token), Map.of(), null))) {
+          client.validate();
+          assertThat(client.listNamespaces(NamespacePath.of("sales"))).isNotEmpty();
+        }
+      }
+    } finally {
+      iceberg.detachAppender(logs);
+    }
+    assertThat(logs.list)
+        .filteredOn(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN))
+        .extracting(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+        .noneMatch(m -> m.contains("OAuth2") || m.contains("oauth2-server-uri"));
+    assertThat(upstream.fixture.oauth().tokenRequests()).isEqualTo(tokenRequests);
+    // a wrong token is still refused, and iceberg-core's warnings are not switched off
     try (CatalogClient client =
         upstream.open(
             upstream.config(
                 new CatalogAuthentication(CatalogAuthenticationScheme.BEARER, Map.of())),
-            new ResolvedCatalogCredentials(Map.of("token", token), Map.of(), null))) {
-      client.validate();
+            new ResolvedCatalogCredentials(Map.of("token", "not-a-token"), Map.of(), null))) {
+      assertThatThrownBy(client::validate)
+          .isInstanceOfSatisfying(
+              CatalogAccessException.class,
+              e -> assertThat(e.code()).isEqualTo(Code.AUTHENTICATION_FAILED));
     }
+    assertThat(iceberg.isWarnEnabled()).isTrue();
+    assertThat(org.slf4j.LoggerFactory.getLogger(
+        org.apache.iceberg.rest.auth.OAuth2Manager.class).isWarnEnabled()).isTrue();
   }
 
   @Test

@@ -1,0 +1,133 @@
+package io.icegate.admin;
+
+import static io.icegate.admin.AdminHttpMappingTest.assertProblem;
+import static io.icegate.admin.testing.AdminServer.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.icegate.admin.testing.AdminServer;
+import io.icegate.core.auth.TokenRole;
+import io.icegate.core.durability.Fence;
+import io.icegate.core.model.Account;
+import io.icegate.core.model.ResourceRef;
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Request rules found wrong by fresh-user tryouts, over real HTTP: page sizes beyond any number
+ * type, creates into a deleted account, {@code If-Match} lists, and a duplicate member inside a
+ * map.
+ */
+class AdminRequestRulesTest {
+  private static AdminServer server;
+  private static String base;
+
+  @BeforeAll
+  static void start() {
+    server = AdminServer.start();
+    String account = server.services.repositories().accounts().create(new Account("rules")).id();
+    server.grant(AdminServer.ADMIN, account, TokenRole.ADMIN, true);
+    base = "/admin/v1/accounts/" + account;
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  @Test
+  void aPageSizeBeyondEveryNumberRangeIsTheUsualBadRequestNamingIt() {
+    for (String size : new String[] {"9223372036854775808", "99999999999999999999999",
+        "-9223372036854775809", "2147483648", "1001"}) {
+      JsonNode problem = assertProblem(
+          server.send("GET", base + "/catalogs?pageSize=" + size, null), 400, "INVALID_ARGUMENT");
+      assertThat(problem.get("detail").asText()).as(size).contains("pageSize")
+          .doesNotContain("Exception");
+    }
+    assertThat(server.send("GET", base + "/catalogs?pageSize=1000", null).statusCode())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void aCreateIntoAFinishedDeletedAccountIs404AndIntoOneBeingDeleted409() {
+    String gone = json(server.send("POST", "/admin/v1/accounts", "{\"name\":\"gone\"}"))
+        .get("id").asText();
+    assertThat(server.send("DELETE", "/admin/v1/accounts/" + gone, null).statusCode())
+        .isEqualTo(204);
+    String catalog = "{\"name\":\"c\",\"warehouse\":\"file:/tmp/c\"}";
+    JsonNode missing = assertProblem(
+        server.send("POST", "/admin/v1/accounts/" + gone + "/catalogs", catalog), 404,
+        "NOT_FOUND");
+    assertThat(missing.get("detail").asText()).contains("account").contains(gone);
+    assertProblem(server.send("POST", "/admin/v1/accounts/" + gone + "/integrations",
+        "{\"displayName\":\"i\",\"type\":\"ICEBERG_REST\",\"uri\":\"https://c.example.com\","
+            + "\"authentication\":{\"type\":\"bearer\",\"token\":\"t\"}}"), 404, "NOT_FOUND");
+    assertProblem(server.send("POST", "/admin/v1/accounts/" + gone + "/catalogs", catalog,
+        "Idempotency-Key", "after-delete"), 404, "NOT_FOUND");
+
+    // A deletion that stopped between its fence and its record delete (its deleter died): the
+    // account is being deleted, and a create into it is 409 FENCED until a retried delete ends.
+    String going = json(server.send("POST", "/admin/v1/accounts", "{\"name\":\"going\"}"))
+        .get("id").asText();
+    server.services.store().run(tx -> {
+      server.services.repositories().fences().install(tx,
+          new Fence(ResourceRef.account(going), "died", Instant.now(), null));
+      return null;
+    });
+    assertProblem(server.send("POST", "/admin/v1/accounts/" + going + "/catalogs", catalog), 409,
+        "FENCED");
+    assertThat(server.send("DELETE", "/admin/v1/accounts/" + going, null).statusCode())
+        .isEqualTo(204);
+    assertProblem(server.send("POST", "/admin/v1/accounts/" + going + "/catalogs", catalog), 404,
+        "NOT_FOUND");
+  }
+
+  @Test
+  void ifMatchWithAListSucceedsWhenAnyTagMatchesAndStarIsAccepted() {
+    HttpResponse<String> created = server.send("POST", base + "/catalogs",
+        "{\"name\":\"listed\",\"warehouse\":\"file:/tmp/listed\"}");
+    String id = json(created).get("id").asText();
+    String etag = created.headers().firstValue("ETag").orElseThrow();
+    String path = base + "/catalogs/" + id;
+    String stale = "\"" + id + "/99\"";
+    String other = "\"someone-else/1\"";
+
+    // no strong tag of this resource in the list
+    assertProblem(server.send("PATCH", path, "{\"name\":\"l2\"}", "If-Match",
+        other + ", W/" + etag), 412, "PRECONDITION_FAILED");
+    // tags of this resource, none current
+    assertProblem(server.send("PATCH", path, "{\"name\":\"l2\"}", "If-Match",
+        stale + ", " + other + ", \"" + id + "/98\""), 412, "GENERATION_MISMATCH");
+    HttpResponse<String> listed = server.send("PATCH", path, "{\"name\":\"l2\"}", "If-Match",
+        stale + ", " + etag + ",W/" + etag);
+    assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+    String next = listed.headers().firstValue("ETag").orElseThrow();
+    assertProblem(server.send("PATCH", path, "{\"name\":\"l3\"}", "If-Match", "W/" + next), 412,
+        "PRECONDITION_FAILED");
+    assertProblem(server.send("PATCH", path, "{\"name\":\"l3\"}", "If-Match",
+        next + " garbage"), 412, "PRECONDITION_FAILED");
+    HttpResponse<String> any = server.send("PATCH", path, "{\"name\":\"l3\"}", "If-Match", "*");
+    assertThat(any.statusCode()).as(any.body()).isEqualTo(200);
+    assertThat(json(any).get("name").asText()).isEqualTo("l3");
+    assertThat(server.send("DELETE", path, null, "If-Match", stale + ", "
+        + any.headers().firstValue("ETag").orElseThrow()).statusCode()).isEqualTo(204);
+  }
+
+  @Test
+  void aDuplicateMemberInsideAMapIsNamedWithTheMap() {
+    JsonNode nested = assertProblem(server.send("POST", base + "/catalogs",
+        "{\"name\":\"dup\",\"warehouse\":\"file:/tmp/dup\","
+            + "\"properties\":{\"a\":\"hush-1\",\"a\":\"hush-2\"}}"), 400, "MALFORMED_REQUEST");
+    assertThat(nested.get("detail").asText()).contains("duplicate member a in properties")
+        .doesNotContain("hush");
+    JsonNode top = assertProblem(server.send("POST", base + "/catalogs",
+        "{\"name\":\"dup\",\"name\":\"hush\",\"warehouse\":\"file:/tmp/dup\"}"), 400,
+        "MALFORMED_REQUEST");
+    assertThat(top.get("detail").asText()).contains("duplicate member name")
+        .doesNotContain(" in ").doesNotContain("hush");
+    assertThat(server.send("GET", base + "/catalogs", null).body()).doesNotContain("\"dup\"");
+  }
+}
