@@ -473,13 +473,7 @@ class DeltaThroughGatewaySparkTest {
   }
 
   private static Map<String, String> storeKeys(FixtureProcess store, String key, String secret) {
-    Map<String, String> settings = new LinkedHashMap<>();
-    settings.put("s3.endpoint", store.address());
-    settings.put("s3.path-style-access", "true");
-    settings.put("client.region", store.setting("region"));
-    settings.put("s3.access-key-id", key);
-    settings.put("s3.secret-access-key", secret);
-    return settings;
+    return S3Objects.fileIoProperties(store, key, secret);
   }
 
   /** {@code file:/...}, without the trailing slash {@code Path.toUri} gives a directory. */
