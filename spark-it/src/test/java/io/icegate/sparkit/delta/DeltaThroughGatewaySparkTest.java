@@ -377,13 +377,11 @@ class DeltaThroughGatewaySparkTest {
   }
 
   private static Map<String, String> lakeKeys() {
-    return OrdersDeltaTable.storeKeys(lake.address(), lake.setting("region"), LAKE_KEY,
-        LAKE_SECRET);
+    return S3Objects.fileIoProperties(lake, LAKE_KEY, LAKE_SECRET);
   }
 
   private static Map<String, String> warehouseKeys() {
-    return OrdersDeltaTable.storeKeys(warehouse.address(), warehouse.setting("region"),
-        WAREHOUSE_KEY, WAREHOUSE_SECRET);
+    return S3Objects.fileIoProperties(warehouse, WAREHOUSE_KEY, WAREHOUSE_SECRET);
   }
 
   private static String tableUri() {

@@ -301,7 +301,6 @@ class DeltaThroughTrinoTest {
   }
 
   private static Map<String, String> lakeKeys() {
-    return OrdersDeltaTable.storeKeys(lake.address(), lake.setting("region"), LAKE_KEY,
-        LAKE_SECRET);
+    return S3Objects.fileIoProperties(lake, LAKE_KEY, LAKE_SECRET);
   }
 }

@@ -32,7 +32,7 @@ final class OrdersDeltaTable {
 
   /**
    * @param table the local directory delta-spark writes
-   * @param lakeKeys S3FileIO settings of the lake store ({@link #storeKeys})
+   * @param lakeKeys S3FileIO settings of the lake store ({@link S3Objects#fileIoProperties})
    */
   OrdersDeltaTable(SparkSession spark, Path table, Map<String, String> lakeKeys) {
     this.spark = spark;
@@ -146,17 +146,5 @@ final class OrdersDeltaTable {
     columns.put("region", "string");
     columns.put("note", "string");
     return columns;
-  }
-
-  /** S3FileIO settings for a store reached with {@code key} and {@code secret}. */
-  static Map<String, String> storeKeys(String endpoint, String region, String key,
-      String secret) {
-    Map<String, String> settings = new LinkedHashMap<>();
-    settings.put("s3.endpoint", endpoint);
-    settings.put("s3.path-style-access", "true");
-    settings.put("client.region", region);
-    settings.put("s3.access-key-id", key);
-    settings.put("s3.secret-access-key", secret);
-    return settings;
   }
 }

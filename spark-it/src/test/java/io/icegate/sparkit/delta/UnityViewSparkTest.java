@@ -142,13 +142,7 @@ class UnityViewSparkTest {
   }
 
   private static Map<String, String> storeKeys() {
-    Map<String, String> settings = new LinkedHashMap<>();
-    settings.put("s3.endpoint", store.address());
-    settings.put("s3.path-style-access", "true");
-    settings.put("client.region", store.setting("region"));
-    settings.put("s3.access-key-id", KEY);
-    settings.put("s3.secret-access-key", SECRET);
-    return settings;
+    return S3Objects.fileIoProperties(store, KEY, SECRET);
   }
 
   private static void sql(String statement) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -20,6 +21,21 @@ import org.apache.iceberg.io.FileInfo;
  */
 public final class S3Objects {
   private S3Objects() {}
+
+  /**
+   * The S3FileIO settings that reach {@code store} (a child s3proxy) with one identity:
+   * endpoint, path style, region and the static keys, for {@link #list} and {@link #upload}.
+   */
+  public static Map<String, String> fileIoProperties(FixtureProcess store, String accessKeyId,
+      String secretAccessKey) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("s3.endpoint", store.address());
+    settings.put("s3.path-style-access", "true");
+    settings.put("client.region", store.setting("region"));
+    settings.put("s3.access-key-id", accessKeyId);
+    settings.put("s3.secret-access-key", secretAccessKey);
+    return settings;
+  }
 
   /**
    * The locations ({@code s3://bucket/key}) of every object under {@code prefix}.
