@@ -26,6 +26,7 @@ import picocli.CommandLine;
  * secrets were written with refuses to start, naming the key setting to use, instead of answering
  * MASTER_KEY_MISMATCH (500) on the first credential read.
  */
+@org.junit.jupiter.api.Timeout(300) // before the fix a refused start served (and blocked) instead
 class SharedStoreMasterKeyTest {
   private static final PrintStream QUIET =
       new PrintStream(java.io.OutputStream.nullOutputStream());

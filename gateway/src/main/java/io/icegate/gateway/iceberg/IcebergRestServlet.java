@@ -24,8 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Iceberg REST servlet under {@code /iceberg}: routing, authentication, body limits and
  * serialization; it names the matched route for the request metrics ({@link
- * RouteMetrics#ROUTE_ATTRIBUTE}). Everything else is delegated to {@link IcebergOperations}, which never sees a
- * servlet type.
+ * RouteMetrics#ROUTE_ATTRIBUTE}). Everything else is delegated to {@link IcebergOperations},
+ * which never sees a servlet type.
  */
 public final class IcebergRestServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;

@@ -152,6 +152,22 @@ class BadInputTest {
   }
 
   @Test
+  void aPageSizeBeyondEveryNumberRangeIsABadRequestOrTheLargestPage() throws Exception {
+    for (String size : new String[] {"zero", "1.5", "0", "-9223372036854775809"}) {
+      JsonNode error = expectError(400, "GET",
+          "/iceberg/v1/" + prefix + "/namespaces?pageSize=" + size, null);
+      assertThat(error.get("type").asText()).as(size).isEqualTo("BadRequestException");
+      assertThat(error.get("message").asText()).as(size).contains("pageSize");
+    }
+    // a positive integer of any size is a valid page size: the store's largest page is served
+    for (String size : new String[] {"2147483648", "9223372036854775808"}) {
+      HttpResponse<String> page = gateway.send("GET",
+          "/iceberg/v1/" + prefix + "/namespaces?pageSize=" + size, null);
+      assertThat(page.statusCode()).as(page.body()).isEqualTo(200);
+    }
+  }
+
+  @Test
   void missingOrWrongTokenIs401() throws Exception {
     expectError(401, "GET", "/iceberg/v1/" + prefix + "/namespaces", null,
         "Authorization", "Bearer igt_nope");
