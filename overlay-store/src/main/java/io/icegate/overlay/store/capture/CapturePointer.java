@@ -23,6 +23,11 @@ import java.util.Objects;
  *     (Delta captures, issue 26: the upstream has no Iceberg metadata file, so the served
  *     metadata location is this one), or {@code null} when the upstream metadata location is
  *     itself the Iceberg metadata file (Iceberg captures)
+ * @param historySinceMillis the time (epoch milliseconds) of the oldest history the capture
+ *     keeps besides its current snapshot (earlier snapshots and metadata-log entries of a Delta
+ *     capture, issue 28's retention), or {@code null} when it keeps none or it is not known
+ *     (Iceberg captures, Delta captures stored before it was recorded): tells a change-free round
+ *     whether the retention expired some of it without reading the capture
  */
 public record CapturePointer(
     long captureGeneration,
@@ -30,7 +35,8 @@ public record CapturePointer(
     String digest,
     long size,
     Instant capturedAt,
-    @JsonInclude(JsonInclude.Include.NON_NULL) String metadataFile) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) String metadataFile,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long historySinceMillis) {
 
   public CapturePointer {
     if (captureGeneration < 1) {
@@ -49,7 +55,14 @@ public record CapturePointer(
   /** A pointer to a capture of an upstream Iceberg metadata file (no file of icegate's). */
   public CapturePointer(long captureGeneration, String upstreamMetadataLocation, String digest,
       long size, Instant capturedAt) {
-    this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, null);
+    this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, null, null);
+  }
+
+  /** A pointer naming the metadata file icegate wrote, without known history. */
+  public CapturePointer(long captureGeneration, String upstreamMetadataLocation, String digest,
+      long size, Instant capturedAt, String metadataFile) {
+    this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, metadataFile,
+        null);
   }
 
   /** The Iceberg metadata file a client may read this capture from (served metadata location). */
