@@ -52,13 +52,13 @@ public final class OverlayCommand {
     java.util.List<String> exclude;
 
     @Option(names = "--refresh-interval", paramLabel = "DURATION",
-        description = "Refresh this often (ISO-8601, e.g. PT5M; at least PT5S); "
+        description = "Refresh this often (5m, 1h or ISO-8601 such as PT5M; at least PT5S); "
             + "without it the overlay is refreshed on request only.")
     String refreshInterval;
 
     @Option(names = "--retention", paramLabel = "DURATION",
-        description = "Captured history to keep (ISO-8601, e.g. P7D); without it the current "
-            + "capture only.")
+        description = "Captured history to keep (7d, P7D, P1W; not months or years); without it "
+            + "the current capture only.")
     String retention;
 
     @Option(names = "--paused", description = "Create it paused (no scheduled refresh).")
@@ -72,11 +72,13 @@ public final class OverlayCommand {
       // Paths are parsed before any request, so a typo changes nothing and reads nothing.
       var includes = paths(include);
       var excludes = paths(exclude);
+      String interval = DurationOption.iso(refreshInterval, "--refresh-interval");
+      String keep = DurationOption.iso(retention, "--retention");
       String integrationId = session.resolve(ResourceKind.INTEGRATION, integration).get("id")
           .asText();
       String catalogId = session.resolve(ResourceKind.CATALOG, catalog).get("id").asText();
       AdminRequests.CreateOverlay body = new AdminRequests.CreateOverlay(displayName,
-          integrationId, catalogId, includes, excludes, refreshInterval, retention,
+          integrationId, catalogId, includes, excludes, interval, keep,
           paused ? Boolean.TRUE : null);
       AdminClient.Reply reply = session.client().send("POST",
           session.collection(KIND) + create.query(), body, create.headers());
@@ -119,12 +121,12 @@ public final class OverlayCommand {
     java.util.List<String> exclude;
 
     @Option(names = "--refresh-interval", paramLabel = "DURATION|manual",
-        description = "Refresh this often (ISO-8601, e.g. PT5M), or 'manual' for on request "
-            + "only.")
+        description = "Refresh this often (5m, 1h or ISO-8601 such as PT5M), or 'manual' for on "
+            + "request only.")
     String refreshInterval;
 
     @Option(names = "--retention", paramLabel = "DURATION|current",
-        description = "Captured history to keep (ISO-8601), or 'current' for the current "
+        description = "Captured history to keep (7d, P7D, P1W), or 'current' for the current "
             + "capture only.")
     String retention;
 
@@ -150,6 +152,10 @@ public final class OverlayCommand {
       }
       var includes = paths(include);
       var excludes = paths(exclude);
+      String interval = "manual".equals(refreshInterval) ? null
+          : DurationOption.iso(refreshInterval, "--refresh-interval");
+      String keep = "current".equals(retention) ? null
+          : DurationOption.iso(retention, "--retention");
       JsonNode current = session.resolve(KIND, ref);
       String etag = session.ifMatch(KIND, current, ifMatch);
       // A JSON tree, not the request record: "manual" and "current" are sent as JSON null
@@ -165,10 +171,10 @@ public final class OverlayCommand {
         body.set("excludeNamespaces", AdminClient.JSON.valueToTree(excludes));
       }
       if (refreshInterval != null) {
-        body.put("refreshInterval", "manual".equals(refreshInterval) ? null : refreshInterval);
+        body.put("refreshInterval", interval);
       }
       if (retention != null) {
-        body.put("retention", "current".equals(retention) ? null : retention);
+        body.put("retention", keep);
       }
       if (pause || resume) {
         body.put("paused", pause);
