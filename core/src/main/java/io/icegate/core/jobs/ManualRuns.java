@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * scheduled round: its backoff ends, its attempts and last error are cleared, and its last
  * success (and so its lag) is the manual run's start. The Integration's own state (an upstream
  * failure backing off every Overlay) is left to the Integration's next round, which alone reads
- * the whole union scope.
+ * the whole union scope; the Overlay's schedule shows that failure no more, since the Overlay
+ * succeeded after it ({@link Schedules}), and its {@code nextRunAt} is that backoff's end.
  */
 public final class ManualRuns {
   private static final Logger LOG = LoggerFactory.getLogger(ManualRuns.class);

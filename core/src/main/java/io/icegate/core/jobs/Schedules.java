@@ -213,8 +213,10 @@ public final class Schedules {
     // it, and only its own failures or its upstream's show here.
     Long lastSuccess = round.map(SchedulerState.OverlayRound::lastSuccessAtMillis).orElse(null);
     // Failing until a round succeeds, also between the end of a backoff and the retry: an
-    // Overlay whose last round failed is never shown idle.
-    boolean integrationFailing = state.isPresent() && state.get().attempts() > 0;
+    // Overlay whose last round failed is never shown idle. Its upstream's failure shows only if
+    // the Overlay has not succeeded since (a manual reconcile may have, ManualRuns).
+    boolean integrationFailing = state.isPresent() && state.get().attempts() > 0
+        && (lastSuccess == null || state.get().lastAttemptAtMillis() > lastSuccess);
     boolean ownFailing = round.isPresent() && round.get().failing();
     boolean demand = plan.participants().stream().anyMatch(o -> o.id().equals(overlay.id()));
     String name;

@@ -139,6 +139,17 @@ class RefreshSchedulerTest extends JobTestSupport {
       assertThat(s.metrics().failed()).isEqualTo(1);
 
       upstream.pagination().mode(PaginationFaultFilter.Mode.OFF);
+      // A manual reconcile succeeding meanwhile shows at once (the Integration still backs off:
+      // its next round waits for the backoff's end, which nextRunAt says).
+      a.clock.advance(Duration.ofMillis(1));
+      a.operations.reconcile(world.account(), world.overlay());
+      Schedules.OverlaySchedule manual = schedules.overlay(world.account(), world.overlay());
+      assertThat(manual.state()).isEqualTo("idle");
+      assertThat(manual.lastError()).isNull();
+      assertThat(manual.lagMillis()).isNotNull();
+      assertThat(manual.nextRunAt()).isEqualTo(a.jobs.state(world.account(),
+          world.integration()).orElseThrow().nextAttemptAtMillis());
+      assertThat(s.metrics().succeeded()).isZero();
       a.clock.advance(JobProcess.BACKOFF.base().plusSeconds(1));
       awaitUntil(() -> s.metrics().succeeded() == 1);
       Schedules.OverlaySchedule recovered = schedules.overlay(world.account(), world.overlay());
