@@ -3,6 +3,7 @@ package io.icegate.core.jobs;
 import com.apple.foundationdb.Range;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.CatalogOverlay;
+import io.icegate.core.model.Durations;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
@@ -93,8 +94,8 @@ public final class Schedules {
           repositories.integrations(accountId).require(tx, integrationId);
       EffectivePlan plan = plan(tx, integration);
       Optional<SchedulerState> state = StoredJobs.state(tx, accountId, integrationId);
-      return new IntegrationSchedule(plan.interval().map(Duration::toString).orElse(null),
-          plan.retention().map(Duration::toString).orElse(null), plan.scope(),
+      return new IntegrationSchedule(plan.interval().map(Durations::canonical).orElse(null),
+          plan.retention().map(Durations::canonical).orElse(null), plan.scope(),
           plan.participants().stream().map(Resource::id).toList(), plan.paused(),
           plan.nextRunAtMillis(state).orElse(null),
           state.map(SchedulerState::lastSuccessAtMillis).orElse(null),

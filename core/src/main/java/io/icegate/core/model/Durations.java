@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * hours, minutes and seconds ({@code P7D} and {@code P1W} both become {@code P7D}, {@code PT300S}
  * becomes {@code PT5M}, {@code PT36H} becomes {@code P1DT12H}), so equal durations read alike.
  */
-final class Durations {
+public final class Durations {
   /**
    * The longest duration a member may name (3,660 days, about ten years): beyond it schedule
    * arithmetic in epoch milliseconds overflows, and no refresh or retention needs more.
@@ -73,8 +73,11 @@ final class Durations {
     }
   }
 
-  /** Whole days as days, the rest as {@link Duration#toString} writes it. */
-  private static String canonical(Duration duration) {
+  /**
+   * {@code duration} in the canonical form members are answered in: whole days as days, the rest
+   * as {@link Duration#toString} writes it (the schedule views answer plan durations so too).
+   */
+  public static String canonical(Duration duration) {
     long days = duration.toDays();
     if (days == 0) {
       return duration.toString();
