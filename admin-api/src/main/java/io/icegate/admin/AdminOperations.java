@@ -114,7 +114,7 @@ public final class AdminOperations {
         AdminRequests.PatchIntegration body =
             AdminJson.read(call.body(), AdminRequests.PatchIntegration.class);
         yield resource(200, integrations.update(account, id, expected, body.displayName(),
-            body.type(), body.uri(), body.properties(), body.paused()));
+            body.type(), body.uri(), body.properties(), paused(call, body.paused())));
       }
       case DELETE_INTEGRATION -> {
         String id = call.var("integration");
@@ -170,7 +170,7 @@ public final class AdminOperations {
             body.includeNamespaces(), body.excludeNamespaces(),
             named.has("refreshInterval") ? Optional.ofNullable(body.refreshInterval()) : null,
             named.has("retention") ? Optional.ofNullable(body.retention()) : null,
-            body.paused())));
+            paused(call, body.paused()))));
       }
       case DELETE_OVERLAY -> {
         String id = call.var("overlay");
@@ -180,6 +180,20 @@ public final class AdminOperations {
       case RECONCILE_OVERLAY, CAPTURE_OVERLAY, GET_OPERATION -> reconcile.handle(call);
       case OVERLAY_SCHEDULE, INTEGRATION_SCHEDULE -> schedules.handle(call);
     };
+  }
+
+  /**
+   * A PATCH's {@code paused} member: absent keeps the pause, a boolean sets it, JSON null is
+   * refused (the member is a boolean, not removable as the durations are: a null would have to be
+   * read either as "no change" or as "resume", and the configuration generation advances only on
+   * a real pause change).
+   */
+  private static Boolean paused(AdminCall call, Boolean paused) {
+    if (paused == null && AdminJson.tree(call.body()).path("paused").isNull()) {
+      throw IcegateException.invalidArgument("paused must be true or false (leave it out to keep "
+          + "the pause as it is), got null");
+    }
+    return paused;
   }
 
   private static boolean cascade(AdminCall call) {

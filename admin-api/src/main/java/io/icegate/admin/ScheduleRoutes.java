@@ -69,6 +69,9 @@ final class ScheduleRoutes {
     out.put("status", status);
     out.put("code", problem.code());
     out.put("detail", problem.message());
+    if (!problem.details().isEmpty()) {
+      out.put("details", problem.details()); // as the reconcile's own answer lists them
+    }
     return out;
   }
 }

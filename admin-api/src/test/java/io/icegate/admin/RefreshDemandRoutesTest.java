@@ -64,8 +64,64 @@ class RefreshDemandRoutesTest {
     JsonNode scheduled = json(server.send("POST", base + "/overlays", overlay("scheduled",
         ",\"refreshInterval\":\"PT300S\",\"retention\":\"P7D\",\"paused\":true")));
     assertThat(scheduled.get("refreshInterval").asText()).isEqualTo("PT5M");
-    assertThat(scheduled.get("retention").asText()).isEqualTo("PT168H");
+    assertThat(scheduled.get("retention").asText()).isEqualTo("P7D");
     assertThat(scheduled.get("paused").asBoolean()).isTrue();
+  }
+
+  /**
+   * One canonical form per length, answered as sent where the client used it: whole days as
+   * days, the rest in hours, minutes and seconds; weeks are exact (7 days) and accepted.
+   */
+  @Test
+  void durationsAreAnsweredInOneCanonicalFormAndWeeksAreExact() {
+    String[][] cases = {{"P7D", "P7D"}, {"P1W", "P7D"}, {"P2W", "P14D"}, {"PT168H", "P7D"},
+        {"PT36H", "P1DT12H"}, {"p1dt30m", "P1DT30M"}, {"PT90M", "PT1H30M"}};
+    for (String[] c : cases) {
+      JsonNode created = json(server.send("POST", base + "/overlays", overlay("d-" + c[0],
+          ",\"refreshInterval\":\"" + c[0] + "\",\"retention\":\"" + c[0] + "\"")));
+      assertThat(created.get("refreshInterval").asText()).as(c[0]).isEqualTo(c[1]);
+      assertThat(created.get("retention").asText()).as(c[0]).isEqualTo(c[1]);
+    }
+  }
+
+  /** Years and months have no fixed length: 400 naming the member and saying why. */
+  @Test
+  void calendarDurationsAreRefusedNamingTheMemberAndWhy() {
+    for (String calendar : java.util.List.of("P1M", "P1Y", "P1Y2M", "P1MT5M")) {
+      for (String member : java.util.List.of("refreshInterval", "retention")) {
+        JsonNode refused = assertProblem(server.send("POST", base + "/overlays",
+            overlay("cal", ",\"" + member + "\":\"" + calendar + "\"")), 400,
+            "INVALID_ARGUMENT");
+        assertThat(refused.get("detail").asText()).as(calendar)
+            .contains(member, "calendar", "days");
+      }
+    }
+  }
+
+  /**
+   * {@code "paused": null} in a PATCH is refused (the member is a boolean: null is neither a
+   * pause nor a resume) and changes nothing, on an Overlay and on an Integration; only a real
+   * pause change advances the configuration generation.
+   */
+  @Test
+  void aNullPauseIsRefusedAndChangesNothing() {
+    HttpResponse<String> created = server.send("POST", base + "/overlays",
+        overlay("null-pause", ",\"refreshInterval\":\"PT1M\""));
+    String overlayPath = base + "/overlays/" + id(created);
+    String integrationPath = base + "/integrations/" + integration;
+    for (String path : java.util.List.of(overlayPath, integrationPath)) {
+      HttpResponse<String> read = server.send("GET", path, null);
+      JsonNode refused = assertProblem(server.send("PATCH", path, "{\"paused\":null}",
+          "If-Match", read.headers().firstValue("ETag").orElseThrow()), 400,
+          "INVALID_ARGUMENT");
+      assertThat(refused.get("detail").asText()).contains("paused");
+      JsonNode after = json(server.send("GET", path, null));
+      assertThat(after.get("configurationGeneration").asLong())
+          .isEqualTo(json(read).get("configurationGeneration").asLong());
+      assertThat(after.get("generation").asLong())
+          .isEqualTo(json(read).get("generation").asLong());
+      assertThat(after.get("paused").asBoolean()).isFalse();
+    }
   }
 
   @Test
@@ -81,7 +137,7 @@ class RefreshDemandRoutesTest {
     assertThat(retention.get("detail").asText()).contains("retention");
     JsonNode months = assertProblem(server.send("POST", base + "/overlays",
         overlay("bad4", ",\"retention\":\"P1M\"")), 400, "INVALID_ARGUMENT");
-    assertThat(months.get("detail").asText()).contains("retention");
+    assertThat(months.get("detail").asText()).contains("retention", "calendar");
     assertProblem(server.send("POST", base + "/overlays",
         overlay("bad5", ",\"paused\":\"yes\"")), 400, "MALFORMED_REQUEST");
     // beyond ten years schedule arithmetic would overflow: refused, never stored

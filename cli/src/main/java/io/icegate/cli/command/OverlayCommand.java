@@ -51,11 +51,13 @@ public final class OverlayCommand {
       // Paths are parsed before any request, so a typo changes nothing and reads nothing.
       var includes = options.includes();
       var excludes = options.excludes();
+      String interval = options.interval();
+      String keep = options.kept();
       String integrationId = session.resolve(ResourceKind.INTEGRATION, integration).get("id")
           .asText();
       String catalogId = session.resolve(ResourceKind.CATALOG, catalog).get("id").asText();
       AdminRequests.CreateOverlay body = new AdminRequests.CreateOverlay(displayName,
-          integrationId, catalogId, includes, excludes, options.interval(), options.kept(),
+          integrationId, catalogId, includes, excludes, interval, keep,
           paused ? Boolean.TRUE : null);
       AdminClient.Reply reply = session.client().send("POST",
           session.collection(KIND) + create.query(), body, create.headers());
@@ -113,6 +115,8 @@ public final class OverlayCommand {
       }
       var includes = options.includes();
       var excludes = options.excludes();
+      String interval = options.interval();
+      String keep = options.kept();
       JsonNode current = session.resolve(KIND, ref);
       String etag = session.ifMatch(KIND, current, ifMatch);
       // A JSON tree, not the request record: "manual" and "current" are sent as JSON null
@@ -128,10 +132,10 @@ public final class OverlayCommand {
         body.set("excludeNamespaces", AdminClient.JSON.valueToTree(excludes));
       }
       if (options.refreshInterval != null) {
-        body.put("refreshInterval", options.interval());
+        body.put("refreshInterval", interval);
       }
       if (options.retention != null) {
-        body.put("retention", options.kept());
+        body.put("retention", keep);
       }
       if (pause || resume) {
         body.put("paused", pause);

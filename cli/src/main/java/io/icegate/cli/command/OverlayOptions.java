@@ -28,13 +28,13 @@ final class OverlayOptions {
   List<String> exclude;
 
   @Option(names = "--refresh-interval", paramLabel = "DURATION|manual",
-      description = "Refresh this often (ISO-8601, e.g. PT5M; at least PT5S), or 'manual' for "
-          + "on request only (the default).")
+      description = "Refresh this often (5m, 1h or ISO-8601 such as PT5M; at least PT5S), or "
+          + "'manual' for on request only (the default).")
   String refreshInterval;
 
   @Option(names = "--retention", paramLabel = "DURATION|current",
-      description = "Captured history to keep (ISO-8601, e.g. P7D), or 'current' for the "
-          + "current capture only (the default).")
+      description = "Captured history to keep (7d, P7D, P1W; not months or years), or "
+          + "'current' for the current capture only (the default).")
   String retention;
 
   /** The include paths as the admin API takes them; null when no {@code --include} was given. */
@@ -47,14 +47,21 @@ final class OverlayOptions {
     return paths(exclude);
   }
 
-  /** The interval to send: null for {@code manual} (and when the flag was not given). */
+  /**
+   * The interval to send as ISO-8601 ({@link DurationOption}): null for {@code manual} (and when
+   * the flag was not given).
+   */
   String interval() {
-    return MANUAL.equals(refreshInterval) ? null : refreshInterval;
+    return MANUAL.equals(refreshInterval) ? null
+        : DurationOption.iso(refreshInterval, "--refresh-interval");
   }
 
-  /** The retention to send: null for {@code current} (and when the flag was not given). */
+  /**
+   * The retention to send as ISO-8601 ({@link DurationOption}): null for {@code current} (and
+   * when the flag was not given).
+   */
   String kept() {
-    return CURRENT.equals(retention) ? null : retention;
+    return CURRENT.equals(retention) ? null : DurationOption.iso(retention, "--retention");
   }
 
   /** Whether no option of this group was given. */

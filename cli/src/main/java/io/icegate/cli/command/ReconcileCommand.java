@@ -10,16 +10,10 @@ import io.icegate.cli.operation.ProgressView;
 import io.icegate.cli.output.OutputFormat;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code icegate overlay reconcile NAME|ID}: starts the asynchronous form of the reconcile route
@@ -51,7 +45,7 @@ final class ReconcileCommand extends AdminCommand {
   boolean confirmRetirement;
 
   @Option(names = "--poll-interval", paramLabel = "DURATION", defaultValue = "500ms",
-      converter = DurationConverter.class,
+      converter = DurationOption.Converter.class,
       description = "Time between polls: 500ms, 2s, 1m, 1h or ISO-8601 (PT2S); "
           + "default ${DEFAULT-VALUE}.")
   Duration pollInterval;
@@ -109,36 +103,5 @@ final class ReconcileCommand extends AdminCommand {
         "reconcile of " + named + " failed (operation " + operationId + "): "
             + OperationOutput.problem(problem) + AdminClient.itemized(problem.get("details")),
         problem.path("code").asText(null));
-  }
-
-  /** {@code 500ms}, {@code 2s}, {@code 1m}, {@code 1h}, or an ISO-8601 duration; positive. */
-  static final class DurationConverter implements ITypeConverter<Duration> {
-    private static final Pattern SHORT = Pattern.compile("(\\d+)(ms|s|m|h)");
-
-    @Override
-    public Duration convert(String value) {
-      Duration duration;
-      Matcher m = SHORT.matcher(value.trim().toLowerCase(Locale.ROOT));
-      if (m.matches()) {
-        long n = Long.parseLong(m.group(1));
-        duration = switch (m.group(2)) {
-          case "ms" -> Duration.ofMillis(n);
-          case "s" -> Duration.ofSeconds(n);
-          case "m" -> Duration.ofMinutes(n);
-          default -> Duration.ofHours(n);
-        };
-      } else {
-        try {
-          duration = Duration.parse(value.trim());
-        } catch (DateTimeParseException e) {
-          throw new TypeConversionException(
-              "expected a duration such as 500ms, 2s, 1m, 1h or PT2S, got '" + value + "'");
-        }
-      }
-      if (duration.isNegative() || duration.isZero()) {
-        throw new TypeConversionException("the duration must be positive, got '" + value + "'");
-      }
-      return duration;
-    }
   }
 }

@@ -1,6 +1,8 @@
 package io.icegate.core.jobs;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.icegate.core.error.ErrorCode;
+import java.util.List;
 
 /**
  * The scheduler state of one Integration (issue 27; seed 000 "scheduler state — leases, attempts,
@@ -21,12 +23,25 @@ public record SchedulerState(int attempts, long lastAttemptAtMillis, Long lastSu
   static final SchedulerState NONE = new SchedulerState(0, 0, null, 0, null);
 
   /**
-   * A failure as the scheduler keeps it: the catalogue code and its secret-free message.
+   * A failure as the scheduler keeps it: the catalogue code, its secret-free message and any
+   * itemized details (every conflict of a RECONCILE_CONFLICT, as the manual reconcile answers
+   * them), so the schedule's {@code lastError} is the same problem object a reconcile answers.
    *
    * @param code an {@link io.icegate.core.error.ErrorCode} name
    * @param message the message
+   * @param details the itemized details, empty when there are none (left out of the JSON)
    */
-  public record Problem(String code, String message) {}
+  public record Problem(String code, String message,
+      @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> details) {
+    public Problem {
+      details = details == null ? List.of() : List.copyOf(details);
+    }
+
+    /** A failure without itemized details. */
+    public Problem(String code, String message) {
+      this(code, message, List.of());
+    }
+  }
 
   /**
    * Whether a failure with catalogue code {@code code} concerns the whole Integration (its
@@ -49,10 +64,11 @@ public record SchedulerState(int attempts, long lastAttemptAtMillis, Long lastSu
    * What the rounds did for one Overlay, under its Integration's scheduler state: its own health
    * (issue 28), so one Overlay's failure neither backs off nor shows on the Integration's others.
    *
-   * @param jobId the last round it took part in
+   * @param jobId the last round it took part in, or {@code null} when only a manual reconcile
+   *     recorded its health ({@link ManualRuns})
    * @param outcome SUCCEEDED, JOINED (a reconcile already held the Overlay), SUPERSEDED (a newer
    *     reconcile published) or FAILED
-   * @param atMillis when that round ended
+   * @param atMillis when that round (or a later successful manual reconcile) ended
    * @param lastError the failure for FAILED, else {@code null}
    * @param lastSuccessAtMillis start of the last round that published it successfully, or null
    * @param attempts its consecutive failed rounds of its own (failures that are not {@link
@@ -69,7 +85,15 @@ public record SchedulerState(int attempts, long lastAttemptAtMillis, Long lastSu
 
     /** Whether the Overlay is backing off on its own at {@code now}. */
     public boolean backingOff(long now) {
-      return attempts > 0 && nextAttemptAtMillis > now;
+      return failing() && nextAttemptAtMillis > now;
+    }
+
+    /**
+     * Whether its last own round failed and no success followed yet: it backs off, then is
+     * retried on its own when the backoff ends ({@link UpstreamJob.Kind#RETRY}).
+     */
+    public boolean failing() {
+      return attempts > 0;
     }
   }
 }

@@ -3,6 +3,7 @@ package io.icegate.core.jobs;
 import com.apple.foundationdb.Range;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.CatalogOverlay;
+import io.icegate.core.model.Durations;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
@@ -46,10 +47,13 @@ public final class Schedules {
    * An Overlay's schedule.
    *
    * @param state {@code manual} (no interval), {@code paused} (the Overlay or its Integration),
-   *     {@code running}, {@code backoff} or {@code idle}
+   *     {@code running}, {@code backoff} (its last round, or its Integration's, failed and no
+   *     success followed yet, including the moment between the end of the backoff and the retry)
+   *     or {@code idle}
    * @param lastSuccessAt start of the last successful round it took part in, or null
    * @param lastAttemptAt end of the last round it took part in, or null
-   * @param nextRunAt when the next round is due, or null without demand
+   * @param nextRunAt when the next round is due, or null without demand; for an Overlay failing
+   *     on its own, when its backoff ends (it is retried then, between its Integration's rounds)
    * @param lagMillis now minus {@code lastSuccessAt}, or null
    * @param lastError why its last round (or its Integration's) failed, or null
    */
@@ -90,8 +94,8 @@ public final class Schedules {
           repositories.integrations(accountId).require(tx, integrationId);
       EffectivePlan plan = plan(tx, integration);
       Optional<SchedulerState> state = StoredJobs.state(tx, accountId, integrationId);
-      return new IntegrationSchedule(plan.interval().map(Duration::toString).orElse(null),
-          plan.retention().map(Duration::toString).orElse(null), plan.scope(),
+      return new IntegrationSchedule(plan.interval().map(Durations::canonical).orElse(null),
+          plan.retention().map(Durations::canonical).orElse(null), plan.scope(),
           plan.participants().stream().map(Resource::id).toList(), plan.paused(),
           plan.nextRunAtMillis(state).orElse(null),
           state.map(SchedulerState::lastSuccessAtMillis).orElse(null),
@@ -101,39 +105,55 @@ public final class Schedules {
 
   /**
    * Across every account (one transaction each): the lag of every Overlay with demand that took
-   * part in a successful round, by Overlay id, and how many Integrations are backing off.
+   * part in a successful round, by Overlay id, how many Integrations are backing off, and how
+   * many Overlays are backing off on their own.
    *
    * @param lags Overlay id to lag in milliseconds
    * @param backingOff Integrations whose last round failed and whose backoff has not ended
+   * @param overlaysBackingOff Overlays with demand whose own last round failed (a failure of
+   *     their own, not their upstream's) and no success followed: waiting for their retry, or
+   *     retried now
    */
-  public record Overview(Map<String, Long> lags, int backingOff) {}
+  public record Overview(Map<String, Long> lags, int backingOff, int overlaysBackingOff) {}
 
   /** The {@link Overview} now. */
   public Overview overview() {
     Map<String, Long> lags = new LinkedHashMap<>();
     int backingOff = 0;
+    int overlaysBackingOff = 0;
     for (String accountId : accountIds(repositories)) {
-      backingOff += repositories.store().read(tx -> {
-        int backing = 0;
+      // Built from the read's answer: the read may be retried, which would count twice.
+      record Counts(Map<String, Long> lags, int integrations, int overlays) {}
+      Counts counts = repositories.store().read(tx -> {
+        Map<String, Long> found = new LinkedHashMap<>();
+        int integrations = 0;
+        int overlays = 0;
         long now = clock.millis();
         for (Resource<Integration> integration : integrationsOf(tx, repositories, accountId)) {
           EffectivePlan plan = plan(tx, integration);
           for (Resource<CatalogOverlay> overlay : plan.participants()) {
             Long lag = overlay(tx, integration, overlay, plan, now).lagMillis();
             if (lag != null) {
-              lags.put(overlay.id(), lag);
+              found.put(overlay.id(), lag);
+            }
+            if (StoredJobs.overlayRound(tx, accountId, integration.id(), overlay.id())
+                .map(SchedulerState.OverlayRound::failing).orElse(false)) {
+              overlays++;
             }
           }
           Optional<SchedulerState> state = StoredJobs.state(tx, accountId, integration.id());
           if (state.isPresent() && state.get().attempts() > 0
               && state.get().nextAttemptAtMillis() > now) {
-            backing++;
+            integrations++;
           }
         }
-        return backing;
+        return new Counts(found, integrations, overlays);
       });
+      lags.putAll(counts.lags());
+      backingOff += counts.integrations();
+      overlaysBackingOff += counts.overlays();
     }
-    return new Overview(lags, backingOff);
+    return new Overview(lags, backingOff, overlaysBackingOff);
   }
 
   /** The ids of every account, read in one transaction. */
@@ -193,9 +213,12 @@ public final class Schedules {
     // The Overlay's own health: its last success is the start of the last round that published
     // it, and only its own failures or its upstream's show here.
     Long lastSuccess = round.map(SchedulerState.OverlayRound::lastSuccessAtMillis).orElse(null);
-    boolean integrationBackingOff = state.isPresent() && state.get().attempts() > 0
-        && state.get().nextAttemptAtMillis() > now;
-    boolean ownBackoff = round.isPresent() && round.get().backingOff(now);
+    // Failing until a round succeeds, also between the end of a backoff and the retry: an
+    // Overlay whose last round failed is never shown idle. Its upstream's failure shows only if
+    // the Overlay has not succeeded since (a manual reconcile may have, ManualRuns).
+    boolean integrationFailing = state.isPresent() && state.get().attempts() > 0
+        && (lastSuccess == null || state.get().lastAttemptAtMillis() > lastSuccess);
+    boolean ownFailing = round.isPresent() && round.get().failing();
     boolean demand = plan.participants().stream().anyMatch(o -> o.id().equals(overlay.id()));
     String name;
     if (overlay.spec().paused() || integration.spec().paused()) {
@@ -205,34 +228,25 @@ public final class Schedules {
     } else if (job.isPresent() && job.get().includes(overlay.id()) && job.get().lease() != null
         && job.get().lease().expiresAtMillis() > now) {
       name = "running";
-    } else if (integrationBackingOff || ownBackoff) {
+    } else if (integrationFailing || ownFailing) {
       name = "backoff";
     } else {
       name = "idle";
     }
     SchedulerState.Problem error = round.map(SchedulerState.OverlayRound::lastError)
         .orElse(null);
-    if (error == null && state.isPresent() && state.get().attempts() > 0) {
+    if (error == null && integrationFailing) {
       error = state.get().lastError(); // the upstream failing, which concerns every Overlay
     }
     Long next = demand ? plan.nextRunAtMillis(state).orElse(null) : null;
-    if (next != null && ownBackoff) {
-      next = firstRoundFrom(next, round.get().nextAttemptAtMillis(), plan);
+    if (next != null && ownFailing) {
+      // Retried on its own when its backoff ends (UpstreamJobs#planDue), not at the Integration's
+      // next round, unless the Integration itself backs off longer.
+      long retry = round.get().nextAttemptAtMillis();
+      next = integrationFailing ? Math.max(next, retry) : retry;
     }
     return new OverlaySchedule(name, lastSuccess,
         round.map(SchedulerState.OverlayRound::atMillis).orElse(null), next,
         lastSuccess == null ? null : now - lastSuccess, error);
-  }
-
-  /**
-   * The first round of the plan's cadence (one every interval from {@code next}) at or after
-   * {@code notBefore}: an Overlay backing off on its own sits out the rounds before.
-   */
-  private static long firstRoundFrom(long next, long notBefore, EffectivePlan plan) {
-    if (next >= notBefore || plan.interval().isEmpty()) {
-      return Math.max(next, notBefore);
-    }
-    long interval = Math.max(1, plan.interval().get().toMillis());
-    return next + ((notBefore - next + interval - 1) / interval) * interval;
   }
 }

@@ -20,16 +20,32 @@ import java.util.Objects;
  * @param epoch how many holders took the lease so far; a takeover takes the next epoch, which
  *     fences every earlier holder out
  * @param lease the current holder, or {@code null} while nobody ran the job yet
+ * @param kind the Integration's round, or a retry of Overlays whose own backoff ended ({@code
+ *     null} in jobs stored before retries existed: a round)
  */
 public record UpstreamJob(String jobId, String accountId, String integrationId,
     long integrationConfigurationGeneration, long credentialGeneration,
-    List<Participant> participants, long plannedAtMillis, long epoch, Lease lease) {
+    List<Participant> participants, long plannedAtMillis, long epoch, Lease lease, Kind kind) {
 
   public UpstreamJob {
     Objects.requireNonNull(jobId, "jobId");
     Objects.requireNonNull(accountId, "accountId");
     Objects.requireNonNull(integrationId, "integrationId");
     participants = List.copyOf(participants);
+    kind = kind == null ? Kind.ROUND : kind;
+  }
+
+  /** What a job is for. */
+  public enum Kind {
+    /** The Integration's round: due by its effective plan, or asked for directly. */
+    ROUND,
+    /**
+     * Between the Integration's rounds, only the Overlays whose own backoff ended (issue 28): an
+     * Overlay's retry does not wait for its Integration's next interval, and starts no upstream
+     * work for the others. Its end records no Integration success, so the cadence of the
+     * Integration's rounds (and the others' lag) is unchanged.
+     */
+    RETRY
   }
 
   /**
@@ -75,6 +91,6 @@ public record UpstreamJob(String jobId, String accountId, String integrationId,
   /** This job leased to {@code next} at {@code epoch}. */
   UpstreamJob leasedTo(Lease next, long epoch) {
     return new UpstreamJob(jobId, accountId, integrationId, integrationConfigurationGeneration,
-        credentialGeneration, participants, plannedAtMillis, epoch, next);
+        credentialGeneration, participants, plannedAtMillis, epoch, next, kind);
   }
 }

@@ -15,10 +15,12 @@ import io.icegate.core.store.Transaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
 
@@ -106,9 +108,10 @@ public final class UpstreamJobs {
    */
   public Optional<UpstreamJob> plan(String accountId, String integrationId,
       Predicate<Resource<CatalogOverlay>> demand, String holder) {
-    return plan(accountId, integrationId, (integration, overlays, state, now) ->
-        state.orElse(SchedulerState.NONE).nextAttemptAtMillis() > now ? List.of()
-            : overlays.stream().filter(demand).toList(), holder);
+    return plan(accountId, integrationId, (integration, overlays, retrying, state, now) ->
+        new Choice(UpstreamJob.Kind.ROUND,
+            state.orElse(SchedulerState.NONE).nextAttemptAtMillis() > now ? List.of()
+                : overlays.stream().filter(demand).toList()), holder);
   }
 
   /**
@@ -116,6 +119,10 @@ public final class UpstreamJobs {
    * it is due, or returns the current planned one: the demand, the interval and the pauses are
    * read in the planning transaction, so a change takes effect at the next planning step, and of
    * several processes planning at once only one plans the round.
+   *
+   * <p>Between the Integration's rounds, the Overlays whose own backoff ended (their last own
+   * round failed) are retried at once in a {@link UpstreamJob.Kind#RETRY} job of their own, unless
+   * the Integration itself backs off: an Overlay's retry does not wait for the interval.
    *
    * @param floor the shortest interval this server runs
    * @return the job, or empty when there is none to run now
@@ -130,10 +137,22 @@ public final class UpstreamJobs {
    */
   public Optional<UpstreamJob> planDue(String accountId, String integrationId, Duration floor,
       String holder) {
-    return plan(accountId, integrationId, (integration, overlays, state, now) -> {
+    return plan(accountId, integrationId, (integration, overlays, retrying, state, now) -> {
       EffectivePlan plan = EffectivePlan.of(integration, overlays, floor);
       Optional<Long> next = plan.nextRunAtMillis(state);
-      return next.isEmpty() || next.get() > now ? List.of() : plan.participants();
+      if (next.isEmpty()) {
+        return new Choice(UpstreamJob.Kind.ROUND, List.of());
+      }
+      if (next.get() <= now) {
+        return new Choice(UpstreamJob.Kind.ROUND, plan.participants());
+      }
+      // Between the Integration's rounds, an Overlay whose own backoff ended is retried at once,
+      // alone (issue 28); not while the Integration itself backs off (its upstream failing).
+      if (state.orElse(SchedulerState.NONE).attempts() > 0) {
+        return new Choice(UpstreamJob.Kind.RETRY, List.of());
+      }
+      return new Choice(UpstreamJob.Kind.RETRY, plan.participants().stream()
+          .filter(o -> retrying.contains(o.id())).toList());
     }, holder);
   }
 
@@ -145,11 +164,20 @@ public final class UpstreamJobs {
             overlaysOf(tx, accountId, integrationId), floor)));
   }
 
-  /** Which Overlays take part in a round planned now, given the stored scheduler state. */
+  /** Which Overlays take part in a job planned now, given the stored scheduler state. */
   private interface Participation {
-    List<Resource<CatalogOverlay>> choose(Resource<Integration> integration,
-        List<Resource<CatalogOverlay>> overlays, Optional<SchedulerState> state, long now);
+    /**
+     * @param overlays the Integration's Overlays that may take part (not fenced, not backing
+     *     off on their own)
+     * @param retrying the ids of those among them whose own backoff ended (their last own round
+     *     failed)
+     */
+    Choice choose(Resource<Integration> integration, List<Resource<CatalogOverlay>> overlays,
+        Set<String> retrying, Optional<SchedulerState> state, long now);
   }
+
+  /** A job to plan: its kind and participants (none: no job). */
+  private record Choice(UpstreamJob.Kind kind, List<Resource<CatalogOverlay>> overlays) {}
 
   private Optional<UpstreamJob> plan(String accountId, String integrationId,
       Participation participation, String holder) {
@@ -166,20 +194,29 @@ public final class UpstreamJobs {
         return holder == null ? stored : Optional.of(lease(tx, stored.get(), holder, now));
       }
       List<Resource<CatalogOverlay>> eligible = new ArrayList<>();
+      Set<String> retrying = new HashSet<>();
       if (!integration.get().spec().paused()) { // a paused Integration starts no upstream work
         for (Resource<CatalogOverlay> overlay : overlaysOf(tx, accountId, integrationId)) {
+          if (fenced(tx, overlay.ref()) || fenced(tx, new ResourceRef(accountId,
+              ResourceKind.CATALOG, overlay.spec().catalogId()))) {
+            continue;
+          }
+          Optional<SchedulerState.OverlayRound> own =
+              StoredJobs.overlayRound(tx, accountId, integrationId, overlay.id());
           // An Overlay backing off on its own sits out rounds until its backoff ends.
-          if (!fenced(tx, overlay.ref()) && !fenced(tx, new ResourceRef(accountId,
-              ResourceKind.CATALOG, overlay.spec().catalogId()))
-              && !StoredJobs.overlayRound(tx, accountId, integrationId, overlay.id())
-                  .map(r -> r.backingOff(now)).orElse(false)) {
-            eligible.add(overlay);
+          if (own.isPresent() && own.get().backingOff(now)) {
+            continue;
+          }
+          eligible.add(overlay);
+          if (own.isPresent() && own.get().failing()) {
+            retrying.add(overlay.id());
           }
         }
       }
+      Choice choice = participation.choose(integration.get(), eligible, retrying,
+          StoredJobs.state(tx, accountId, integrationId), now);
       List<UpstreamJob.Participant> participants = new ArrayList<>();
-      for (Resource<CatalogOverlay> overlay : participation.choose(integration.get(), eligible,
-          StoredJobs.state(tx, accountId, integrationId), now)) {
+      for (Resource<CatalogOverlay> overlay : choice.overlays()) {
         participants.add(new UpstreamJob.Participant(overlay.id(), overlay.spec().catalogId(),
             overlay.configurationGeneration()));
       }
@@ -189,7 +226,8 @@ public final class UpstreamJobs {
       }
       UpstreamJob job = new UpstreamJob(UUID.randomUUID().toString(), accountId, integrationId,
           integration.get().configurationGeneration(),
-          integration.get().spec().credentialGeneration(), participants, now, 0, null);
+          integration.get().spec().credentialGeneration(), participants, now, 0, null,
+          choice.kind());
       if (holder != null) {
         return Optional.of(lease(tx, job, holder, now)); // planned and leased: one write
       }
@@ -261,7 +299,8 @@ public final class UpstreamJobs {
 
   /**
    * Ends the round of {@code held}: removes the job and records the outcome, if it still holds
-   * the job. A success resets the attempts and records its start as the last success; a failure
+   * the job. A round's success resets the attempts and records its start as the last success
+   * (a {@link UpstreamJob.Kind#RETRY}'s leaves the Integration's state as it was); a failure
    * counts an attempt, records {@code failure} and backs off ({@link Backoff}).
    *
    * @param overlays each participating Overlay's outcome this round
@@ -288,15 +327,14 @@ public final class UpstreamJobs {
       long now = clock.millis();
       SchedulerState was = StoredJobs.state(tx, account, held.integrationId())
           .orElse(SchedulerState.NONE);
-      SchedulerState next;
-      if (failure == null) {
-        next = new SchedulerState(0, now, held.lease().acquiredAtMillis(), now, null);
-      } else {
+      if (failure != null) {
         int attempts = was.attempts() + 1;
-        next = new SchedulerState(attempts, now, was.lastSuccessAtMillis(),
-            now + backoff.after(attempts).toMillis(), failure);
-      }
-      StoredJobs.putState(tx, account, held.integrationId(), next);
+        StoredJobs.putState(tx, account, held.integrationId(), new SchedulerState(attempts, now,
+            was.lastSuccessAtMillis(), now + backoff.after(attempts).toMillis(), failure));
+      } else if (held.kind() == UpstreamJob.Kind.ROUND) {
+        StoredJobs.putState(tx, account, held.integrationId(),
+            new SchedulerState(0, now, held.lease().acquiredAtMillis(), now, null));
+      } // a retry's success leaves the Integration's cadence (and the others' lag) as it was
       for (Map.Entry<String, SchedulerState.OverlayRound> e : overlays.entrySet()) {
         Optional<Resource<CatalogOverlay>> overlay =
             repositories.overlays(account).get(tx, e.getKey());

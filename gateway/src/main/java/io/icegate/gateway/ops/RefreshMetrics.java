@@ -9,7 +9,7 @@ import java.util.function.Consumer;
 /**
  * The scheduler's section of {@code /metrics} (issue 28): this process's rounds (running, ended
  * by outcome, time spent), and from the store, shared by every process, each scheduled Overlay's
- * refresh lag and the Integrations backing off. The store part is read at each scrape (one
+ * refresh lag, the Integrations backing off and the Overlays backing off on their own. The store part is read at each scrape (one
  * transaction per account); a store failure leaves it out of that scrape.
  */
 public final class RefreshMetrics implements Consumer<StringBuilder> {
@@ -48,6 +48,9 @@ public final class RefreshMetrics implements Consumer<StringBuilder> {
     gauge(out, "icegate_refresh_integrations_backing_off",
         "Integrations whose last round failed and whose backoff has not ended.",
         overview.backingOff());
+    gauge(out, "icegate_refresh_overlays_backing_off",
+        "Scheduled overlays whose own last round failed (not their upstream) and that await "
+        + "their retry.", overview.overlaysBackingOff());
     out.append("# HELP icegate_overlay_refresh_lag_seconds Now minus the start of the last "
         + "successful round of each scheduled overlay.\n"
         + "# TYPE icegate_overlay_refresh_lag_seconds gauge\n");

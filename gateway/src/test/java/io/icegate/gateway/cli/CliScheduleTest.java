@@ -33,15 +33,13 @@ class CliScheduleTest {
     return world.run(args);
   }
 
-
-
   @Test
   void theSchedulerRefreshesAnOverlayWithAnIntervalAndShowsItsLag() throws Exception {
     String integration = world.createIntegration("sched-up", world.upstream.uri().toString());
     run("catalog", "create", "sched-cat", "--warehouse", "file:/tmp/sched-cat").expect(0);
     JsonNode overlay = run("overlay", "create", "sched-ov", "--integration", "sched-up",
-        "--catalog", "sched-cat", "--include", "sales", "--refresh-interval", "PT5S",
-        "--retention", "P1D", "-o", "json").expect(0).json();
+        "--catalog", "sched-cat", "--include", "sales", "--refresh-interval", "5s",
+        "--retention", "P1D", "-o", "json").expect(0).json(); // one duration parser: 5s or PT5S
     assertThat(overlay.get("refreshInterval").asText()).isEqualTo("PT5S");
 
     JsonNode schedule = null;
@@ -68,7 +66,7 @@ class CliScheduleTest {
     assertThat(plan.statusCode()).as(plan.body()).isEqualTo(200);
     JsonNode effective = CliUpstreamWorld.JSON.readTree(plan.body());
     assertThat(effective.get("interval").asText()).isEqualTo("PT5S");
-    assertThat(effective.get("retention").asText()).isEqualTo("PT24H");
+    assertThat(effective.get("retention").asText()).isEqualTo("P1D"); // as sent, canonical
     assertThat(effective.get("includeNamespaces").toString()).isEqualTo("[[\"sales\"]]");
     assertThat(effective.get("overlays").toString()).contains(overlay.get("id").asText());
     assertThat(effective.get("paused").asBoolean()).isFalse();
@@ -77,17 +75,21 @@ class CliScheduleTest {
     assertThat(metrics).contains("icegate_overlay_refresh_lag_seconds{overlay=\""
         + overlay.get("id").asText() + "\"}", "icegate_refresh_rounds_total{outcome=\"succeeded\"}",
         "icegate_refresh_rounds_running", "icegate_refresh_round_duration_seconds_count",
-        "icegate_refresh_integrations_backing_off");
+        "icegate_refresh_integrations_backing_off", "icegate_refresh_overlays_backing_off 0");
     assertThat(world.gw.send("GET", "/admin/v1/accounts/" + account + "/catalogs", null).body())
         .contains("sched-cat");
 
+    assertThat(run("overlay", "update", "sched-ov", "--retention", "P1W", "-o", "json")
+        .expect(0).json().get("retention").asText()).isEqualTo("P7D");
+    assertThat(run("overlay", "update", "sched-ov", "--retention", "1d", "-o", "json")
+        .expect(0).json().get("retention").asText()).isEqualTo("P1D");
     run("overlay", "update", "sched-ov", "--pause").expect(0);
     assertThat(run("overlay", "schedule", "sched-ov", "-o", "json").expect(0).json()
         .get("state").asText()).isEqualTo("paused");
     JsonNode manual = run("overlay", "update", "sched-ov", "--resume", "--refresh-interval",
         "manual", "-o", "json").expect(0).json();
     assertThat(manual.get("refreshInterval").isNull()).isTrue();
-    assertThat(manual.get("retention").asText()).isEqualTo("PT24H");
+    assertThat(manual.get("retention").asText()).isEqualTo("P1D");
     assertThat(run("overlay", "schedule", "sched-ov", "-o", "json").expect(0).json()
         .get("state").asText()).isEqualTo("manual");
   }

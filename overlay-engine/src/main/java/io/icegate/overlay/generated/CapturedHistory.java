@@ -37,8 +37,13 @@ import org.apache.iceberg.util.JsonUtil;
  *
  * <p>The retention applied is the longest of the Table's own Overlay's and the effective plan's
  * of its Integration ({@link EffectivePlan}: the longest of the active Overlays'), read when
- * capturing, so a retention change takes effect at the next capture without superseding a run.
+ * capturing, so a retention change takes effect at the next round without superseding a run.
  * The files only dropped snapshots referenced are left to collection.
+ *
+ * <p>History also expires while nothing changes upstream: each capture pointer records when its
+ * oldest kept history dates from ({@link #historySince}), and a round whose upstream did not
+ * change republishes a capture whose history has expired ({@link #expired}) without it, reading
+ * nothing upstream; a round in which nothing expired writes nothing.
  */
 public final class CapturedHistory {
 
@@ -76,7 +81,7 @@ public final class CapturedHistory {
    */
   public static TableMetadata pruned(TableMetadata captured, Optional<Duration> retention,
       long nowMillis) {
-    long cut = retention.map(r -> nowMillis - r.toMillis()).orElse(Long.MAX_VALUE);
+    long cut = cut(retention, nowMillis);
     Snapshot current = captured.currentSnapshot();
     List<Long> expired = new ArrayList<>();
     for (Snapshot snapshot : captured.snapshots()) {
@@ -92,6 +97,36 @@ public final class CapturedHistory {
     TableMetadata kept = expired.isEmpty() ? captured
         : TableMetadata.buildFrom(captured).removeSnapshots(expired).build();
     return oldLog ? withoutLogBefore(kept, cut) : kept;
+  }
+
+  /**
+   * The time of the oldest history {@code captured} keeps besides its current snapshot: its
+   * earlier snapshots' and metadata-log entries' timestamps ({@link
+   * io.icegate.overlay.store.capture.CapturePointer#historySinceMillis}); empty when it keeps
+   * none. History expires when this falls before the retention's cut ({@link #expired}).
+   */
+  public static Optional<Long> historySince(TableMetadata captured) {
+    Snapshot current = captured.currentSnapshot();
+    Stream<Long> snapshots = captured.snapshots().stream()
+        .filter(s -> current == null || s.snapshotId() != current.snapshotId())
+        .map(Snapshot::timestampMillis);
+    Stream<Long> log = captured.previousFiles().stream()
+        .map(TableMetadata.MetadataLogEntry::timestampMillis);
+    return Stream.concat(snapshots, log).min(Comparator.naturalOrder());
+  }
+
+  /**
+   * Whether history kept since {@code historySinceMillis} (see {@link #historySince}) has
+   * something older than {@code retention} at {@code nowMillis}: what a round checks, from the
+   * capture pointer alone, to prune a capture whose upstream did not change.
+   */
+  public static boolean expired(Long historySinceMillis, Optional<Duration> retention,
+      long nowMillis) {
+    return historySinceMillis != null && historySinceMillis < cut(retention, nowMillis);
+  }
+
+  private static long cut(Optional<Duration> retention, long nowMillis) {
+    return retention.map(r -> nowMillis - r.toMillis()).orElse(Long.MAX_VALUE);
   }
 
   /**

@@ -198,7 +198,8 @@ public final class UpstreamJobRunner implements AutoCloseable {
           round = outcome(job, operations.runAttached(job.accountId(), p.overlayId(), guard,
               discovery));
         } catch (IcegateException e) {
-          round = failed(job, e.code().name(), e.getMessage());
+          round = failed(job, new SchedulerState.Problem(e.code().name(), e.getMessage(),
+              e.details()));
         }
         if ("SUPERSEDED".equals(round.outcome()) || "FAILED".equals(round.outcome())) {
           moved = jobs.whatMoved(current.get());
@@ -261,13 +262,15 @@ public final class UpstreamJobRunner implements AutoCloseable {
         && ErrorCode.RECONCILE_SUPERSEDED.name().equals(op.problem().code())) {
       return new SchedulerState.OverlayRound(job.jobId(), "SUPERSEDED", clock.millis(), null);
     }
-    return op.problem() == null ? failed(job, ErrorCode.INTERNAL.name(), "no problem recorded")
-        : failed(job, op.problem().code(), op.problem().detail());
+    // the problem as the manual reconcile answers it, its itemized details (conflicts) too
+    return failed(job, op.problem() == null
+        ? new SchedulerState.Problem(ErrorCode.INTERNAL.name(), "no problem recorded")
+        : new SchedulerState.Problem(op.problem().code(), op.problem().detail(),
+            op.problem().details()));
   }
 
-  private SchedulerState.OverlayRound failed(UpstreamJob job, String code, String message) {
-    return new SchedulerState.OverlayRound(job.jobId(), "FAILED", clock.millis(),
-        new SchedulerState.Problem(code, message));
+  private SchedulerState.OverlayRound failed(UpstreamJob job, SchedulerState.Problem problem) {
+    return new SchedulerState.OverlayRound(job.jobId(), "FAILED", clock.millis(), problem);
   }
 
   private RoundOutcome cancel(UpstreamJob job, Map<String, SchedulerState.OverlayRound> rounds,

@@ -33,7 +33,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -57,7 +59,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * RunFence}). Beside the metadata each capture stores, in the same pointer transaction, what it
  * keeps for itself ({@link DeltaCaptureRecord}: the version's Delta state for the next capture,
  * and what it added for validation); neither is ever in the served metadata. A Table whose
- * pointer already names the commit file the run observed costs no upstream call and no write.
+ * pointer already names the commit file the run observed costs no upstream call and no write,
+ * unless the history it keeps expired (the pointer says since when it keeps history): then its
+ * capture is published again without it, the only write (issue 28).
  *
  * <p>A Delta feature that cannot be served as Iceberg is captured as refused ({@link
  * DeltaRefusal}): validation hides the table with one record naming the feature and the commit
@@ -114,23 +118,37 @@ final class DeltaCapturer {
   TableCapturer.Result capture(List<TableCapturer.Target> targets, Supplier<CatalogClient> open) {
     String account = fence.accountId();
     List<TableCapturer.Target> work = new ArrayList<>();
+    Map<TableCapturer.Target, Long> kept = new LinkedHashMap<>(); // unchanged, with history
     Resource<Catalog> catalog = repositories.store().read(tx -> {
+      work.clear(); // a retried read starts over
+      kept.clear();
       for (TableCapturer.Target target : targets) {
         Optional<CapturePointer> pointer = POINTERS.get(tx, account, target.tableId());
         if (target.knownLocation() == null || pointer.isEmpty()
             || !pointer.get().upstreamMetadataLocation().equals(target.knownLocation())) {
           work.add(target);
+        } else if (pointer.get().historySinceMillis() != null) {
+          kept.put(target, pointer.get().historySinceMillis());
         }
       }
       return repositories.catalogs(account).get(tx, fence.overlay().spec().catalogId())
           .orElse(null);
     });
-    TableCapturer.Tally tally = new TableCapturer.Tally(targets.size() - work.size());
-    if (work.isEmpty()) {
-      return tally.result();
+    if (work.isEmpty() && kept.isEmpty()) {
+      return new TableCapturer.Tally(targets.size()).result();
     }
     Optional<Duration> retention = repositories.store().read(
         tx -> CapturedHistory.retention(tx, repositories, fence.overlay()));
+    // Unchanged upstream, history past the retention: pruned without reading upstream.
+    long now = captures.now().toEpochMilli();
+    List<TableCapturer.Target> expiring = kept.entrySet().stream()
+        .filter(e -> CapturedHistory.expired(e.getValue(), retention, now))
+        .map(Map.Entry::getKey).toList();
+    TableCapturer.Tally tally =
+        new TableCapturer.Tally(targets.size() - work.size() - expiring.size());
+    if (work.isEmpty() && expiring.isEmpty()) {
+      return tally.result();
+    }
     FileIO generatedIo;
     try {
       if (catalog == null) {
@@ -142,13 +160,12 @@ final class DeltaCapturer {
       }
       generatedIo = catalogFiles.forCatalog(catalog);
     } catch (UnsupportedOperationException e) {
-      tally.failed += work.size();
-      tally.warn("capture of " + work.size() + " Delta table(s) skipped: generated files cannot "
-          + "be written: " + e.getMessage());
+      tally.failed += work.size() + expiring.size();
+      tally.warn("capture of " + (work.size() + expiring.size()) + " Delta table(s) skipped: "
+          + "generated files cannot be written: " + e.getMessage());
       return tally.result();
     }
-    List<Captures.Candidate> candidates = new ArrayList<>();
-    List<TableCapturer.Target> of = new ArrayList<>();
+    Batch batched = new Batch(tally);
     CatalogClient client = null;
     try {
       for (int k = 0; k < work.size(); k++) {
@@ -164,20 +181,15 @@ final class DeltaCapturer {
         }
         // read one at a time: a previous capture's metadata is held only while it is extended
         Optional<Captures.Capture> before = captures.read(account, target.tableId());
-        Optional<Captures.Candidate> candidate = captureOne(client, target, before,
+        batched.add(target, captureOne(client, target, before,
             new Generated(GeneratedFiles.location(catalog, target.tableId()), generatedIo,
-                retention), tally);
-        if (candidate.isPresent()) {
-          candidates.add(candidate.get());
-          of.add(target);
-        }
-        if (candidates.size() >= batch) {
-          publish(candidates, of, tally);
-          candidates = new ArrayList<>();
-          of = new ArrayList<>();
-        }
+                retention), tally));
       }
-      publish(candidates, of, tally);
+      for (TableCapturer.Target target : expiring) {
+        batched.add(target, pruned(target, new Generated(
+            GeneratedFiles.location(catalog, target.tableId()), generatedIo, retention), tally));
+      }
+      batched.publish();
     } finally {
       if (client != null) {
         client.close();
@@ -261,13 +273,50 @@ final class DeltaCapturer {
   private Captures.Candidate candidate(TableCapturer.Target target,
       Optional<Captures.Capture> before, String commitFile, TableMetadata metadata,
       Generated generated, DeltaCaptureRecord record) {
+    return candidate(target, before, commitFile, metadata, generated, record,
+        Captures.Source.UPSTREAM);
+  }
+
+  private Captures.Candidate candidate(TableCapturer.Target target,
+      Optional<Captures.Capture> before, String commitFile, TableMetadata metadata,
+      Generated generated, DeltaCaptureRecord record, Captures.Source source) {
     long generation = before.map(c -> c.pointer().captureGeneration()).orElse(0L) + 1;
     Instant now = captures.now();
-    MetadataFiles.Written file = MetadataFiles.write(
-        CapturedHistory.pruned(metadata, generated.retention(), now.toEpochMilli()),
-        generated.location(), generation, now, generated.io());
+    TableMetadata kept = CapturedHistory.pruned(metadata, generated.retention(),
+        now.toEpochMilli());
+    MetadataFiles.Written file =
+        MetadataFiles.write(kept, generated.location(), generation, now, generated.io());
     return new Captures.Candidate(target.tableId(), before.map(Captures.Capture::pointer),
-        commitFile, file.json(), file.location(), record.toBytes());
+        commitFile, file.json(), file.location(), record.toBytes(),
+        CapturedHistory.historySince(kept).orElse(null), source);
+  }
+
+  /**
+   * The current capture of {@code target} again, without the history the retention expired
+   * (issue 28): its upstream did not change, so nothing is read upstream; it keeps the capture's
+   * Delta state and tells validation it added no file ({@link DeltaCaptureRecord}). Read without
+   * its metadata file's location, so the rewrite logs no entry for the file it replaces (which
+   * would itself expire one retention later and rewrite the capture again). Empty (unchanged)
+   * when nothing is left to prune or the capture is a refusal, which only a new capture replaces.
+   */
+  private Optional<Captures.Candidate> pruned(TableCapturer.Target target, Generated generated,
+      TableCapturer.Tally tally) {
+    Optional<Captures.Capture> before = captures.read(fence.accountId(), target.tableId());
+    TableMetadata previous = before.map(c -> TableMetadataParser.fromJson(
+        new String(c.metadataJson(), StandardCharsets.UTF_8))).orElse(null);
+    if (previous == null || DeltaRefusal.of(previous).isPresent() || CapturedHistory.pruned(
+        previous, generated.retention(), captures.now().toEpochMilli()) == previous) {
+      tally.unchanged++;
+      return Optional.empty();
+    }
+    CapturePointer pointer = before.get().pointer();
+    Optional<String> state = DeltaCaptureRecord.of(before.get()).deltaState()
+        .or(() -> CapturedDeltaState.fromLegacyProperties(previous)
+            .map(CapturedDeltaState::toJson));
+    DeltaCaptureRecord record = new DeltaCaptureRecord(state,
+        Optional.of(new DeltaCaptureRecord.Change(pointer.captureGeneration(), Set.of())));
+    return Optional.of(candidate(target, before, pointer.upstreamMetadataLocation(), previous,
+        generated, record, Captures.Source.RETENTION));
   }
 
   /**
@@ -312,6 +361,33 @@ final class DeltaCapturer {
         captured.currentSnapshot().summary().get(DeltaVersionCapture.DELTA_VERSION));
     return captured.property(DeltaVersionCapture.DELTA_TABLE, captured.location())
         + "/_delta_log/" + String.format("%020d.json", version);
+  }
+
+  /** Candidates published {@code batch} at a time. */
+  private final class Batch {
+    private final TableCapturer.Tally tally;
+    private List<Captures.Candidate> candidates = new ArrayList<>();
+    private List<TableCapturer.Target> of = new ArrayList<>();
+
+    Batch(TableCapturer.Tally tally) {
+      this.tally = tally;
+    }
+
+    void add(TableCapturer.Target target, Optional<Captures.Candidate> candidate) {
+      if (candidate.isPresent()) {
+        candidates.add(candidate.get());
+        of.add(target);
+      }
+      if (candidates.size() >= batch) {
+        publish();
+      }
+    }
+
+    void publish() {
+      DeltaCapturer.this.publish(candidates, of, tally);
+      candidates = new ArrayList<>();
+      of = new ArrayList<>();
+    }
   }
 
   /** Publishes a batch, every pointer transaction fenced by the run. */

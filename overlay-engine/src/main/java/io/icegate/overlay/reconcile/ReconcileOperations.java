@@ -2,6 +2,7 @@ package io.icegate.overlay.reconcile;
 
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
+import io.icegate.core.jobs.ManualRuns;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.overlay.OperationRecords;
@@ -182,8 +183,12 @@ public final class ReconcileOperations implements AutoCloseable {
   /** A synchronous run that may retire everything when {@code retirement} confirms it. */
   public ReconcileReport reconcile(String accountId, String overlayId,
       MassRetirement retirement) {
-    return reconciler.reconcile(accountId, overlayId, retirement,
+    long started = clock.millis();
+    ReconcileReport report = reconciler.reconcile(accountId, overlayId, retirement,
         holder -> ended(accountId, holder));
+    ManualRuns.succeeded(reconciler.repositories(), accountId, overlayId, started,
+        clock.millis()); // its schedule's backoff and last error end now (issue 28)
+    return report;
   }
 
   /**
@@ -441,6 +446,10 @@ public final class ReconcileOperations implements AutoCloseable {
       done = finished(id, entry, ReconcileOperation.State.FAILED, null,
           new ReconcileOperation.Problem(ErrorCode.INTERNAL.name(),
               ErrorCode.INTERNAL.httpStatus(), ErrorCode.INTERNAL.format(), null));
+    }
+    if (entry.lazyTicket == null && done.state() == ReconcileOperation.State.SUCCEEDED) {
+      ManualRuns.succeeded(reconciler.repositories(), entry.accountId, entry.overlayId,
+          entry.startedAtMillis, clock.millis()); // a manual run, not a job's
     }
     boolean unstored;
     synchronized (entry) {

@@ -141,6 +141,11 @@ public final class Reconciler {
     return runs;
   }
 
+  /** The repositories it reconciles into. */
+  Repositories repositories() {
+    return repositories;
+  }
+
   /**
    * A synchronous run: {@link #begin} then {@link #execute}.
    *

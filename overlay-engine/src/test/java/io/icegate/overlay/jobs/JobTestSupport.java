@@ -6,11 +6,13 @@ import io.icegate.core.store.KvStore;
 import io.icegate.overlay.reconcile.JobWorld;
 import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,6 +69,17 @@ abstract class JobTestSupport {
     String catalog = w.catalog("analytics");
     String overlay = w.overlay("sales", integration, catalog, List.of(List.of("sales")));
     return new World(w, integration, catalog, overlay);
+  }
+
+  /** Waits until {@code condition} holds, polling every 10 ms; fails after 60 s. */
+  static void awaitUntil(BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("condition not reached in 60 s");
+      }
+      Thread.sleep(10);
+    }
   }
 
   /** A second "process" over the world's store, with its clock starting at {@code start}. */

@@ -1,11 +1,14 @@
 package io.icegate.overlay.jobs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.IcegateException;
 import io.icegate.core.jobs.Schedules;
 import io.icegate.core.overlay.OverlayPatch;
 import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.overlay.reconcile.ReconcileOperation;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -59,7 +62,10 @@ class OverlayHealthTest extends JobTestSupport {
     assertThat(failing.lastError().code()).isEqualTo(ErrorCode.RECONCILE_CONFLICT.name());
     assertThat(failing.lastSuccessAt()).isNull();
     assertThat(failing.lagMillis()).isNull();
-    assertThat(failing.nextRunAt()).isGreaterThanOrEqualTo(healthy.nextRunAt());
+    // retried when its own backoff ends, before the Integration's next round
+    assertThat(failing.nextRunAt()).isEqualTo(a.jobs.overlayRound(world.account(),
+        world.integration(), conflicted).orElseThrow().nextAttemptAtMillis())
+        .isLessThan(healthy.nextRunAt());
 
     // An Overlay created after that round has no success of its own yet.
     String late = world.w().overlay("late", world.integration(), world.w().catalog("late"),
@@ -86,5 +92,122 @@ class OverlayHealthTest extends JobTestSupport {
         .isZero();
     assertThat(a.jobs.overlayRound(world.account(), world.integration(), conflicted)
         .orElseThrow().attempts()).isEqualTo(2);
+  }
+
+  /** Two Overlays of the world's Integration, the second failing on its own (RECONCILE_CONFLICT). */
+  private record Conflicted(World world, String overlay, String local) {}
+
+  private Conflicted conflicted(String kind, String name) {
+    World world = world(kind);
+    String other = world.w().catalog("other");
+    String local = world.w().localTable(other, List.of("sales"), "orders");
+    String conflicted = world.w().overlay(name, world.integration(), other,
+        List.of(List.of("sales")));
+    interval(world, world.overlay());
+    interval(world, conflicted);
+    return new Conflicted(world, conflicted, local);
+  }
+
+  /**
+   * Issue 28: an Overlay backing off on its own is retried when its backoff ends, in a round of
+   * its own, not at its Integration's next interval round; that retry reads upstream for it alone
+   * and leaves the Integration's cadence as it was. Until a round succeeds it shows backoff (never
+   * idle), and its lastError is the problem the manual reconcile answers, details included.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void anOverlaysOwnBackoffEndsInARetryOfItsOwn(String kind) throws Exception {
+    Conflicted c = conflicted(kind, "conflicted");
+    World world = c.world();
+    String account = world.account();
+    JobProcess a = process(world, Instant.now());
+    Schedules schedules = new Schedules(world.w().repos(), a.clock, FLOOR);
+    assertThat(a.runner.runDueRound(account, world.integration(), FLOOR).state())
+        .isEqualTo(RoundOutcome.State.FAILED);
+    long roundStart = a.jobs.state(account, world.integration()).orElseThrow()
+        .lastSuccessAtMillis();
+    long healthyNext = schedules.overlay(account, world.overlay()).nextRunAt();
+
+    Schedules.OverlaySchedule failing = schedules.overlay(account, c.overlay());
+    assertThat(failing.lastError().details()).isNotEmpty();
+    assertThatThrownBy(() -> a.operations.reconcile(account, c.overlay()))
+        .isInstanceOfSatisfying(IcegateException.class, manual -> {
+          assertThat(manual.code()).isEqualTo(ErrorCode.RECONCILE_CONFLICT);
+          assertThat(failing.lastError().details()).isEqualTo(manual.details());
+          assertThat(failing.lastError().message()).isEqualTo(manual.getMessage());
+        });
+
+    // Its backoff ended, its retry not run yet: still backoff, never idle before a success.
+    a.clock.advance(JobProcess.BACKOFF.base().plusSeconds(1));
+    assertThat(schedules.overlay(account, c.overlay()).state()).isEqualTo("backoff");
+    // The Integration's interval (PT1M) has not passed: a retry of that Overlay alone.
+    RoundOutcome retry = a.runner.runDueRound(account, world.integration(), FLOOR);
+    assertThat(retry.state()).isEqualTo(RoundOutcome.State.FAILED);
+    assertThat(retry.overlays()).containsOnlyKeys(c.overlay());
+    assertThat(a.runner.runDueRound(account, world.integration(), FLOOR).state())
+        .isEqualTo(RoundOutcome.State.IDLE); // backing off again, and the others not due
+    assertThat(a.jobs.overlayRound(account, world.integration(), c.overlay()).orElseThrow()
+        .attempts()).isEqualTo(2);
+
+    // The conflict gone, the next retry succeeds; the Integration's cadence did not move.
+    world.w().repos().tables(account).delete(c.local(), ExpectedGeneration.any());
+    a.clock.advance(JobProcess.BACKOFF.after(2).plusSeconds(1));
+    RoundOutcome fixed = a.runner.runDueRound(account, world.integration(), FLOOR);
+    assertThat(fixed.state()).isEqualTo(RoundOutcome.State.SUCCEEDED);
+    assertThat(fixed.overlays()).containsOnlyKeys(c.overlay());
+    Schedules.OverlaySchedule recovered = schedules.overlay(account, c.overlay());
+    assertThat(recovered.state()).isEqualTo("idle");
+    assertThat(recovered.lastError()).isNull();
+    assertThat(recovered.lagMillis()).isNotNull();
+    var integration = a.jobs.state(account, world.integration()).orElseThrow();
+    assertThat(integration.lastSuccessAtMillis()).isEqualTo(roundStart);
+    assertThat(integration.attempts()).isZero();
+    assertThat(schedules.overlay(account, world.overlay()).nextRunAt()).isEqualTo(healthyNext);
+  }
+
+  /**
+   * Issue 28: a successful manual reconcile, synchronous or asynchronous, ends the Overlay's own
+   * backoff at once (state, attempts, lastError, lastSuccessAt, lag), not at the next scheduled
+   * round; the count of Overlays backing off (the {@code /metrics} gauge) follows.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void aSuccessfulManualReconcileEndsTheOverlaysBackoff(String kind) throws Exception {
+    Conflicted c = conflicted(kind, "conflicted");
+    World world = c.world();
+    String account = world.account();
+    String other = world.w().catalog("third");
+    String local = world.w().localTable(other, List.of("sales"), "orders");
+    String async = world.w().overlay("async", world.integration(), other,
+        List.of(List.of("sales")));
+    interval(world, async);
+    JobProcess a = process(world, Instant.now());
+    Schedules schedules = new Schedules(world.w().repos(), a.clock, FLOOR);
+    assertThat(a.runner.runDueRound(account, world.integration(), FLOOR).state())
+        .isEqualTo(RoundOutcome.State.FAILED);
+    assertThat(schedules.overview().overlaysBackingOff()).isEqualTo(2);
+    assertThat(schedules.overlay(account, async).state()).isEqualTo("backoff");
+
+    world.w().repos().tables(account).delete(c.local(), ExpectedGeneration.any());
+    world.w().repos().tables(account).delete(local, ExpectedGeneration.any());
+    long before = a.clock.millis();
+    a.operations.reconcile(account, c.overlay());
+    String operation = a.operations.submit(account, async).id();
+    awaitUntil(() -> a.operations.get(account, operation).orElseThrow().state()
+        == ReconcileOperation.State.SUCCEEDED);
+
+    for (String overlay : List.of(c.overlay(), async)) {
+      Schedules.OverlaySchedule cleared = schedules.overlay(account, overlay);
+      assertThat(cleared.state()).as(overlay).isEqualTo("idle");
+      assertThat(cleared.lastError()).as(overlay).isNull();
+      assertThat(cleared.lastSuccessAt()).as(overlay).isGreaterThanOrEqualTo(before);
+      assertThat(cleared.lagMillis()).as(overlay).isNotNull();
+      assertThat(a.jobs.overlayRound(account, world.integration(), overlay).orElseThrow()
+          .attempts()).as(overlay).isZero();
+    }
+    assertThat(schedules.overview().overlaysBackingOff()).isZero();
+    a.clock.advance(JobProcess.BACKOFF.base().plusSeconds(1));
+    assertThat(a.runner.runDueRound(account, world.integration(), FLOOR).state())
+        .isEqualTo(RoundOutcome.State.IDLE); // nothing left to retry, the interval not up
   }
 }

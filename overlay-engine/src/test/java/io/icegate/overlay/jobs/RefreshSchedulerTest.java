@@ -9,7 +9,6 @@ import io.icegate.core.repo.ExpectedGeneration;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -40,16 +39,6 @@ class RefreshSchedulerTest extends JobTestSupport {
     return a.metrics().succeeded() + b.metrics().succeeded();
   }
 
-  private static void await(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("condition not reached in 60 s");
-      }
-      Thread.sleep(10);
-    }
-  }
-
   /** Several ticks of both schedulers, during which nothing may start. */
   private static void quiet() throws InterruptedException {
     Thread.sleep(TICK.toMillis() * 15);
@@ -70,7 +59,7 @@ class RefreshSchedulerTest extends JobTestSupport {
     assertThat(a.jobs.state(world.account(), world.integration())).isEmpty();
 
     demand(world, "PT10S", null);
-    await(() -> rounds(sa, sb) == 1);
+    awaitUntil(() -> rounds(sa, sb) == 1);
     assertThat(world.w().relations(world.catalog())).isNotEmpty();
     quiet(); // not due again before the interval passed, on either clock
     assertThat(rounds(sa, sb)).isEqualTo(1);
@@ -81,7 +70,7 @@ class RefreshSchedulerTest extends JobTestSupport {
     long writesBefore = store.stats().committedWrites();
     a.clock.advance(Duration.ofSeconds(11));
     b.clock.advance(Duration.ofSeconds(11));
-    await(() -> rounds(sa, sb) == 2);
+    awaitUntil(() -> rounds(sa, sb) == 2);
     quiet();
     assertThat(rounds(sa, sb)).isEqualTo(2);
     long idleRoundWrites = store.stats().committedWrites() - writesBefore;
@@ -103,12 +92,12 @@ class RefreshSchedulerTest extends JobTestSupport {
     assertThat(world.w().relations(world.catalog())).isEmpty();
 
     demand(world, null, false); // resumed
-    await(() -> s.metrics().succeeded() == 1);
+    awaitUntil(() -> s.metrics().succeeded() == 1);
     a.clock.advance(Duration.ofMinutes(2));
     quiet(); // an hour is not up
     assertThat(s.metrics().succeeded()).isEqualTo(1);
     demand(world, "PT1M", null); // read at the next planning step: now overdue
-    await(() -> s.metrics().succeeded() == 2);
+    awaitUntil(() -> s.metrics().succeeded() == 2);
 
     world.w().integrations().update(world.account(), world.integration(),
         ExpectedGeneration.any(), null, null, null, null, true);
@@ -117,7 +106,7 @@ class RefreshSchedulerTest extends JobTestSupport {
     assertThat(s.metrics().succeeded()).isEqualTo(2);
     world.w().integrations().update(world.account(), world.integration(),
         ExpectedGeneration.any(), null, null, null, null, false);
-    await(() -> s.metrics().succeeded() == 3);
+    awaitUntil(() -> s.metrics().succeeded() == 3);
 
     s.close(); // stops cleanly, nothing left running
     assertThat(s.metrics().running()).isZero();
@@ -140,7 +129,7 @@ class RefreshSchedulerTest extends JobTestSupport {
     try {
       demand(world, "PT5S", null);
       RefreshScheduler s = scheduler(world, a);
-      await(() -> s.metrics().failed() >= 1);
+      awaitUntil(() -> s.metrics().failed() >= 1);
       Schedules.OverlaySchedule failing = schedules.overlay(world.account(), world.overlay());
       assertThat(failing.state()).isEqualTo("backoff");
       assertThat(failing.lastError()).isNotNull();
@@ -150,8 +139,19 @@ class RefreshSchedulerTest extends JobTestSupport {
       assertThat(s.metrics().failed()).isEqualTo(1);
 
       upstream.pagination().mode(PaginationFaultFilter.Mode.OFF);
+      // A manual reconcile succeeding meanwhile shows at once (the Integration still backs off:
+      // its next round waits for the backoff's end, which nextRunAt says).
+      a.clock.advance(Duration.ofMillis(1));
+      a.operations.reconcile(world.account(), world.overlay());
+      Schedules.OverlaySchedule manual = schedules.overlay(world.account(), world.overlay());
+      assertThat(manual.state()).isEqualTo("idle");
+      assertThat(manual.lastError()).isNull();
+      assertThat(manual.lagMillis()).isNotNull();
+      assertThat(manual.nextRunAt()).isEqualTo(a.jobs.state(world.account(),
+          world.integration()).orElseThrow().nextAttemptAtMillis());
+      assertThat(s.metrics().succeeded()).isZero();
       a.clock.advance(JobProcess.BACKOFF.base().plusSeconds(1));
-      await(() -> s.metrics().succeeded() == 1);
+      awaitUntil(() -> s.metrics().succeeded() == 1);
       Schedules.OverlaySchedule recovered = schedules.overlay(world.account(), world.overlay());
       assertThat(recovered.state()).isIn("idle", "running");
       assertThat(recovered.lastError()).isNull();

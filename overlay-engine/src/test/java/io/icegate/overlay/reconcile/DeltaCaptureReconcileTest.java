@@ -336,26 +336,13 @@ class DeltaCaptureReconcileTest {
   @ParameterizedTest
   @ValueSource(strings = {"memory", "sqlite"})
   void retentionPrunesCapturedHistoryButNeverTheCurrentSnapshot(String kind) throws Exception {
-    store.close();
-    store = ReconcileHarness.openStore(kind, scratch);
-    h = new ReconcileHarness(store, Clock.systemUTC());
-    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
-    String path = "kept" + kind + "/orders";
-    delta.create(path, ORDERS, List.of("region"), Map.of());
-    delta.append(path, Map.of("region", Literal.ofString("EU")),
-        List.<Object[]>of(new Object[] {1L, "EU"}));
-    delta.uploadTable(path);
-    Map<String, String> columns = new LinkedHashMap<>();
-    columns.put("id", "long");
-    columns.put("region", "string");
-    unity.addTable("main", "kept" + kind, "orders", "EXTERNAL", "DELTA",
-        "s3://" + LAKE + "/" + path, columns);
-    String catalog = h.repos.catalogs(h.account)
-        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
-    String overlay = h.overlay("kept", h.unityIntegration("unity", unity, objects, "main"),
-        catalog, List.of(List.of("kept" + kind)));
+    UnityDelta table = unityDelta(kind, "kept");
+    KernelTableWriter delta = table.delta();
+    String path = table.path();
+    String catalog = table.catalog();
+    String overlay = table.overlay();
     assertThat(h.reconcile(overlay).warnings()).isEmpty();
-    String tableId = h.relations(catalog).get("kept" + kind + ".orders").id();
+    String tableId = h.relations(catalog).get(table.namespace() + ".orders").id();
     Captures captures = new Captures(h.repos);
 
     // no retention: the current capture only
@@ -384,6 +371,92 @@ class DeltaCaptureReconcileTest {
     assertThat(versions(fourth)).containsExactly(v4);
     assertThat(fourth.previousFiles()).isEmpty();
     assertThat(dataFiles(fourth, fourth.currentSnapshot())).hasSize(4);
+  }
+
+  /**
+   * Issue 28: captured history expires while nothing changes upstream. A change-free round
+   * commits no write while nothing expired; once the retention expired part of the history, the
+   * next round prunes it without a new upstream commit (the capture republished at the same Delta
+   * commit, still validated visible, nothing else published), and the round after writes nothing.
+   * On both stores.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void expiredHistoryIsPrunedWithoutANewUpstreamCommit(String kind) throws Exception {
+    UnityDelta table = unityDelta(kind, "expiring");
+    KernelTableWriter delta = table.delta();
+    String namespace = table.namespace();
+    String path = table.path();
+    String catalog = table.catalog();
+    String overlay = table.overlay();
+    retain(overlay, "PT1H");
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    String tableId = h.relations(catalog).get(namespace + ".orders").id();
+    long v2 = appendUs(delta, path, 2L);
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    Captures captures = new Captures(h.repos);
+    assertThat(versions(served(captures.read(h.account, tableId).orElseThrow()))).hasSize(2)
+        .endsWith(v2);
+    Captures.Capture before = captures.read(h.account, tableId).orElseThrow();
+    assertThat(before.pointer().historySinceMillis()).isNotNull();
+
+    long writes = store.stats().committedWrites();
+    h.reconcile(overlay); // nothing changed upstream, nothing expired
+    assertThat(store.stats().committedWrites()).isEqualTo(writes);
+
+    retain(overlay, "PT1S");
+    Thread.sleep(1_500);
+    ReconcileReport pruning = h.reconcile(overlay); // still no upstream commit
+    assertThat(pruning.warnings()).isEmpty();
+    assertThat(pruning.count(ReconcileCount.CAPTURED)).isEqualTo(1);
+    assertThat(pruning.count(ReconcileCount.CREATED) + pruning.count(ReconcileCount.UPDATED)
+        + pruning.count(ReconcileCount.RETIRED)).isZero();
+    Captures.Capture pruned = captures.read(h.account, tableId).orElseThrow();
+    assertThat(pruned.pointer().upstreamMetadataLocation())
+        .isEqualTo(before.pointer().upstreamMetadataLocation());
+    assertThat(pruned.pointer().captureGeneration())
+        .isEqualTo(before.pointer().captureGeneration() + 1);
+    assertThat(pruned.pointer().historySinceMillis()).isNull();
+    TableMetadata kept = served(pruned);
+    assertThat(versions(kept)).containsExactly(v2);
+    assertThat(kept.previousFiles()).isEmpty();
+    assertThat(dataFiles(kept, kept.currentSnapshot())).hasSize(2);
+    assertThat(visibility(new TableValidations(h.repos), tableId)).isEqualTo(Visibility.VISIBLE);
+
+    writes = store.stats().committedWrites();
+    h.reconcile(overlay); // nothing left to expire
+    assertThat(store.stats().committedWrites()).isEqualTo(writes);
+  }
+
+  /**
+   * A Delta table {@code orders} (one EU row) in namespace {@code name + kind} of the Unity
+   * fixture, and an Overlay {@code name} selecting that namespace into a new Catalog, on a fresh
+   * store of {@code kind}; nothing reconciled yet.
+   */
+  private record UnityDelta(KernelTableWriter delta, String namespace, String path,
+      String catalog, String overlay) {}
+
+  private UnityDelta unityDelta(String kind, String name) throws Exception {
+    store.close();
+    store = ReconcileHarness.openStore(kind, scratch);
+    h = new ReconcileHarness(store, Clock.systemUTC());
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
+    String namespace = name + kind;
+    String path = namespace + "/orders";
+    delta.create(path, ORDERS, List.of("region"), Map.of());
+    delta.append(path, Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {1L, "EU"}));
+    delta.uploadTable(path);
+    Map<String, String> columns = new LinkedHashMap<>();
+    columns.put("id", "long");
+    columns.put("region", "string");
+    unity.addTable("main", namespace, "orders", "EXTERNAL", "DELTA",
+        "s3://" + LAKE + "/" + path, columns);
+    String catalog = h.repos.catalogs(h.account)
+        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
+    String overlay = h.overlay(name, h.unityIntegration("unity", unity, objects, "main"),
+        catalog, List.of(List.of(namespace)));
+    return new UnityDelta(delta, namespace, path, catalog, overlay);
   }
 
   private static long appendUs(KernelTableWriter delta, String path, long id) {

@@ -27,6 +27,11 @@ import java.util.Objects;
  *     Captures.Candidate#state}: for Delta captures, the captured version's Delta state for the
  *     next capture and what the capture changed for validation), or {@code null} when it keeps
  *     nothing (Iceberg captures, and Delta captures stored before it existed)
+ * @param historySinceMillis the time (epoch milliseconds) of the oldest history the capture
+ *     keeps besides its current snapshot (earlier snapshots and metadata-log entries of a Delta
+ *     capture, issue 28's retention), or {@code null} when it keeps none or it is not known
+ *     (Iceberg captures, Delta captures stored before it was recorded): tells a change-free round
+ *     whether the retention expired some of it without reading the capture
  */
 public record CapturePointer(
     long captureGeneration,
@@ -35,7 +40,8 @@ public record CapturePointer(
     long size,
     Instant capturedAt,
     @JsonInclude(JsonInclude.Include.NON_NULL) String metadataFile,
-    @JsonInclude(JsonInclude.Include.NON_NULL) StateBlob state) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) StateBlob state,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long historySinceMillis) {
 
   /**
    * A capture's state blob in {@link io.icegate.core.store.KeySubspace#BLOBS}.
@@ -71,14 +77,15 @@ public record CapturePointer(
   /** A pointer to a capture of an upstream Iceberg metadata file (no file of icegate's). */
   public CapturePointer(long captureGeneration, String upstreamMetadataLocation, String digest,
       long size, Instant capturedAt) {
-    this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, null, null);
+    this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, null, null,
+        null);
   }
 
-  /** A pointer to a capture with a metadata file of icegate's and no state. */
+  /** A pointer naming the metadata file icegate wrote, with no state and no known history. */
   public CapturePointer(long captureGeneration, String upstreamMetadataLocation, String digest,
       long size, Instant capturedAt, String metadataFile) {
     this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, metadataFile,
-        null);
+        null, null);
   }
 
   /** The digests of the blobs this pointer names: its metadata's and its state's, if any. */

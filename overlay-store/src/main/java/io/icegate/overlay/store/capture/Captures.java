@@ -104,27 +104,45 @@ public final class Captures {
    *     capture: its Delta state and change record), stored as a blob of its own and named by the
    *     pointer ({@link CapturePointer#state}) in the same pointer transaction, so it is current
    *     exactly while the capture is; {@code null} for none
+   * @param historySinceMillis {@link CapturePointer#historySinceMillis} of the capture, or null
+   * @param source what the capture is
    */
   public record Candidate(String tableId, Optional<CapturePointer> expected, String location,
-      byte[] metadataJson, String metadataFile, byte[] state) {
+      byte[] metadataJson, String metadataFile, byte[] state, Long historySinceMillis,
+      Source source) {
     public Candidate {
       Objects.requireNonNull(tableId, "tableId");
       Objects.requireNonNull(expected, "expected");
       Objects.requireNonNull(location, "location");
       Objects.requireNonNull(metadataJson, "metadataJson");
+      Objects.requireNonNull(source, "source");
     }
 
-    /** A capture with a metadata file of the caller's and no state. */
+    /** A capture read from {@code location} with a metadata file of the caller's, no state. */
     public Candidate(String tableId, Optional<CapturePointer> expected, String location,
         byte[] metadataJson, String metadataFile) {
-      this(tableId, expected, location, metadataJson, metadataFile, null);
+      this(tableId, expected, location, metadataJson, metadataFile, null, null, Source.UPSTREAM);
     }
 
     /** A capture of an upstream Iceberg metadata file, {@code location}. */
     public Candidate(String tableId, Optional<CapturePointer> expected, String location,
         byte[] metadataJson) {
-      this(tableId, expected, location, metadataJson, null, null);
+      this(tableId, expected, location, metadataJson, null);
     }
+  }
+
+  /** What a {@link Candidate} is. */
+  public enum Source {
+    /**
+     * What the upstream's {@code location} holds now: nothing to publish when the pointer read
+     * names that location already.
+     */
+    UPSTREAM,
+    /**
+     * The current capture again, the same {@code location}, without history older than the
+     * retention (issue 28): published although the pointer names that location.
+     */
+    RETENTION
   }
 
   /**
@@ -146,8 +164,9 @@ public final class Captures {
   }
 
   /**
-   * Publishes a batch of captures: the blobs of every candidate whose {@code expected} does not
-   * already name its location ({@link Blobs#writeAll}, few transactions), then all their pointers
+   * Publishes a batch of captures: the blobs of every candidate but an {@link Source#UPSTREAM}
+   * one whose {@code expected} already names its location ({@link Blobs#writeAll}, few
+   * transactions), then all their pointers
    * in one transaction that runs {@code fence} once and, per candidate, asserts the capture
    * generation it read and its blob's completeness. A candidate whose generation moved or whose
    * Table is gone is {@link CaptureOutcome.Skipped} without failing the others; one whose blob was
@@ -168,7 +187,7 @@ public final class Captures {
     List<Integer> open = new ArrayList<>();
     for (int i = 0; i < candidates.size(); i++) {
       Candidate c = candidates.get(i);
-      if (c.expected().isPresent()
+      if (c.source() == Source.UPSTREAM && c.expected().isPresent()
           && c.expected().get().upstreamMetadataLocation().equals(c.location())) {
         outcomes[i] = new CaptureOutcome.Unchanged(c.expected().get());
       } else {
@@ -291,7 +310,7 @@ public final class Captures {
       return null;
     }
     CapturePointer next = new CapturePointer(read + 1, location, digest, size, now(),
-        candidate.metadataFile(), state);
+        candidate.metadataFile(), state, candidate.historySinceMillis());
     pointers.set(tx, accountId, tableId, next);
     Table spec = table.get().spec();
     Map<String, String> properties = new HashMap<>(spec.properties());
