@@ -157,7 +157,7 @@ public final class AdminOperations {
             Boolean.TRUE.equals(body.paused()));
         yield created(overlays.create(account, spec, createRequest(call)));
       }
-      case LIST_OVERLAYS -> page(overlays.list(account, pageRequest(call)));
+      case LIST_OVERLAYS -> page(overlays.list(existing(account), pageRequest(call)));
       case GET_OVERLAY -> resource(200, overlays.get(account, call.var("overlay")));
       case PATCH_OVERLAY -> {
         String id = call.var("overlay");
@@ -363,11 +363,20 @@ public final class AdminOperations {
   /**
    * The precondition of {@code If-Match} (RFC 9110 13.1.1): none when absent or {@code *} (the
    * resource exists, which the operation checks anyway), else the generations its list of ETags
-   * names, any one of which satisfies it; 412 when it names none of this resource.
+   * names, any one of which satisfies it; 412 when it names none of this resource. A value that is
+   * no list of quoted tags ({@code abc}, {@code W/abc}: quotes a shell stripped) is also 412, as
+   * 13.1.1 evaluates anything but {@code *} or a matching tag as false, but its detail says the
+   * tag must be sent quoted as the ETag header gave it, which a plain mismatch would not reveal.
    */
   static ExpectedGeneration optionalIfMatch(AdminCall call, String id) {
     if (call.ifMatch() == null || call.ifMatch().strip().equals("*")) {
       return ExpectedGeneration.any();
+    }
+    if (!Etags.isTagList(call.ifMatch())) {
+      throw new IcegateException(ErrorCode.PRECONDITION_FAILED, null, "If-Match is not a list of"
+          + " entity tags: send the ETag exactly as the ETag header returned it, double quotes"
+          + " included (e.g. " + Etags.of(id, 1) + "; a shell may have stripped the quotes)",
+          null);
     }
     java.util.Set<Long> generations = Etags.generationsOf(call.ifMatch(), id);
     if (generations.isEmpty()) {

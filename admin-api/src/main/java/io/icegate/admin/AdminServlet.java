@@ -105,7 +105,7 @@ public final class AdminServlet extends HttpServlet {
       byte[] body = readBody(req);
       Map<String, String> query = queryParameters(req);
       AdminCall call = new AdminCall(route, vars.get(), query, body,
-          req.getHeader("If-Match"), req.getHeader("Idempotency-Key"), caller,
+          ifMatch(req), req.getHeader("Idempotency-Key"), caller,
           req.getHeader("Prefer"));
       return operations.handle(call);
     }
@@ -114,7 +114,20 @@ public final class AdminServlet extends HttpServlet {
           ErrorCode.METHOD_NOT_ALLOWED.format(req.getMethod()));
       return reply.withHeader("Allow", String.join(", ", allowed));
     }
-    return problem(ErrorCode.ROUTE_NOT_FOUND, ErrorCode.ROUTE_NOT_FOUND.format("the path"));
+    // the raw (still encoded) path, bounded: it is the client's own text, echoed so that a typo
+    // shows; the route table is the OpenAPI document
+    String target = raw.length() > 200 ? raw.substring(0, 200) + "..." : raw;
+    return problem(ErrorCode.ROUTE_NOT_FOUND, ErrorCode.ROUTE_NOT_FOUND.format(
+        req.getMethod() + " " + target + " (the routes are listed in /admin/v1/openapi.yaml)"));
+  }
+
+  /**
+   * The {@code If-Match} field, its lines joined (RFC 9110 5.3: several lines of a list field are
+   * one comma-separated list), or null when absent.
+   */
+  private static String ifMatch(HttpServletRequest req) {
+    List<String> lines = java.util.Collections.list(req.getHeaders("If-Match"));
+    return lines.isEmpty() ? null : String.join(", ", lines);
   }
 
   /**
@@ -123,12 +136,22 @@ public final class AdminServlet extends HttpServlet {
    * so 400 {@code MALFORMED_REQUEST}, not a 500.
    */
   private static Map<String, String> queryParameters(HttpServletRequest req) {
-    Map<String, String> query = new LinkedHashMap<>();
+    Map<String, String[]> parameters;
     try {
-      req.getParameterMap().forEach((k, v) -> query.put(k, v.length > 0 ? v[0] : ""));
+      parameters = req.getParameterMap();
     } catch (RuntimeException e) {
       throw new IcegateException(ErrorCode.MALFORMED_REQUEST, null, "the query string is not valid");
     }
+    Map<String, String> query = new LinkedHashMap<>();
+    parameters.forEach((k, v) -> {
+      // every parameter of the admin API takes one value: taking the first of several would
+      // silently answer a request other than the one the client meant (pageSize=10&pageSize=1000)
+      if (v.length > 1) {
+        throw IcegateException.invalidArgument("query parameter " + k + " is given " + v.length
+            + " times; give it once");
+      }
+      query.put(k, v.length > 0 ? v[0] : "");
+    });
     return query;
   }
 

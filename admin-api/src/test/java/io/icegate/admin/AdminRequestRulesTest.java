@@ -130,4 +130,58 @@ class AdminRequestRulesTest {
         .doesNotContain(" in ").doesNotContain("hush");
     assertThat(server.send("GET", base + "/catalogs", null).body()).doesNotContain("\"dup\"");
   }
+
+  /** Tryout: an ETag whose quotes a shell stripped got a bare 412 with nothing to go on. */
+  @Test
+  void anUnquotedTagIs412SayingToQuoteItAndSeveralLinesAreOneList() {
+    HttpResponse<String> created = server.send("POST", base + "/catalogs",
+        "{\"name\":\"quoted\",\"warehouse\":\"file:/tmp/quoted\"}");
+    String id = json(created).get("id").asText();
+    String etag = created.headers().firstValue("ETag").orElseThrow();
+    String bare = etag.replace("\"", "");
+    String path = base + "/catalogs/" + id;
+    for (String unquoted : new String[] {bare, "W/" + bare, bare + ", " + bare}) {
+      JsonNode problem = assertProblem(server.send("PATCH", path, "{\"name\":\"q2\"}",
+          "If-Match", unquoted), 412, "PRECONDITION_FAILED");
+      assertThat(problem.get("detail").asText()).as(unquoted)
+          .contains("double quotes").contains("\"" + id + "/");
+    }
+    // a stale but well-formed tag keeps the plain wording
+    assertThat(assertProblem(server.send("PATCH", path, "{\"name\":\"q2\"}", "If-Match",
+        "\"other/1\""), 412, "PRECONDITION_FAILED").get("detail").asText())
+        .doesNotContain("double quotes");
+    // RFC 9110 5.3: two lines are the list "other/1", ETAG, so the current tag matches
+    HttpResponse<String> twoLines = server.send("PATCH", path, "{\"name\":\"q2\"}",
+        "If-Match", "\"other/1\"", "If-Match", etag);
+    assertThat(twoLines.statusCode()).as(twoLines.body()).isEqualTo(200);
+  }
+
+  /** Tryout: the overlays of a missing account were an empty page, the catalogs a 404. */
+  @Test
+  void everyAccountScopedListOfAMissingAccountIs404() {
+    for (String list : new String[] {"catalogs", "integrations", "overlays", "tokens"}) {
+      JsonNode problem = assertProblem(server.send("GET",
+          "/admin/v1/accounts/no-such-account/" + list, null), 404, "NOT_FOUND");
+      assertThat(problem.get("detail").asText()).as(list).contains("no-such-account");
+    }
+  }
+
+  @Test
+  void anEmptyOrRepeatedPageParameterIs400NamingIt() {
+    for (String query : new String[] {"pageSize=", "pageSize=10&pageSize=1000",
+        "pageToken=a&pageToken=b", "pageSize=5&pageToken=&pageToken="}) {
+      JsonNode problem = assertProblem(server.send("GET", base + "/catalogs?" + query, null), 400,
+          "INVALID_ARGUMENT");
+      assertThat(problem.get("detail").asText()).as(query)
+          .contains(query.contains("pageToken") ? "pageToken" : "pageSize");
+    }
+  }
+
+  @Test
+  void anUnknownRouteNamesMethodAndPath() {
+    JsonNode problem = assertProblem(server.send("DELETE", "/admin/v1/acounts/x", null), 404,
+        "ROUTE_NOT_FOUND");
+    assertThat(problem.get("detail").asText()).contains("DELETE /admin/v1/acounts/x")
+        .doesNotContain("the path");
+  }
 }

@@ -32,6 +32,16 @@ public final class Etags {
   }
 
   /**
+   * Whether {@code ifMatch} is a well-formed list of entity tags (RFC 9110 8.8.3: each tag in
+   * double quotes, optionally {@code W/}-prefixed). A bare {@code abc} or {@code W/abc} is not: the
+   * quotes are part of the tag, and a shell often strips them from a header typed on a command
+   * line.
+   */
+  public static boolean isTagList(String ifMatch) {
+    return ifMatch != null && !tags(ifMatch).isEmpty();
+  }
+
+  /**
    * The entity tags of a list ({@code #entity-tag}: tags separated by commas and optional white
    * space), each with its quotes and any {@code W/} prefix; empty when the list is malformed.
    * Tags are split at their quotes, not at commas, which a tag may contain.
