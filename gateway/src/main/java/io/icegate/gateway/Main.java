@@ -31,7 +31,7 @@ public final class Main implements Runnable {
 
   /** The whole command tree, reading from and writing to {@code environment}. */
   public static CommandLine commandLine(CliEnvironment environment) {
-    return Cli.install(new CommandLine(new Main()), environment);
+    return BuildVersion.installOn(Cli.install(new CommandLine(new Main()), environment));
   }
 
   /**
@@ -42,7 +42,7 @@ public final class Main implements Runnable {
     CommandLine root = new CommandLine(new Main());
     root.setOut(environment.out());
     root.setErr(environment.err());
-    return root;
+    return BuildVersion.installOn(root);
   }
 
   @Override

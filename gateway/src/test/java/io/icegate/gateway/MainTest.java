@@ -35,4 +35,38 @@ class MainTest {
           .isEqualTo(run(Main::commandLine, args));
     }
   }
+
+  @Test
+  void versionIsTheBuildsOnEveryLevel() {
+    String expected = "0\nicegate " + BuildVersion.version() + "\n";
+    assertThat(BuildVersion.version()).matches("[0-9]+\\.[0-9]+\\.[0-9]+.*");
+    assertThat(run(Main::commandLine, "--version")).isEqualTo(expected + "\n");
+    assertThat(run(Main::serveCommandLine, "serve", "--version")).isEqualTo(expected + "\n");
+    assertThat(run(Main::commandLine, "integration", "list", "--version")).isEqualTo(expected + "\n");
+  }
+
+  /** A malformed endpoint is one usage line before any request or token lookup, never a trace. */
+  @Test
+  void malformedEndpointsAreOneUsageLine() {
+    Map<String, String> problems = Map.of(
+        "127.0.0.1:8181", "'127.0.0.1:8181' has no http:// or https:// scheme",
+        "localhost:8181", "'localhost:8181' has no http:// or https:// scheme",
+        "http://", "'http://' is not a URL",
+        "ftp://x", "'ftp://x' has scheme ftp, not http or https",
+        "http://host name:8181", "contains white space",
+        " http://127.0.0.1:8181", "contains white space",
+        "http://u:pw@127.0.0.1:8181", "carries user info",
+        "http://127.0.0.1:8181?x=1", "has a query or fragment");
+    problems.forEach((endpoint, problem) -> {
+      String[] lines = run(Main::commandLine, "catalog", "list", "--endpoint", endpoint)
+          .split("\n");
+      assertThat(lines[0]).as(endpoint).isEqualTo("2");
+      String err = String.join("\n", java.util.Arrays.copyOfRange(lines, 2, lines.length));
+      assertThat(err).as(endpoint)
+          .startsWith("icegate: --endpoint ").contains(problem)
+          .contains("write the gateway's base URL as http://HOST:PORT")
+          .doesNotContain("Exception").doesNotContain("\tat ").doesNotContain("pw");
+      assertThat(err.strip().lines()).as(endpoint).hasSize(1);
+    });
+  }
 }

@@ -60,8 +60,19 @@ public final class GlobalOptions {
    */
   public Settings resolve() {
     ConfigFile file = ConfigFile.read(ConfigFile.location(environment.home()));
-    String url = first(Optional.ofNullable(endpoint), environment.variable("ICEGATE_ENDPOINT"),
-        file.get("endpoint")).orElse(DEFAULT_ENDPOINT);
+    String url;
+    String source;
+    if (endpoint != null) {
+      url = endpoint;
+      source = "--endpoint";
+    } else if (environment.variable("ICEGATE_ENDPOINT").isPresent()) {
+      url = environment.variable("ICEGATE_ENDPOINT").get();
+      source = "ICEGATE_ENDPOINT";
+    } else {
+      url = file.get("endpoint").orElse(DEFAULT_ENDPOINT);
+      source = "endpoint in " + ConfigFile.location(environment.home());
+    }
+    Endpoint.check(url, source);
     String accountRef = first(Optional.ofNullable(account), environment.variable("ICEGATE_ACCOUNT"),
         file.get("account")).orElse(DEFAULT_ACCOUNT);
     String token;
