@@ -49,10 +49,10 @@ public final class MasterKeyCheck {
     Found found = store.read(MasterKeyCheck::find);
     if (found != null && !MasterKey.configured(envValue, keyFile, dataDir)) {
       throw new MasterKey.UnusableKeyException("store " + storeName + " already holds secrets"
-          + " under a master key" + written(found) + ", and this gateway has none (no "
-          + MasterKey.ENV + ", no " + MasterKey.FILE_ENV + ", no " + MasterKey.GENERATED_FILE
-          + " in data dir " + dataDir.toAbsolutePath() + "): start it with " + advice(found)
-          + "; no key was generated");
+          + " under a master key" + written(found) + ", and this gateway has none: neither "
+          + MasterKey.ENV + " nor " + MasterKey.FILE_ENV + " is set and data dir "
+          + dataDir.toAbsolutePath() + " has no " + MasterKey.GENERATED_FILE + "; " + advice(found)
+          + " and start again; no key was generated");
     }
     MasterKey key = MasterKey.load(envValue, keyFile, dataDir,
         found == null ? generation : MasterKey.Generation.FORBIDDEN);
@@ -60,9 +60,9 @@ public final class MasterKeyCheck {
       found = record(store, key);
     }
     if (!found.opensWith(key)) {
-      throw new MasterKey.UnusableKeyException("store " + storeName + " holds a master key check"
-          + " from another master key than this gateway's (from " + key.source() + ")"
-          + written(found) + ": start it with " + advice(found));
+      throw new MasterKey.UnusableKeyException("store " + storeName + " was written under"
+          + " another master key than this gateway's, which comes from " + key.source()
+          + written(found) + "; " + advice(found) + " and start again; nothing was changed");
     }
     return key;
   }
@@ -117,21 +117,26 @@ public final class MasterKeyCheck {
     }
   }
 
+  /** How the store's key was configured, as a clause after "a master key" (no parentheses). */
   private static String written(Found found) {
-    return found.setting() == null ? " (its stored secrets do not decrypt with it)"
-        : " (written with the key from " + found.setting() + ")";
+    return found.setting() == null ? ": its stored secrets do not decrypt with this key"
+        : ": the store's key was configured by " + found.setting();
   }
 
-  /** What to start the gateway with: the setting the store names, or the two ways to give a key. */
+  /**
+   * What the operator sets to start the gateway: the setting the store names, or the two ways to
+   * give a key; an imperative clause.
+   */
   private static String advice(Found found) {
     if (found.setting() == null) {
-      return "the key its secrets were written with (" + MasterKey.ENV + " or "
-          + MasterKey.FILE_ENV + ")";
+      return "set " + MasterKey.ENV + " (or " + MasterKey.FILE_ENV + ") to the key the store was"
+          + " created with";
     }
     return found.setting().equals(MasterKey.ENV)
-        ? "the same " + MasterKey.ENV + " as the gateway that wrote it"
-        : MasterKey.FILE_ENV + "=" + found.setting() + " (that gateway's key file) or the same "
-            + MasterKey.ENV;
+        ? "set " + MasterKey.ENV + " to the key the store was created with, the value the"
+            + " gateway that wrote it has"
+        : "set " + MasterKey.FILE_ENV + "=" + found.setting() + ", the key file the store was"
+            + " created with, or " + MasterKey.ENV + " to that file's content";
   }
 
   /**

@@ -47,7 +47,37 @@ final class UpstreamFailures {
     } else {
       code = Code.UPSTREAM_PROTOCOL_ERROR;
     }
-    return new CatalogAccessException(code, operation + " failed: " + e.getMessage(), e);
+    return new CatalogAccessException(code, operation + " failed: " + message(e), e);
+  }
+
+  /**
+   * The exception's message without a printed {@code null}: iceberg-core's OAuth error handler
+   * formats {@code "Not authorized: <error>: <error_description>"}, and a token endpoint may leave
+   * the description out (RFC 6749 5.2 makes it optional), which read {@code invalid_client: null}.
+   * The standard error codes are explained instead.
+   */
+  static String message(RuntimeException e) {
+    String message = e.getMessage();
+    if (message == null) {
+      return e.getClass().getSimpleName() + " without a message";
+    }
+    if (!message.endsWith(": null")) {
+      return message;
+    }
+    String head = message.substring(0, message.length() - ": null".length());
+    String error = head.substring(head.lastIndexOf(' ') + 1);
+    String meaning = switch (error) {
+      case "invalid_client" -> "the token endpoint did not accept the client id and secret";
+      case "invalid_grant" -> "the token endpoint refused the grant (expired or revoked)";
+      case "unauthorized_client" ->
+          "the client may not use the client-credentials grant at this token endpoint";
+      case "unsupported_grant_type" ->
+          "the token endpoint does not support the client-credentials grant";
+      case "invalid_scope" -> "the token endpoint refused the requested scope";
+      case "invalid_request" -> "the token endpoint found the token request malformed";
+      default -> "the upstream gave no description";
+    };
+    return head + " (" + meaning + ")";
   }
 
   /**
@@ -60,7 +90,7 @@ final class UpstreamFailures {
   static CatalogAccessException translateSetup(RuntimeException e) {
     if (e.getClass() == RESTException.class) {
       return new CatalogAccessException(
-          Code.CONNECTION_FAILED, "catalog session setup failed: " + e.getMessage(), e);
+          Code.CONNECTION_FAILED, "catalog session setup failed: " + message(e), e);
     }
     return translate("catalog session setup", e);
   }
