@@ -20,6 +20,7 @@ import io.icegate.gateway.ops.RouteMetrics;
 import io.icegate.gateway.server.DataDirLock;
 import io.icegate.gateway.server.HttpServer;
 import io.icegate.gateway.server.HttpSettings;
+import io.icegate.gateway.server.ListeningPort;
 import io.icegate.gateway.server.StoreLocation;
 import io.icegate.gateway.vending.AssumeRoleVending;
 import io.icegate.gateway.vending.ManagedTableCredentials;
@@ -31,6 +32,7 @@ import io.icegate.overlay.generated.GeneratedFilesCollector;
 import io.icegate.overlay.jobs.RefreshScheduler;
 import io.icegate.overlay.store.capture.CaptureChunkCollector;
 import java.io.PrintStream;
+import java.nio.channels.ServerSocketChannel;
 import java.time.Clock;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -66,20 +68,29 @@ public final class Gateway implements AutoCloseable {
    * Opens the store, bootstraps it when empty, and starts serving.
    *
    * @param out where the generated bootstrap token is printed (once)
+   * @throws ListeningPort.UnavailableException when the port is in use or the address cannot be
+   *     bound (checked first: nothing is created then)
    * @throws DataDirLock.InUseException when another server holds the data dir
-   * @throws Exception when the store cannot be opened or the port cannot be bound
+   * @throws Exception when the store cannot be opened
    */
   public static Gateway start(GatewaySettings settings, PrintStream out) throws Exception {
-    DataDirLock lock = DataDirLock.acquire(settings.dataDir());
+    ServerSocketChannel listening = ListeningPort.bind(settings.bind(), settings.port());
+    DataDirLock lock;
     KvStore store;
     try {
-      store = StoreLocation.open(settings.store(), settings.dataDir());
+      lock = DataDirLock.acquire(settings.dataDir());
+      try {
+        store = StoreLocation.open(settings.store(), settings.dataDir());
+      } catch (Exception | Error e) {
+        lock.close();
+        throw e;
+      }
     } catch (Exception | Error e) {
-      lock.close();
+      listening.close();
       throw e;
     }
-    return start(settings, StoreLocation.resolve(settings.store(), settings.dataDir()), lock,
-        store, out);
+    return start(settings, StoreLocation.resolve(settings.store(), settings.dataDir()), listening,
+        lock, store, out);
   }
 
   /**
@@ -89,18 +100,27 @@ public final class Gateway implements AutoCloseable {
    */
   public static Gateway start(GatewaySettings settings, KvStore store, PrintStream out)
       throws Exception {
+    ServerSocketChannel listening;
     DataDirLock lock;
     try {
-      lock = DataDirLock.acquire(settings.dataDir());
+      listening = ListeningPort.bind(settings.bind(), settings.port());
+      try {
+        lock = DataDirLock.acquire(settings.dataDir());
+      } catch (Exception | Error e) {
+        listening.close();
+        throw e;
+      }
     } catch (Exception | Error e) {
       store.close();
       throw e;
     }
-    return start(settings, "embedded " + store.getClass().getSimpleName(), lock, store, out);
+    return start(settings, "embedded " + store.getClass().getSimpleName(), listening, lock, store,
+        out);
   }
 
-  private static Gateway start(GatewaySettings settings, String storeName, DataDirLock lock,
-      KvStore store, PrintStream out) throws Exception {
+  private static Gateway start(GatewaySettings settings, String storeName,
+      ServerSocketChannel listening, DataDirLock lock, KvStore store, PrintStream out)
+      throws Exception {
     try {
       Clock clock = Clock.systemUTC();
       IdempotencySettings idempotency = IdempotencySettings.DEFAULT;
@@ -138,8 +158,8 @@ public final class Gateway implements AutoCloseable {
       io.icegate.admin.AdminServlet admin = io.icegate.admin.AdminApi.servlet(
           services, authenticator.accountCleanup(), http.maxRequestBytes(),
           settings.maxTokenLifetime(), settings.minRefreshInterval());
-      HttpServer server = HttpServer.start(http, store, services.core().readiness(), servlet,
-          admin, metrics);
+      HttpServer server = HttpServer.start(http, listening, store, services.core().readiness(),
+          servlet, admin, metrics);
       // The resolved values (bound port, store path), not the flags: port 0 and a default store
       // say nothing. Neither the token nor any credential is part of the line.
       LOG.info("gateway started: bind={}, port={}, store={}, dataDir={}, allowLocalFiles={}, "
@@ -157,6 +177,7 @@ public final class Gateway implements AutoCloseable {
     } catch (Exception | Error e) {
       store.close();
       lock.close();
+      listening.close(); // a no-op once the server took it and closed it
       throw e;
     }
   }

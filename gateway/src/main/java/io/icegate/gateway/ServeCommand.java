@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import io.icegate.gateway.server.DataDirLock;
+import io.icegate.gateway.server.ListeningPort;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -100,7 +101,8 @@ public final class ServeCommand implements Callable<Integer> {
         return refused(e);
       }
       gateway = Gateway.start(settings, System.out);
-    } catch (DataDirLock.InUseException | MasterKey.UnusableKeyException
+    } catch (ListeningPort.UnavailableException | DataDirLock.InUseException
+        | MasterKey.UnusableKeyException
         | ReconcileSettings.InvalidSettingException e) {
       return refused(e);
     }

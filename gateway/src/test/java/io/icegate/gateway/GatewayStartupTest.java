@@ -120,4 +120,28 @@ class GatewayStartupTest {
       logger.detachAppender(appender);
     }
   }
+
+  /**
+   * Tryout: a busy port printed a 39-line trace after the store and the bootstrap token were
+   * created. The port is bound first: one line naming it, exit 1, nothing created.
+   */
+  @Test
+  void aBusyPortIsOneLineBeforeAnythingIsCreated() throws Exception {
+    Path dataDir = tmp.resolve("busy");
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getByName("127.0.0.1"))) {
+      String port = Integer.toString(taken.getLocalPort());
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      CliEnvironment environment = new CliEnvironment(Map.of(), tmp, label -> Optional.empty(),
+          new PrintWriter(out, true), new PrintWriter(err, true));
+      int code = Main.commandLine(environment)
+          .execute("serve", "--port", port, "--data-dir", dataDir.toString());
+      assertThat(code).isEqualTo(1);
+      assertThat(err.toString()).startsWith("icegate: cannot listen on 127.0.0.1 port " + port)
+          .contains("in use").contains("--port").doesNotContain("Exception");
+      assertThat(err.toString().strip().lines()).hasSize(1);
+      assertThat(dataDir).doesNotExist();
+    }
+  }
 }

@@ -204,7 +204,13 @@ public final class IcebergOperations {
     Map<String, String> query = request.query();
     String token = query.get("pageToken");
     String size = query.get("pageSize");
-    if (size == null || size.isEmpty()) {
+    if (size != null && size.isEmpty()) {
+      // unlike an empty pageToken (the spec's way to ask for the first page), an empty pageSize
+      // asks for nothing the spec defines
+      throw new org.apache.iceberg.exceptions.BadRequestException(
+          "pageSize must be an integer, got an empty value");
+    }
+    if (size == null) {
       return token == null || token.isEmpty()
           ? null
           : new PageRequest(token, PageRequest.DEFAULT_PAGE_SIZE);

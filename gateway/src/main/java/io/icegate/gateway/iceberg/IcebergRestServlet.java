@@ -114,14 +114,24 @@ public final class IcebergRestServlet extends HttpServlet {
       return error(ErrorMapping.of(413, ErrorMapping.typeOf(413),
           "request body larger than " + maxBodyBytes + " bytes"));
     }
-    Map<String, String> query = new HashMap<>();
+    Map<String, String[]> parameters;
     try {
-      req.getParameterMap().forEach((k, v) -> query.put(k, v.length > 0 ? v[0] : ""));
+      parameters = req.getParameterMap();
     } catch (RuntimeException e) {
       // Jetty refuses a malformed query string (a bad percent escape such as %ZZ) with its own
       // unchecked exception: the client's error, not a 500.
       throw new BadRequestException("the query string is not valid");
     }
+    Map<String, String> query = new HashMap<>();
+    parameters.forEach((k, v) -> {
+      // every query parameter of the spec takes one value: taking the first of several would
+      // silently answer another request than the client meant (pageSize=10&pageSize=1000)
+      if (v.length > 1) {
+        throw new BadRequestException("query parameter %s is given %d times; give it once", k,
+            v.length);
+      }
+      query.put(k, v.length > 0 ? v[0] : "");
+    });
     if (route == Route.OAUTH_TOKENS && isForm(req)) {
       // Only the OAuth token route is form-encoded (other routes read the body as JSON, whatever
       // the declared type); its fields would be parameters only had the container parsed the

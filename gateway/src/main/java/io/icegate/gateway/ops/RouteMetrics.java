@@ -22,6 +22,11 @@ public final class RouteMetrics {
   public static final String ROUTE_ATTRIBUTE = io.icegate.admin.AdminServlet.ROUTE_ATTRIBUTE;
   /** The route label of a request no route matched (404, 405, a refused method). */
   public static final String UNMATCHED = "unmatched";
+  /**
+   * The route label of a request Jetty refused before any servlet saw it (a URI it does not
+   * accept: an encoded dot segment, a bad percent escape), so no route could be matched.
+   */
+  public static final String INVALID = "invalid";
 
   /** Histogram upper bounds, in seconds. */
   static final double[] BOUNDS = {0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5};

@@ -40,13 +40,16 @@ public final class HttpServer implements AutoCloseable {
   /**
    * Starts the server.
    *
+   * @param listening the socket to accept on, bound by {@link ListeningPort#bind} to {@code
+   *     settings}' address; the server owns it from now on and closes it when it stops
    * @param store the store whose statistics {@code /metrics} shows
    * @param readiness the probe of {@code /readyz}
    *
-   * @throws Exception when the port cannot be bound or a servlet fails to initialize
+   * @throws Exception when a servlet fails to initialize
    */
   public static HttpServer start(
-      HttpSettings settings, KvStore store, StoreReadiness readiness, IcebergRestServlet iceberg,
+      HttpSettings settings, java.nio.channels.ServerSocketChannel listening, KvStore store,
+      StoreReadiness readiness, IcebergRestServlet iceberg,
       jakarta.servlet.http.HttpServlet admin, RouteMetrics metrics)
       throws Exception {
     avoidJmxProbe();
@@ -62,6 +65,7 @@ public final class HttpServer implements AutoCloseable {
     ServerConnector connector = new ServerConnector(server, new TargetRecordingConnectionFactory(config));
     connector.setHost(settings.bind());
     connector.setPort(settings.port());
+    connector.open(listening);
     server.addConnector(connector);
 
     ServletContextHandler context = new ServletContextHandler();
@@ -85,7 +89,7 @@ public final class HttpServer implements AutoCloseable {
     add(context, new MetricsServlet(metrics, store), "/metrics");
     add(context, new NotFoundServlet(), "/");
     server.setHandler(context);
-    server.setErrorHandler(new JsonErrorHandler());
+    server.setErrorHandler(new JsonErrorHandler(metrics));
     server.setStopTimeout(5_000);
     server.start();
     return new HttpServer(server, connector);

@@ -4,6 +4,8 @@ import io.icegate.admin.AdminServlet;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.gateway.iceberg.ErrorMapping;
 import io.icegate.gateway.iceberg.IcebergJson;
+import io.icegate.gateway.ops.RouteMetrics;
+import io.icegate.gateway.ops.RouteMetricsFilter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
@@ -19,10 +21,21 @@ import org.eclipse.jetty.util.Callback;
  * catalogue code under {@code /admin}, an Iceberg {@code ErrorResponse} everywhere else.
  */
 final class JsonErrorHandler extends ErrorHandler {
+  private final RouteMetrics metrics;
+
+  /** @param metrics where an error answered before any servlet ran is counted */
+  JsonErrorHandler(RouteMetrics metrics) {
+    this.metrics = metrics;
+  }
 
   @Override
   protected void generateResponse(Request request, Response response, int code, String message,
       Throwable cause, Callback callback) throws IOException {
+    // RouteMetricsFilter never saw a request Jetty refused before dispatching it (a bad percent
+    // escape, an encoded dot segment): without this count such refusals would be invisible.
+    if (request.getAttribute(RouteMetricsFilter.COUNTED_ATTRIBUTE) == null) {
+      metrics.record(RouteMetrics.INVALID, code, System.nanoTime() - request.getBeginNanoTime());
+    }
     String text = message == null || message.isEmpty() ? HttpStatus.getMessage(code) : message;
     byte[] body;
     if (isAdmin(request)) {

@@ -159,6 +159,18 @@ class BadInputTest {
       assertThat(error.get("type").asText()).as(size).isEqualTo("BadRequestException");
       assertThat(error.get("message").asText()).as(size).contains("pageSize");
     }
+    // tryout: an empty pageSize was served as no paging, a repeated one took its first value
+    for (String query : new String[] {"pageSize=", "pageSize=1&pageSize=1000",
+        "pageToken=a&pageToken=b", "pageSize=1&pageToken=&pageToken="}) {
+      JsonNode error = expectError(400, "GET", "/iceberg/v1/" + prefix + "/namespaces?" + query,
+          null);
+      assertThat(error.get("type").asText()).as(query).isEqualTo("BadRequestException");
+      assertThat(error.get("message").asText()).as(query)
+          .contains(query.contains("pageToken") ? "pageToken" : "pageSize");
+    }
+    // an empty pageToken is the spec's way to ask for the first page
+    assertThat(gateway.send("GET", "/iceberg/v1/" + prefix + "/namespaces?pageToken=&pageSize=1",
+        null).statusCode()).isEqualTo(200);
     // a positive integer of any size is a valid page size: the store's largest page is served
     for (String size : new String[] {"2147483648", "9223372036854775808"}) {
       HttpResponse<String> page = gateway.send("GET",

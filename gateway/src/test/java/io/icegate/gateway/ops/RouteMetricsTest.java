@@ -47,4 +47,25 @@ class RouteMetricsTest {
           .doesNotContain("another-id").doesNotContain("app.js");
     }
   }
+
+  /**
+   * Tryout: a request Jetty refuses before any servlet (an encoded dot segment, a bad percent
+   * escape) was answered 400 but counted nowhere.
+   */
+  @Test
+  void requestsRefusedBeforeAnyServletAreCountedAsInvalid() {
+    try (GatewayFixture gateway = GatewayFixture.start()) {
+      for (String path : new String[] {"/iceberg/v1/%2e%2e/namespaces", "/iceberg/v1/ns/%ZZ",
+          "/admin/v1/%2e%2e/accounts"}) {
+        assertThat(gateway.rawGet(path)).as(path).startsWith("HTTP/1.1 400");
+      }
+      gateway.send("GET", "/admin/v1/no-such-route", null);
+      String metrics = gateway.send("GET", "/metrics", null).body();
+      assertThat(metrics).contains(
+          "icegate_http_requests_total{route=\"" + RouteMetrics.INVALID + "\",status=\"400\"} 3",
+          "icegate_http_requests_total{route=\"unmatched\",status=\"404\"} 1",
+          "icegate_http_request_duration_seconds_count{route=\"" + RouteMetrics.INVALID + "\"} 3");
+      assertThat(metrics).doesNotContain("%2e").doesNotContain("%ZZ");
+    }
+  }
 }
