@@ -38,6 +38,17 @@ class AdminRequestRulesTest {
     server.close();
   }
 
+  /** A catalog created for a test: its id, first ETag and admin path. */
+  private record Created(String id, String etag, String path) {}
+
+  private static Created createCatalog(String name) {
+    HttpResponse<String> created = server.send("POST", base + "/catalogs",
+        "{\"name\":\"" + name + "\",\"warehouse\":\"file:/tmp/" + name + "\"}");
+    String id = json(created).get("id").asText();
+    return new Created(id, created.headers().firstValue("ETag").orElseThrow(),
+        base + "/catalogs/" + id);
+  }
+
   @Test
   void aPageSizeBeyondEveryNumberRangeIsTheUsualBadRequestNamingIt() {
     for (String size : new String[] {"9223372036854775808", "99999999999999999999999",
@@ -87,11 +98,10 @@ class AdminRequestRulesTest {
 
   @Test
   void ifMatchWithAListSucceedsWhenAnyTagMatchesAndStarIsAccepted() {
-    HttpResponse<String> created = server.send("POST", base + "/catalogs",
-        "{\"name\":\"listed\",\"warehouse\":\"file:/tmp/listed\"}");
-    String id = json(created).get("id").asText();
-    String etag = created.headers().firstValue("ETag").orElseThrow();
-    String path = base + "/catalogs/" + id;
+    Created created = createCatalog("listed");
+    String id = created.id();
+    String etag = created.etag();
+    String path = created.path();
     String stale = "\"" + id + "/99\"";
     String other = "\"someone-else/1\"";
 
@@ -134,12 +144,11 @@ class AdminRequestRulesTest {
   /** Tryout: an ETag whose quotes a shell stripped got a bare 412 with nothing to go on. */
   @Test
   void anUnquotedTagIs412SayingToQuoteItAndSeveralLinesAreOneList() {
-    HttpResponse<String> created = server.send("POST", base + "/catalogs",
-        "{\"name\":\"quoted\",\"warehouse\":\"file:/tmp/quoted\"}");
-    String id = json(created).get("id").asText();
-    String etag = created.headers().firstValue("ETag").orElseThrow();
+    Created created = createCatalog("quoted");
+    String id = created.id();
+    String etag = created.etag();
     String bare = etag.replace("\"", "");
-    String path = base + "/catalogs/" + id;
+    String path = created.path();
     for (String unquoted : new String[] {bare, "W/" + bare, bare + ", " + bare}) {
       JsonNode problem = assertProblem(server.send("PATCH", path, "{\"name\":\"q2\"}",
           "If-Match", unquoted), 412, "PRECONDITION_FAILED");

@@ -37,10 +37,11 @@ final class Endpoint {
     if (url.isBlank()) {
       return "is empty";
     }
-    for (int i = 0; i < url.length(); i++) {
-      if (Character.isWhitespace(url.charAt(i)) || Character.isISOControl(url.charAt(i))) {
-        return "'" + printable(url) + "' contains white space or a control character";
-      }
+    if (url.chars().anyMatch(Character::isISOControl)) {
+      return "contains a control character"; // not echoed: it could garble the terminal
+    }
+    if (url.chars().anyMatch(Character::isWhitespace)) {
+      return "'" + url + "' contains white space";
     }
     if (!url.contains("://")) {
       // "127.0.0.1:8181" is no URI at all, "localhost:8181" one with scheme "localhost"
@@ -70,17 +71,5 @@ final class Endpoint {
       return "'" + url + "' has a query or fragment";
     }
     return null;
-  }
-
-  private static String printable(String url) {
-    StringBuilder out = new StringBuilder();
-    url.codePoints().forEach(c -> {
-      if (Character.isISOControl(c)) {
-        out.append(String.format("\\u%04x", c));
-      } else {
-        out.appendCodePoint(c);
-      }
-    });
-    return out.toString();
   }
 }

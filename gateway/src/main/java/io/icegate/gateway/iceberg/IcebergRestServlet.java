@@ -145,11 +145,20 @@ public final class IcebergRestServlet extends HttpServlet {
       }
     }
     IcebergRequest request = new IcebergRequest(route, match.variables(), query, body,
-        req.getHeader("If-None-Match"), req.getHeader("Idempotency-Key"), principal,
+        listField(req, "If-None-Match"), req.getHeader("Idempotency-Key"), principal,
         req.getHeader("X-Iceberg-Access-Delegation"),
         // RFC 9110 5.3: repeated header lines are one comma-separated list
         String.join(", ", java.util.Collections.list(req.getHeaders("Accept-Encoding"))));
     return operations.handle(request);
+  }
+
+  /**
+   * A list-valued header field with its lines joined (RFC 9110 5.3: several lines are one
+   * comma-separated list), or null when absent.
+   */
+  private static String listField(HttpServletRequest req, String name) {
+    java.util.List<String> lines = java.util.Collections.list(req.getHeaders(name));
+    return lines.isEmpty() ? null : String.join(", ", lines);
   }
 
   private Principal authenticate(String header) {

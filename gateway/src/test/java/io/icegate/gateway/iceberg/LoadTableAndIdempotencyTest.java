@@ -74,6 +74,9 @@ class LoadTableAndIdempotencyTest {
         .statusCode()).isEqualTo(304);
     assertThat(gateway.send("GET", path + "?snapshots=refs", null, "If-None-Match", allTag)
         .statusCode()).isEqualTo(200);
+    // RFC 9110 5.3: two If-None-Match lines are one list, whichever line holds the current tag
+    assertThat(gateway.send("GET", path + "?snapshots=refs", null, "If-None-Match", allTag,
+        "If-None-Match", refsTag).statusCode()).isEqualTo(304);
 
     table.updateProperties().set("k", "v").commit();
     HttpResponse<String> changed = gateway.send("GET", path, null, "If-None-Match", allTag);
