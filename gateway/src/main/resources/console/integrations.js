@@ -132,7 +132,9 @@ export async function detail(main, id) {
     writeSection(admin, 'Update', update, rotate, place),
     h('h2', {}, 'Discovery'), discovery);
   await Promise.all([discover(discovery, id, []),
-    schedule('integrations', id).then(s => fill(scheduleView, s ? integrationScheduleView(s) : ''))
+    Promise.all([schedule('integrations', id), all(account('overlays'))])
+      .then(([s, overlays]) => fill(scheduleView, s ? integrationScheduleView(s,
+        new Map(overlays.map(o => [o.id, o.displayName]))) : ''))
       .catch(e => fill(scheduleView, errorBox(e)))]);
 }
 

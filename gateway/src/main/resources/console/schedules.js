@@ -51,15 +51,18 @@ export function overlayScheduleView(s) {
     ['Lag', lag(s.lagMillis)], ['Last error', problem(s.lastError)]])];
 }
 
-/** An Integration's schedule route answer: its effective plan and scheduler state. */
-export function integrationScheduleView(s) {
+/**
+ * An Integration's schedule route answer: its effective plan and scheduler state. names maps
+ * Overlay ids to display names (an id without one is shown as it is).
+ */
+export function integrationScheduleView(s, names = new Map()) {
   return [h('h2', {}, 'Schedule'), facts([
     ['Interval', h('span#schedule-interval', {}, s.interval || 'none (no Overlay asks for a refresh)')],
     ['Retention', h('span#schedule-retention', {}, s.retention || 'none (the current capture only)')],
     ['Scope', s.includeNamespaces && s.includeNamespaces.length
       ? s.includeNamespaces.map(namespaceText).join(', ') : 'the whole tree'],
     ['Overlays with demand', (s.overlays || []).length ? s.overlays.map((id, i) =>
-      [i ? ', ' : '', link('/overlays/' + encodeURIComponent(id), id)]) : 'none'],
+      [i ? ', ' : '', link('/overlays/' + encodeURIComponent(id), names.get(id) || id)]) : 'none'],
     ['Paused', s.paused ? 'yes' : 'no'],
     ['Next run', h('span#next-run', {}, time(s.nextRunAt))],
     ['Last success', h('span#last-success', {}, time(s.lastSuccessAt))],
@@ -94,25 +97,30 @@ export function integrationScheduleText(s) {
 export function pauseButton(what, path, answer, reload, placeId) {
   const paused = answer.body.paused === true;
   const button = h('button#pause-toggle', { type: 'button' }, paused ? 'Resume' : 'Pause');
+  // The page is built anew after the change: its outcome place and button are found again.
+  const show = async (content, rebuild) => {
+    if (rebuild) {
+      try {
+        await reload();
+      } catch (e) {
+        content = errorBox(e);
+      }
+    }
+    fill(document.getElementById(placeId), content);
+    const toggle = document.getElementById('pause-toggle');
+    if (toggle) { toggle.disabled = false; toggle.focus(); }
+  };
   button.addEventListener('click', async () => {
     button.disabled = true;
-    const place = () => document.getElementById(placeId);
-    fill(place(), h('p.loading', {}, 'Working…'));
+    fill(document.getElementById(placeId), h('p.loading', {}, 'Working…'));
     try {
       await call(path, { method: 'PATCH', headers: { 'If-Match': answer.etag },
         body: { paused: !paused } });
     } catch (e) {
-      if (e.status !== 412) {
-        fill(place(), errorBox(e));
-        button.disabled = false;
-        return;
-      }
-      await reload();
-      fill(place(), errorBox(staleVersion(what, e)));
+      await (e.status === 412 ? show(errorBox(staleVersion(what, e)), true) : show(errorBox(e), false));
       return;
     }
-    await reload();
-    fill(place(), h('p', {}, paused ? 'Resumed.' : 'Paused.'));
+    await show(h('p', {}, paused ? 'Resumed.' : 'Paused.'), true);
   });
   return button;
 }

@@ -50,16 +50,16 @@ class ConsoleScheduleBrowserTest {
   private static String failing;
   private static String downIntegration;
 
+  /** A failed step leaves the page behind, with the schedules the API answers now. */
   @org.junit.jupiter.api.extension.RegisterExtension
-  static final org.junit.jupiter.api.extension.AfterTestExecutionCallback FAILURES = context -> {
-    if (context.getExecutionException().isPresent() && browser != null) {
-      chromium.screenshot("failed-" + context.getRequiredTestMethod().getName());
-      System.out.println("page at failure of " + context.getRequiredTestMethod().getName() + ": "
-          + browser.getCurrentUrl() + "\n" + browser.findElement(By.tagName("body")).getText()
-          + "\nthe API's schedules now: " + api("/overlays/" + fresh + "/schedule") + " "
-          + api("/overlays/" + failing + "/schedule"));
+  static final PageOnFailure FAILURES = new PageOnFailure(() -> chromium, () -> {
+    try {
+      return "the API's schedules now: " + api("/overlays/" + fresh + "/schedule") + " "
+          + api("/overlays/" + failing + "/schedule");
+    } catch (Exception | AssertionError e) {
+      return "the API's schedules could not be read: " + e;
     }
-  };
+  });
 
   @BeforeAll
   static void start() throws Exception {
@@ -89,17 +89,10 @@ class ConsoleScheduleBrowserTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (chromium != null) {
-      chromium.close();
-    }
-    if (gw != null) {
-      gw.close();
-    }
-    if (upstream != null) {
-      upstream.close();
-    }
-    if (objects != null) {
-      objects.close();
+    // closed in reverse order (the browser first); a part that never started is null, skipped
+    try (AutoCloseable o = objects; AutoCloseable u = upstream; AutoCloseable g = gw;
+        AutoCloseable c = chromium) {
+      // only closing
     }
   }
 
@@ -183,7 +176,7 @@ class ConsoleScheduleBrowserTest {
     assertThat(plan.path("interval").asText()).isEqualTo("PT5S");
     assertThat(browser.findElement(By.id("last-error")).getText())
         .contains(plan.path("lastError").path("code").asText());
-    assertThat(browser.findElement(By.id("schedule")).getText()).contains(failing);
+    assertThat(browser.findElement(By.id("schedule")).getText()).contains("failing-overlay");
     chromium.screenshot("integration-schedule");
     click("Pause");
     wait.until(ExpectedConditions.textToBe(By.id("pause-outcome"), "Paused."));
