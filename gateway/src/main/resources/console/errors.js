@@ -2,9 +2,13 @@
 import { h } from './dom.js';
 import { ApiError } from './api.js';
 
-export function errorBox(error) {
+/**
+ * The error box. With an id it shows a stored error (a schedule's last error): the same box, but
+ * not a live alert, since nothing just failed.
+ */
+export function errorBox(error, id) {
   const api = error instanceof ApiError;
-  return h('div.error', { role: 'alert' },
+  return h('div.error', { role: id ? null : 'alert', id: id || null },
     h('strong.code', {}, api ? error.code : 'Error'),
     api && error.status ? h('span.status', {}, ' (HTTP ' + error.status + ')') : null,
     h('p.message', {}, error.message),

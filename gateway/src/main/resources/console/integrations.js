@@ -1,10 +1,13 @@
 // Integrations: list, create with a form per authentication type, update with If-Match, rotate
-// credentials, validate, and browse discovery. Secrets typed here are sent once and the form is
+// credentials, validate, pause and resume, the schedule (effective plan and state), and browse
+// discovery. Secrets typed here are sent once and the form is
 // cleared: the page never shows or keeps them.
 import { h, fill, table, facts, field, link, namespaceText } from './dom.js';
-import { ApiError, account, all, call, get, isAdmin, query } from './api.js';
+import { account, all, call, get, isAdmin, query } from './api.js';
 import { actionButton, onSubmit, outcome, parseProperties, propertiesInput, writeSection } from './forms.js';
 import { errorBox } from './errors.js';
+import { integrationScheduleText, integrationScheduleView, pauseButton, schedule, scheduleCell,
+  staleVersion } from './schedules.js';
 
 const TYPES = ['ICEBERG_REST', 'UNITY', 'DELTA_SHARING'];
 
@@ -70,6 +73,8 @@ export async function list(main) {
     table([
       ['Name', i => link('/integrations/' + encodeURIComponent(i.id), i.displayName)],
       ['Type', i => i.type], ['URI', i => i.uri], ['Authentication', i => i.authentication.type],
+      ['Paused', i => i.paused ? 'yes' : 'no'],
+      ['Schedule', i => scheduleCell('integrations', i.id, integrationScheduleText)],
     ], integrations),
     writeSection(isAdmin(), 'Create an integration', form, place));
 }
@@ -93,9 +98,7 @@ export async function detail(main, id) {
     } catch (e) {
       if (e.status !== 412) throw e;
       await detail(main, id);
-      fill(document.getElementById('integration-outcome'), errorBox(new ApiError(412, e.code,
-        'Someone changed this integration since you opened it (If-Match did not match). '
-        + 'The form now shows the current version; make your change again.')));
+      fill(document.getElementById('integration-outcome'), errorBox(staleVersion('integration', e)));
       return null;
     }
     await detail(main, id);
@@ -110,20 +113,29 @@ export async function detail(main, id) {
     await detail(main, id);
   });
   const discovery = h('div#discovery');
+  const scheduleView = h('div#schedule');
   fill(main,
     h('p.crumbs', {}, link('/integrations', 'Integrations'), ' / ', i.displayName),
     h('h1', {}, 'Integration ', h('span.name', {}, i.displayName)),
     facts([['Id', h('code', {}, i.id)], ['Type', i.type], ['URI', i.uri],
       ['Authentication', i.authentication.type],
       ['Credentials', i.credentialsConfigured ? 'configured (generation ' + i.credentialGeneration + ')' : 'none'],
+      ['Paused', h('span#paused', {}, i.paused ? 'yes' : 'no')],
       ['Generation', String(i.generation)], ['Updated', i.updatedAt]]),
+    scheduleView,
     h('h2', {}, 'Properties'),
     table([['Key', p => p[0]], ['Value', p => p[1]]], Object.entries(i.properties || {})),
     admin ? h('section.write', {}, h('h2', {}, 'Validate'),
       actionButton('Validate', validation, () => validate(id), { id: 'validate' }), validation) : null,
+    writeSection(admin, 'Refresh', pauseButton('integration', account('integrations', id), answer,
+      () => detail(main, id), 'pause-outcome'), outcome('pause-outcome')),
     writeSection(admin, 'Update', update, rotate, place),
     h('h2', {}, 'Discovery'), discovery);
-  await discover(discovery, id, []);
+  await Promise.all([discover(discovery, id, []),
+    Promise.all([schedule('integrations', id), all(account('overlays'))])
+      .then(([s, overlays]) => fill(scheduleView, s ? integrationScheduleView(s,
+        new Map(overlays.map(o => [o.id, o.displayName]))) : ''))
+      .catch(e => fill(scheduleView, errorBox(e)))]);
 }
 
 async function validate(id) {

@@ -3,7 +3,7 @@
 import { h, fill } from './dom.js';
 import { account, all, get } from './api.js';
 import { svg } from './charts.js';
-import { schedule } from './overlays.js';
+import { schedule } from './schedules.js';
 
 const COLUMN = 300;
 const ROW = 56;
@@ -12,7 +12,7 @@ export async function render(main) {
   const [integrations, overlays, catalogs] = await Promise.all([
     all(account('integrations')), all(account('overlays')), all(account('catalogs'))]);
   const health = await Promise.all(overlays.map(async o => ({
-    schedule: await schedule(o.id).catch(e => ({ state: 'error', lastError: e.message })),
+    schedule: await schedule('overlays', o.id).catch(e => ({ state: 'error', lastError: e.message })),
     run: await lastRun(o.id),
   })));
   const rows = Math.max(integrations.length, overlays.length, catalogs.length, 1);

@@ -1,11 +1,13 @@
 // Overlays: list, create with include/exclude picked from the Integration's discovery, reconcile
-// with live progress (the asynchronous operation, polled), its report with held objects, and the
-// schedule state and lag where the server has the schedule route.
-import { h, fill, table, facts, field, link, namespaceText, time } from './dom.js';
+// with live progress (the asynchronous operation, polled), its report with held objects, its
+// refresh demand and schedule state where the server has the schedule route, pause and resume.
+import { h, fill, table, facts, field, link, namespaceText } from './dom.js';
 import { account, all, call, get, isAdmin } from './api.js';
 import { onSubmit, outcome, writeSection } from './forms.js';
 import { errorBox } from './errors.js';
 import { discover } from './integrations.js';
+import { demandText, overlayDemand, overlayScheduleText, overlayScheduleView, pauseButton, schedule,
+  scheduleCell } from './schedules.js';
 
 const POLL_MILLIS = 400;
 
@@ -20,6 +22,8 @@ export async function list(main) {
       ['Catalog', o => link('/catalogs/' + encodeURIComponent(o.catalogId), names.get(o.catalogId) || o.catalogId)],
       ['Include', o => selection(o.includeNamespaces, 'everything')],
       ['Exclude', o => selection(o.excludeNamespaces, 'nothing')],
+      ['Refresh', o => demandText(o)],
+      ['Schedule', o => scheduleCell('overlays', o.id, overlayScheduleText)],
     ], overlays),
     isAdmin() ? createForm(integrations, catalogs) : null);
 }
@@ -65,18 +69,9 @@ function createForm(integrations, catalogs) {
   return writeSection(true, 'Create an overlay', form, place);
 }
 
-/** The schedule of an Overlay, or null when the server has no schedule route. */
-export async function schedule(id) {
-  try {
-    return await get(account('overlays', id, 'schedule'));
-  } catch (e) {
-    if (e.status === 404 || e.status === 405) return null;
-    throw e;
-  }
-}
-
 export async function detail(main, id) {
-  const o = (await call(account('overlays', id))).body;
+  const answer = await call(account('overlays', id));
+  const o = answer.body;
   const [integration, catalog] = await Promise.all([
     get(account('integrations', o.integrationId)).then(i => i.displayName).catch(() => o.integrationId),
     get(account('catalogs', o.catalogId)).then(c => c.name).catch(() => o.catalogId)]);
@@ -100,8 +95,11 @@ export async function detail(main, id) {
       ['Catalog', link('/catalogs/' + encodeURIComponent(o.catalogId), catalog)],
       ['Include', selection(o.includeNamespaces, 'everything')],
       ['Exclude', selection(o.excludeNamespaces, 'nothing')],
+      ...overlayDemand(o),
       ['Generation', String(o.generation)], ['Updated', o.updatedAt]]),
     scheduleView,
+    writeSection(isAdmin(), 'Refresh', pauseButton('overlay', account('overlays', id), answer,
+      () => detail(main, id), 'pause-outcome'), outcome('pause-outcome')),
     writeSection(isAdmin(), 'Reconcile', reconcile, progress),
     h('h2', {}, 'Last report'), report);
   const last = sessionStorage.getItem('icegate.operation.' + id);
@@ -111,15 +109,8 @@ export async function detail(main, id) {
   } else {
     fill(report, h('p', {}, 'No reconcile run from this tab yet.'));
   }
-  schedule(id).then(s => fill(scheduleView, s ? scheduleFacts(s) : ''))
+  await schedule('overlays', id).then(s => fill(scheduleView, s ? overlayScheduleView(s) : ''))
     .catch(e => fill(scheduleView, errorBox(e)));
-}
-
-function scheduleFacts(s) {
-  return [h('h2', {}, 'Schedule'), facts([['State', s.state], ['Last success', time(s.lastSuccessAt)],
-    ['Last attempt', time(s.lastAttemptAt)], ['Next run', time(s.nextRunAt)],
-    ['Lag', s.lagMillis === null || s.lagMillis === undefined ? null : Math.round(s.lagMillis / 1000) + ' s'],
-    ['Last error', s.lastError ? JSON.stringify(s.lastError) : null]])];
 }
 
 /** Starts an asynchronous reconcile and polls its operation until it ends. */

@@ -75,13 +75,7 @@ class ConsoleBrowserTest {
 
   /** A failed step leaves its screenshot and the page's text behind, to see what it showed. */
   @org.junit.jupiter.api.extension.RegisterExtension
-  static final org.junit.jupiter.api.extension.AfterTestExecutionCallback FAILURES = context -> {
-    if (context.getExecutionException().isPresent() && browser != null) {
-      chromium.screenshot("failed-" + context.getRequiredTestMethod().getName());
-      System.out.println("page at failure of " + context.getRequiredTestMethod().getName() + ": "
-          + browser.getCurrentUrl() + "\n" + browser.findElement(By.tagName("body")).getText());
-    }
-  };
+  static final PageOnFailure FAILURES = new PageOnFailure(() -> chromium, () -> "");
 
   @BeforeAll
   static void start() throws Exception {
@@ -108,17 +102,10 @@ class ConsoleBrowserTest {
 
   @AfterAll
   static void stop() throws Exception {
-    if (chromium != null) {
-      chromium.close();
-    }
-    if (gw != null) {
-      gw.close();
-    }
-    if (upstream != null) {
-      upstream.close();
-    }
-    if (objects != null) {
-      objects.close();
+    // closed in reverse order (the browser first); a part that never started is null, skipped
+    try (AutoCloseable o = objects; AutoCloseable u = upstream; AutoCloseable g = gw;
+        AutoCloseable c = chromium) {
+      // only closing
     }
   }
 

@@ -47,7 +47,7 @@ class ConsoleServletTest {
 
     for (String module : new String[] {"app.js", "api.js", "dom.js", "catalogs.js", "tables.js",
         "integrations.js", "overlays.js", "map.js", "health.js", "charts.js", "forms.js",
-        "errors.js"}) {
+        "errors.js", "schedules.js"}) {
       HttpResponse<String> js = get("/console/" + module);
       assertThat(js.statusCode()).as(module).isEqualTo(200);
       assertThat(js.headers().firstValue("Content-Type").orElse("")).as(module)
