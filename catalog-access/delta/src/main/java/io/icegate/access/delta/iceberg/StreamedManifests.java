@@ -19,9 +19,11 @@ import org.apache.iceberg.RollingManifestWriter;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * Data manifests written on a thread of their own while Delta Kernel's scan goes on: the capture's
- * thread hands each active file over as Kernel lists it, and this one parses its statistics, builds
- * its entry ({@link DataFileEntries}) and writes it into a manifest at once. A full capture
+ * Data manifests written on threads of their own while Delta Kernel's scan goes on: the capture's
+ * thread hands each active file over as Kernel lists it, and a writer parses its statistics, builds
+ * its entry ({@link DataFileEntries}) and writes it into that writer's manifest at once. There is a
+ * writer per processor, up to {@link #MAX_WRITERS}, each with its own manifests (two on two cores:
+ * the writers' share of the work is larger than the scan's). A full capture
  * otherwise runs the two one after the other (iceberg-core writes a snapshot's manifests only when
  * it commits), and the second half, statistics and manifest encoding, costs about as much as
  * Kernel's scan itself.
@@ -30,10 +32,13 @@ import org.apache.iceberg.io.FileIO;
  * them gives them its own (inheritance) and iceberg-core does not rewrite them. Files are handed
  * over in batches through a bounded queue, so a slow writer holds the scan back instead of
  * buffering the table. A failure on either side ends both: the scan's failure stops the writer
- * ({@link #close}), the writer's is thrown to the scan at its next hand-over. Manifests left behind
+ * ({@link #close}), a writer's is thrown to the scan at its next hand-over or at the end. Manifests left behind
  * by a failed or abandoned capture are unreferenced generated files, collected like any other.
  */
 final class StreamedManifests implements AutoCloseable {
+
+  /** At most this many writer threads per capture. */
+  static final int MAX_WRITERS = 4;
 
   /** Files handed over at once: a queue operation per file would cost more than a file's entry. */
   private static final int BATCH = 256;
@@ -44,15 +49,15 @@ final class StreamedManifests implements AutoCloseable {
    * What was written.
    *
    * @param manifests the data manifests, each without a snapshot id
-   * @param added every entry, in the order handed over
+   * @param added every entry (each writer's in the order it took them)
    * @param addedBytes the data files' total size (the snapshot summary's {@code added-files-size},
    *     which iceberg-core does not count for appended manifests)
    */
   record Written(List<ManifestFile> manifests, List<DataFile> added, long addedBytes) {}
 
   private final BlockingQueue<List<ActiveFiles.ActiveFile>> queue = new ArrayBlockingQueue<>(8);
-  private final ExecutorService thread;
-  private final Future<Written> writing;
+  private final ExecutorService threads;
+  private final List<Future<Written>> writing = new ArrayList<>();
   private final FileIO io;
   private List<ActiveFiles.ActiveFile> batch = new ArrayList<>(BATCH);
   private Written written;
@@ -60,21 +65,26 @@ final class StreamedManifests implements AutoCloseable {
   /**
    * Starts the writer.
    *
-   * @param entries builds the entries; used on the writer's thread only
+   * @param entries builds the entries; used on one writer's thread only (the others get their own)
    * @param io writes the manifests
    * @param location the generated-files location the manifests go under
    * @param targetManifestBytes where a manifest is closed and the next begun
    */
   StreamedManifests(DataFileEntries entries, FileIO io, String location, long targetManifestBytes) {
     this.io = io;
-    this.thread =
-        Executors.newSingleThreadExecutor(
+    int writers = Math.max(1, Math.min(MAX_WRITERS, Runtime.getRuntime().availableProcessors()));
+    this.threads =
+        Executors.newFixedThreadPool(
+            writers,
             r -> {
               Thread t = new Thread(r, "icegate-delta-manifests");
               t.setDaemon(true);
               return t;
             });
-    this.writing = thread.submit(() -> write(entries, location, targetManifestBytes));
+    for (int i = 0; i < writers; i++) {
+      DataFileEntries own = i == 0 ? entries : entries.another();
+      writing.add(threads.submit(() -> write(own, location, targetManifestBytes)));
+    }
   }
 
   /** Hands one active file over to be written. */
@@ -92,8 +102,19 @@ final class StreamedManifests implements AutoCloseable {
       if (!batch.isEmpty()) {
         handOver(batch);
       }
-      handOver(END);
-      written = result();
+      for (int i = 0; i < writing.size(); i++) {
+        handOver(END);
+      }
+      List<ManifestFile> manifests = new ArrayList<>();
+      List<DataFile> added = new ArrayList<>();
+      long bytes = 0;
+      for (Future<Written> writer : writing) {
+        Written one = result(writer);
+        manifests.addAll(one.manifests());
+        added.addAll(one.added());
+        bytes += one.addedBytes();
+      }
+      written = new Written(manifests, added, bytes);
     }
     return written;
   }
@@ -114,13 +135,13 @@ final class StreamedManifests implements AutoCloseable {
     return done.added();
   }
 
-  /** Stops the writer if it still runs (the scan failed). */
+  /** Stops the writers if they still run (the scan failed). */
   @Override
   public void close() {
     if (written == null) {
-      writing.cancel(true);
+      writing.forEach(w -> w.cancel(true));
     }
-    thread.shutdownNow();
+    threads.shutdownNow();
   }
 
   private Written write(DataFileEntries entries, String location, long targetBytes)
@@ -147,13 +168,14 @@ final class StreamedManifests implements AutoCloseable {
     return new Written(writer.toManifestFiles(), added, bytes);
   }
 
-  /** Queues a batch; throws the writer's failure if it ended before taking it. */
+  /** Queues a batch; throws a writer's failure if one ended before the scan did. */
   private void handOver(List<ActiveFiles.ActiveFile> files) {
     try {
       while (!queue.offer(files, 50, TimeUnit.MILLISECONDS)) {
-        if (writing.isDone()) {
-          result();
-          throw new IllegalStateException("the manifest writer ended before the scan did");
+        for (Future<Written> writer : writing) {
+          if (writer.isDone()) {
+            result(writer); // throws its failure; one that took its end marker waits for the rest
+          }
         }
       }
     } catch (InterruptedException e) {
@@ -162,9 +184,9 @@ final class StreamedManifests implements AutoCloseable {
     }
   }
 
-  private Written result() {
+  private static Written result(Future<Written> writer) {
     try {
-      return writing.get();
+      return writer.get();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while writing a capture's manifests", e);
