@@ -14,13 +14,11 @@ import io.delta.kernel.internal.actions.DeletionVectorDescriptor;
 import io.delta.kernel.internal.actions.Metadata;
 import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.actions.RemoveFile;
-import io.delta.kernel.internal.fs.Path;
 import io.delta.kernel.internal.util.VectorUtils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -163,7 +161,7 @@ final class CommitChanges {
       return Optional.empty();
     }
     Map<String, Change> byPath = new LinkedHashMap<>();
-    Path root = new Path(URI.create(tablePath));
+    AddFilePaths root = new AddFilePaths(tablePath);
     Protocol protocol = null;
     Metadata metadata = null;
     long endTimestamp = 0;
@@ -224,8 +222,8 @@ final class CommitChanges {
             Optional.ofNullable(metadata)));
   }
 
-  private static void removed(Map<String, Change> byPath, Path root, RemoveFile remove) {
-    String path = absolute(root, remove.getPath());
+  private static void removed(Map<String, Change> byPath, AddFilePaths root, RemoveFile remove) {
+    String path = root.absolute(remove.getPath());
     Change seen = byPath.get(path);
     Optional<Before> before =
         seen != null
@@ -239,8 +237,8 @@ final class CommitChanges {
     byPath.put(path, new Change(path, before, Optional.empty()));
   }
 
-  private static void added(Map<String, Change> byPath, Path root, AddFile add) {
-    String path = absolute(root, add.getPath());
+  private static void added(Map<String, Change> byPath, AddFilePaths root, AddFile add) {
+    String path = root.absolute(add.getPath());
     Map<String, String> partitionValues = VectorUtils.toJavaMap(add.getPartitionValues());
     Change seen = byPath.get(path);
     Optional<Before> before =
@@ -261,10 +259,5 @@ final class CommitChanges {
             add.getStatsJson(),
             add.getDeletionVector());
     byPath.put(path, new Change(path, before, Optional.of(after)));
-  }
-
-  /** As Kernel's scan names a file: the log's (relative, URI-encoded) path against the root. */
-  private static String absolute(Path root, String logPath) {
-    return new Path(root, new Path(URI.create(logPath))).toString();
   }
 }

@@ -3,15 +3,10 @@ package io.icegate.access.delta.iceberg;
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.SnapshotBuilder;
 import io.delta.kernel.TableManager;
-import io.delta.kernel.data.FilteredColumnarBatch;
-import io.delta.kernel.data.Row;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
-import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.delta.schema.DeltaPartitions;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -31,6 +26,7 @@ import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.Table;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
@@ -205,9 +201,10 @@ public final class DeltaVersionCapture {
     long snapshotId = snapshotId(target.tableIdentity(), version);
     CaptureOperations ops =
         new CaptureOperations(base, target.generatedIo(), target.generatedLocation(), snapshotId);
-    RowDelta delta = new BaseTable(ops, tablePath).newRowDelta().set(DELTA_VERSION, String.valueOf(version));
-    SafeFileMetrics metrics = new SafeFileMetrics(mapped.schema(), mapped.physicalPaths(), deltaProperties);
-    PartitionValues partitions = new PartitionValues(spec, mapped.physicalPaths());
+    Table table = new BaseTable(ops, tablePath);
+    RowDelta delta = table.newRowDelta().set(DELTA_VERSION, String.valueOf(version));
+    DataFileEntries entries =
+        new DataFileEntries(spec, mapped, deltaProperties, target.dataIo());
     DeletionVectorFiles vectors =
         new DeletionVectorFiles(engine, tablePath, target.generatedIo(), target.generatedLocation());
 
@@ -221,25 +218,42 @@ public final class DeltaVersionCapture {
                 .or(() -> CommitChanges.read(engine, tablePath, previousVersion.get(), version))
                 .filter(c -> c.endVersion() == version && locatable(c, spec))
             : Optional.empty();
-    FileChanges changes =
-        new FileChanges(base, metrics, partitions, vectors, target.dataIo(), mapped, delta);
+    FileChanges changes = new FileChanges(entries, vectors, delta);
+    List<DataFile> added;
     if (commits.isPresent()) {
       for (CommitChanges.Change change : commits.get().changes()) {
         change.after().ifPresent(a -> refuseOutside(a.file(), tablePath, commitFile));
         changes.changed(change);
       }
+      delta.commit();
+      added = changes.added();
+    } else if (base.currentSnapshot() == null) {
+      try (FirstCapture first =
+          new FirstCapture(
+              new StreamedManifests(
+                  entries.another(),
+                  target.generatedIo(),
+                  target.generatedLocation(),
+                  base.propertyAsLong(
+                      TableProperties.MANIFEST_TARGET_SIZE_BYTES,
+                      TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT)),
+              changes)) {
+        ActiveFiles.scan(engine, snapshot, commitFile, first);
+        added = first.commit(table, delta, DELTA_VERSION, String.valueOf(version));
+      }
     } else {
       changes.readPrevious(base, target.generatedIo());
-      scanAll(engine, snapshot, tablePath, commitFile, changes);
+      ActiveFiles.scan(engine, snapshot, commitFile, changes::active);
       changes.removeInactive();
+      delta.commit();
+      added = changes.added();
     }
-    delta.commit();
     long timestamp =
         commits.map(CommitChanges::endTimestamp).orElseGet(() -> snapshot.getTimestamp(engine));
     return new Captured(
         CaptureTimestamps.settle(ops.current(), snapshotId, timestamp),
         commits.isPresent(),
-        changes.added(),
+        added,
         changes.removed(),
         state);
   }
@@ -330,30 +344,6 @@ public final class DeltaVersionCapture {
     return Optional.of(capture(engine, snapshot, previous, target, commits));
   }
 
-  /** Every active file of the version, from Kernel's scan (log replay from the checkpoint). */
-  private static void scanAll(
-      Engine engine, Snapshot snapshot, String tablePath, String commitFile, FileChanges changes) {
-    try (CloseableIterator<FilteredColumnarBatch> batches =
-        snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
-      while (batches.hasNext()) {
-        try (CloseableIterator<Row> rows = batches.next().getRows()) {
-          while (rows.hasNext()) {
-            Row row = rows.next();
-            FileStatus file = InternalScanFileUtils.getAddFileStatus(row);
-            refuseOutside(file, tablePath, commitFile);
-            changes.active(
-                file,
-                InternalScanFileUtils.getPartitionValues(row),
-                stats(row),
-                Optional.ofNullable(InternalScanFileUtils.getDeletionVectorDescriptorFromRow(row)));
-          }
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   /** The Delta version the capture's current snapshot shows, if it is one of ours. */
   private static Optional<Long> capturedVersion(TableMetadata previous) {
     if (previous == null || previous.currentSnapshot() == null) {
@@ -392,7 +382,7 @@ public final class DeltaVersionCapture {
     return tablePath.replaceAll("/$", "") + "/_delta_log/" + String.format("%020d.json", version);
   }
 
-  private static void refuseOutside(FileStatus file, String tablePath, String commitFile) {
+  static void refuseOutside(FileStatus file, String tablePath, String commitFile) {
     if (!file.getPath().startsWith(tablePath + "/")) {
       throw new UnrepresentableFeatureException(
           "data files outside the table location", commitFile, file.getPath());
@@ -406,12 +396,6 @@ public final class DeltaVersionCapture {
                 .getMostSignificantBits()
             & Long.MAX_VALUE;
     return id == 0 ? 1 : id;
-  }
-
-  private static Optional<String> stats(Row scanFile) {
-    Row add = scanFile.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
-    int ordinal = InternalScanFileUtils.ADD_FILE_STATS_ORDINAL;
-    return add.isNullAt(ordinal) ? Optional.empty() : Optional.of(add.getString(ordinal));
   }
 
   private static void refuseUnservable(Snapshot snapshot, String commitFile) {

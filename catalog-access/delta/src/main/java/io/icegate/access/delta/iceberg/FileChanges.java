@@ -13,14 +13,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
-import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.RowDelta;
@@ -45,38 +42,23 @@ import org.apache.iceberg.io.FileIO;
 final class FileChanges {
 
   private final PartitionSpec spec;
-  private final SafeFileMetrics metrics;
-  private final PartitionValues partitions;
+  private final DataFileEntries entries;
   private final DeletionVectorFiles vectors;
-  private final FileIO dataIo;
-  private final StableSchema.Mapped mapped;
   private final RowDelta delta;
   private final Map<String, DataFile> liveData = new HashMap<>();
   private final Map<String, DeleteFile> liveDeletes = new HashMap<>();
   private final Set<String> active = new HashSet<>();
   private final List<DataFile> added = new ArrayList<>();
   private final Set<String> removed = new LinkedHashSet<>();
-  private final DataFiles.Builder entries;
 
   /**
    * Against the previous capture ({@code base}), without reading its manifests: ready for {@link
    * #changed}; {@link #readPrevious} first for {@link #active}.
    */
-  FileChanges(
-      TableMetadata base,
-      SafeFileMetrics metrics,
-      PartitionValues partitions,
-      DeletionVectorFiles vectors,
-      FileIO dataIo,
-      StableSchema.Mapped mapped,
-      RowDelta delta) {
-    this.spec = base.spec();
-    this.entries = DataFiles.builder(spec);
-    this.metrics = metrics;
-    this.partitions = partitions;
+  FileChanges(DataFileEntries entries, DeletionVectorFiles vectors, RowDelta delta) {
+    this.spec = entries.spec();
+    this.entries = entries;
     this.vectors = vectors;
-    this.dataIo = dataIo;
-    this.mapped = mapped;
     this.delta = delta;
   }
 
@@ -109,11 +91,9 @@ final class FileChanges {
   }
 
   /** One active file of the Delta version. */
-  void active(
-      FileStatus file,
-      Map<String, String> partitionValues,
-      Optional<String> stats,
-      Optional<DeletionVectorDescriptor> vector) {
+  void active(ActiveFiles.ActiveFile activeFile) {
+    FileStatus file = activeFile.file();
+    Optional<DeletionVectorDescriptor> vector = activeFile.vector();
     String path = file.getPath();
     if (!liveData.isEmpty()) {
       active.add(path); // only files of the previous capture can be inactive (a first has none)
@@ -125,12 +105,12 @@ final class FileChanges {
         before == null
             || before.fileSizeInBytes() != file.getSize()
             || before.specId() != spec.specId();
-    PartitionData partition = partitions.of(partitionValues);
+    PartitionData partition = entries.partition(activeFile.partitionValues());
     if (dataChanged) {
       if (before != null) {
         removeRows(before);
       }
-      addRows(file, partition, stats);
+      addRows(entries.active(file, partition, activeFile.stats()));
     }
     DeleteFile deletesBefore = liveDeletes.get(path);
     Optional<String> deletesNow = vector.map(v -> vectors.location(path, v, spec));
@@ -179,16 +159,9 @@ final class FileChanges {
             && before.get().removed()
             && before.get().size().map(s -> s == after.get().file().getSize()).orElse(true);
     PartitionData partitionBefore =
-        before.map(b -> partitions.of(b.partitionValues().orElse(Map.of()))).orElse(null);
+        before.map(b -> entries.partition(b.partitionValues().orElse(Map.of()))).orElse(null);
     if (before.isPresent() && !sameFile) {
-      removeRows(
-          entry()
-              .withPath(path)
-              .withFormat(FileFormat.PARQUET)
-              .withFileSizeInBytes(0)
-              .withRecordCount(0)
-              .withPartition(partitionBefore)
-              .build());
+      removeRows(entries.removal(path, partitionBefore));
     }
     Optional<String> deletesBefore =
         before.flatMap(CommitChanges.Before::vector).map(v -> vectors.location(path, v, spec));
@@ -207,9 +180,9 @@ final class FileChanges {
     }
     if (after.isPresent()) {
       CommitChanges.After now = after.get();
-      PartitionData partition = partitions.of(now.partitionValues());
+      PartitionData partition = entries.partition(now.partitionValues());
       if (!sameFile) {
-        addRows(now.file(), partition, now.stats());
+        addRows(entries.active(now.file(), partition, now.stats()));
       }
       if (now.vector().isPresent() && !deletesSame) {
         delta.addDeletes(vectors.write(path, now.vector().get(), spec, partition));
@@ -227,31 +200,17 @@ final class FileChanges {
     return Set.copyOf(removed);
   }
 
-  private void addRows(FileStatus file, PartitionData partition, Optional<String> stats) {
-    Metrics fileMetrics =
-        metrics
-            .fromStats(stats)
-            .orElseGet(
-                () -> DeltaVersionCapture.footer(dataIo, file.getPath(), file.getSize(), mapped));
-    DataFile entry =
-        entry()
-            .withPath(file.getPath())
-            .withFormat(FileFormat.PARQUET)
-            .withFileSizeInBytes(file.getSize())
-            .withPartition(partition)
-            .withMetrics(fileMetrics)
-            .build();
-    delta.addRows(entry);
-    added.add(entry);
+  /**
+   * Entries built elsewhere for files of this version that are new to the capture (a first
+   * capture's files streamed before a deletion vector turned up: {@link FirstCapture}).
+   */
+  void addedBefore(List<DataFile> files) {
+    files.forEach(this::addRows);
   }
 
-  /**
-   * The one entry builder of this capture, cleared: a new builder makes a new partition tuple,
-   * which builds and prints an Avro schema of the partition type each time.
-   */
-  private DataFiles.Builder entry() {
-    entries.clear();
-    return entries;
+  private void addRows(DataFile entry) {
+    delta.addRows(entry);
+    added.add(entry);
   }
 
   private void removeRows(DataFile file) {

@@ -364,20 +364,33 @@ class IncrementalCaptureTest {
   // --- helpers ---
 
   BaseTable table(TableMetadata metadata) {
-    return new BaseTable(new CaptureOperations(metadata, io, warehouse.toString(), 0), "captured");
+    return table(io, metadata);
   }
 
   List<List<Object>> rows(TableMetadata metadata) {
-    return IcebergRows.read(table(metadata), null, Expressions.alwaysTrue());
+    return rows(io, metadata);
+  }
+
+  Map<String, List<Object>> liveState(TableMetadata metadata) {
+    return liveState(io, metadata);
+  }
+
+  /** The captured metadata as a table to read (generated files through {@code io}). */
+  static BaseTable table(FileIO io, TableMetadata metadata) {
+    return new BaseTable(new CaptureOperations(metadata, io, metadata.location(), 0), "captured");
+  }
+
+  static List<List<Object>> rows(FileIO io, TableMetadata metadata) {
+    return IcebergRows.read(table(io, metadata), null, Expressions.alwaysTrue());
   }
 
   /**
    * Per live data file: partition, record count, size, bounds, null counts, and its deletes' file
    * names (they derive from the data file and the vector; the generated location differs).
    */
-  Map<String, List<Object>> liveState(TableMetadata metadata) {
+  static Map<String, List<Object>> liveState(FileIO io, TableMetadata metadata) {
     Map<String, List<Object>> state = new TreeMap<>();
-    try (CloseableIterable<FileScanTask> tasks = table(metadata).newScan().includeColumnStats().planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks = table(io, metadata).newScan().includeColumnStats().planFiles()) {
       for (FileScanTask task : tasks) {
         DataFile f = task.file();
         state.put(
@@ -410,7 +423,11 @@ class IncrementalCaptureTest {
 
   /** What a log cleanup after a checkpoint leaves: the commits before it are gone. */
   void deleteCommitsBefore(String table, long version) {
-    try (Stream<Path> files = Files.list(lake.resolve(table).resolve("_delta_log"))) {
+    deleteCommitsBefore(lake.resolve(table), version);
+  }
+
+  static void deleteCommitsBefore(Path table, long version) {
+    try (Stream<Path> files = Files.list(table.resolve("_delta_log"))) {
       for (Path file : files.toList()) {
         String name = file.getFileName().toString().replaceFirst("^\\.", "");
         if (name.matches("\\d{20}\\.(json|crc)(\\.crc)?")
@@ -501,8 +518,13 @@ class IncrementalCaptureTest {
   }
 
   void commit(String table, long version, String... actions) throws IOException {
+    commit(lake.resolve(table), version, actions);
+  }
+
+  /** Writes a commit file of these actions (JSON lines) into the table's log. */
+  static void commit(Path table, long version, String... actions) throws IOException {
     Files.writeString(
-        lake.resolve(table).resolve("_delta_log").resolve(String.format("%020d.json", version)),
+        table.resolve("_delta_log").resolve(String.format("%020d.json", version)),
         String.join("\n", actions) + "\n");
   }
 
