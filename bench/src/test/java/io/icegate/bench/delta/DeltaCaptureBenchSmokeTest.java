@@ -3,10 +3,11 @@ package io.icegate.bench.delta;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.icegate.bench.delta.DeltaCaptureBench.Plan;
+import io.icegate.bench.delta.DeltaCaptureBench.Store;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -18,38 +19,32 @@ class DeltaCaptureBenchSmokeTest {
 
   @Test
   void aSmallTableIsScannedCapturedAndCapturedIncrementally() throws Exception {
-    ByteArrayOutputStream text = new ByteArrayOutputStream();
-    PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8);
-
-    List<DeltaCaptureBench.Measurement> measurements =
-        DeltaCaptureBench.run(new DeltaCaptureBench.Plan(3, 2, 1), out);
-
-    assertThat(measurements).singleElement().satisfies(m -> assertThat(m.files()).isEqualTo(8));
-    assertThat(text.toString(StandardCharsets.UTF_8))
+    assertThat(runOnce(new Plan(3, 2, 1)))
         .contains("store local", "table of 6 files in 3 partitions", "warm-up:", "iteration 1:");
   }
 
   @Test
   void onS3ProxyTheProductionPathScansAndCaptures() throws Exception {
-    ByteArrayOutputStream text = new ByteArrayOutputStream();
-    PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8);
-
-    List<DeltaCaptureBench.Measurement> measurements =
-        DeltaCaptureBench.run(
-            new DeltaCaptureBench.Plan(3, 2, 1, DeltaCaptureBench.Store.S3PROXY), out);
-
-    assertThat(measurements).singleElement().satisfies(m -> assertThat(m.files()).isEqualTo(8));
-    assertThat(text.toString(StandardCharsets.UTF_8))
+    assertThat(runOnce(new Plan(3, 2, 1, Store.S3PROXY)))
         .contains("store s3proxy", "files copied to s3proxy", "warm-up:", "iteration 1:", "cpu");
   }
 
   @Test
   void theStoreIsNamedAsTheFourthArgument() {
-    assertThat(DeltaCaptureBench.Store.parse("store=s3proxy"))
-        .isEqualTo(DeltaCaptureBench.Store.S3PROXY);
-    assertThat(DeltaCaptureBench.Store.parse("local")).isEqualTo(DeltaCaptureBench.Store.LOCAL);
-    assertThatThrownBy(() -> DeltaCaptureBench.Store.parse("s3"))
+    assertThat(Store.parse("store=s3proxy")).isEqualTo(Store.S3PROXY);
+    assertThat(Store.parse("local")).isEqualTo(Store.LOCAL);
+    assertThatThrownBy(() -> Store.parse("s3"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("unknown store s3");
+  }
+
+  /** The printed text of a run of one counted iteration, which saw 6 + 2 files. */
+  private static String runOnce(Plan plan) throws Exception {
+    ByteArrayOutputStream text = new ByteArrayOutputStream();
+    PrintStream out = new PrintStream(text, true, StandardCharsets.UTF_8);
+    assertThat(DeltaCaptureBench.run(plan, out))
+        .singleElement()
+        .satisfies(m -> assertThat(m.files()).isEqualTo(8));
+    return text.toString(StandardCharsets.UTF_8);
   }
 }
