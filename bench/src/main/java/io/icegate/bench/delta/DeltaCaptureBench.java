@@ -4,7 +4,6 @@ import io.delta.kernel.Snapshot;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.data.Row;
-import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.internal.InternalScanFileUtils;
@@ -16,7 +15,6 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
-import io.icegate.gateway.fileio.LocalFileIO;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -28,10 +26,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.io.FileIO;
 
 /**
  * Delta capture against Delta Kernel's bare snapshot scan (issue 26, bench bullet). A Delta table
@@ -52,6 +47,21 @@ import org.apache.iceberg.io.FileIO;
  *       from the full capture's metadata.
  * </ol>
  *
+ * Two stores ({@link Store}, the fourth argument, printed first):
+ *
+ * <ul>
+ *   <li>{@code local} (the default): the table on local disk, read by Kernel's default engine over
+ *       Hadoop's local file system, generated files in a {@code file:} warehouse ({@link
+ *       LocalTable}). Production never reads a log this way; Hadoop lists and stats every log file
+ *       to find the commits since, half of an incremental capture here.
+ *   <li>{@code s3proxy}: the production path. The table is copied (untimed) to s3proxy started in
+ *       this JVM on loopback, both the scan and the captures read it through icegate's {@code
+ *       KernelS3FileSystem}, the captures are {@code DeltaLog.captureChanges} calls, and the
+ *       generated files go to the Catalog's {@code s3://} warehouse on the same s3proxy through the
+ *       gateway's {@code CatalogFileIO} ({@link S3ProxyTable}). s3proxy's own CPU (HTTP server,
+ *       file-system blob store) is in the process CPU of every phase, baseline included.
+ * </ul>
+ *
  * Ratios are per iteration ({@code full/scan}, {@code incremental/full}), of wall-clock time and of
  * the process's CPU time (all threads: Iceberg writes manifests on its worker pool); on a shared
  * machine compare those, not the absolute times, and the CPU ratios first. One warm-up round first,
@@ -59,7 +69,7 @@ import org.apache.iceberg.io.FileIO;
  *
  * <pre>
  * java -cp bench/target/icegate-bench.jar io.icegate.bench.delta.DeltaCaptureBench \
- *     [partitions=100] [filesPerPartition=100] [iterations=5]
+ *     [partitions=100] [filesPerPartition=100] [iterations=5] [store=local|s3proxy]
  * </pre>
  */
 public final class DeltaCaptureBench {
@@ -71,18 +81,45 @@ public final class DeltaCaptureBench {
           .add("ts", TimestampType.TIMESTAMP, true)
           .add("region", StringType.STRING, true);
 
-  /**
-   * One Hadoop configuration for every engine of the run: a new one parses Hadoop's XML defaults
-   * on first use (tens of milliseconds), a cost of this harness's local-disk engine only (the
-   * server's engines read S3 through icegate's own file system client, without Hadoop's
-   * configuration), which would otherwise be part of every phase.
-   */
-  private static final Configuration HADOOP = new Configuration();
+  /** The table's path under the writer's directory and in the bucket. */
+  static final String TABLE = "t";
 
   private DeltaCaptureBench() {}
 
-  /** What to measure. */
-  public record Plan(int partitions, int filesPerPartition, int iterations) {}
+  /** Where the table is read from. */
+  public enum Store {
+    /** Local disk through Hadoop's local file system ({@link LocalTable}). */
+    LOCAL,
+    /** s3proxy on loopback, read as production reads S3 ({@link S3ProxyTable}). */
+    S3PROXY;
+
+    /** {@code local} or {@code s3proxy}, optionally as {@code store=...}. */
+    static Store parse(String text) {
+      String name = text.startsWith("store=") ? text.substring("store=".length()) : text;
+      return switch (name) {
+        case "local" -> LOCAL;
+        case "s3proxy" -> S3PROXY;
+        default -> throw new IllegalArgumentException(
+            "unknown store " + text + " (local or s3proxy)");
+      };
+    }
+
+    String label() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    StoredTable open() throws Exception {
+      return this == LOCAL ? new LocalTable() : new S3ProxyTable();
+    }
+  }
+
+  /** What to measure, and where. */
+  public record Plan(int partitions, int filesPerPartition, int iterations, Store store) {
+    /** On local disk, as before the store could be chosen. */
+    public Plan(int partitions, int filesPerPartition, int iterations) {
+      this(partitions, filesPerPartition, iterations, Store.LOCAL);
+    }
+  }
 
   /** One phase: wall-clock and process CPU milliseconds (all threads, JIT and GC included). */
   public record Cost(long millis, long cpuMillis) {}
@@ -118,7 +155,12 @@ public final class DeltaCaptureBench {
   }
 
   public static void main(String[] args) throws Exception {
-    Plan plan = new Plan(arg(args, 0, 100), arg(args, 1, 100), arg(args, 2, 5));
+    Plan plan =
+        new Plan(
+            arg(args, 0, 100),
+            arg(args, 1, 100),
+            arg(args, 2, 5),
+            args.length > 3 ? Store.parse(args[3]) : Store.LOCAL);
     double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     List<Measurement> measurements = run(plan, System.out);
     double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
@@ -135,11 +177,11 @@ public final class DeltaCaptureBench {
         median(measurements.stream().map(Measurement::fullOverPathsOnlyCpu).toList()));
   }
 
-  /** Writes the table, warms up, measures. */
-  public static List<Measurement> run(Plan plan, PrintStream out) throws IOException {
-    Path root = Files.createTempDirectory("icegate-delta-bench");
-    try {
-      KernelTableWriter writer = new KernelTableWriter(root.resolve("lake"), null, null);
+  /** Writes the table, copies it to the store, warms up, measures. */
+  public static List<Measurement> run(Plan plan, PrintStream out) throws Exception {
+    out.printf(Locale.ROOT, "store %s%n", plan.store().label());
+    try (StoredTable table = plan.store().open()) {
+      KernelTableWriter writer = table.writer();
       long started = System.nanoTime();
       write(writer, plan);
       int files = plan.partitions() * plan.filesPerPartition();
@@ -149,23 +191,32 @@ public final class DeltaCaptureBench {
           files,
           plan.partitions(),
           (System.nanoTime() - started) / 1_000_000_000L);
-      String table = writer.location("t");
-      // the server's FileIO for a file: warehouse (Hadoop's forks a chmod per file it creates)
-      FileIO io = new LocalFileIO();
+      started = System.nanoTime();
+      int copied = table.publishTable();
+      if (copied > 0) {
+        out.printf(
+            Locale.ROOT,
+            "%d files copied to %s in %d s%n",
+            copied,
+            plan.store().label(),
+            (System.nanoTime() - started) / 1_000_000_000L);
+      }
       List<Measurement> measurements = new ArrayList<>();
       for (int i = 0; i <= plan.iterations(); i++) {
         Cost pathsOnly = timed(() -> scan(table, true));
         Cost scan = timed(() -> scan(table, false));
-        String generated = root.resolve("warehouse-" + i).toUri().toString().replaceAll("/$", "");
+        int iteration = i;
         Captured[] full = new Captured[1];
-        Cost fullCost = timed(() -> full[0] = capture(table, null, generated, io));
+        Cost fullCost = timed(() -> full[0] = table.capture(null, iteration));
         // one more small commit, captured from the full capture
-        writer.appendFiles(
-            "t",
-            Map.of("region", Literal.ofString("p000")),
-            List.of(List.<Object[]>of(row(1_000_000L + i, "p000"))));
+        long version =
+            writer.appendFiles(
+                TABLE,
+                Map.of("region", Literal.ofString("p000")),
+                List.of(List.<Object[]>of(row(1_000_000L + i, "p000"))));
+        table.publishCommit(version);
         Captured[] incremental = new Captured[1];
-        Cost incrementalCost = timed(() -> incremental[0] = capture(table, full[0], generated, io));
+        Cost incrementalCost = timed(() -> incremental[0] = table.capture(full[0], iteration));
         if (!incremental[0].incremental() || incremental[0].addedDataFiles().size() != 1) {
           throw new IllegalStateException("the capture after one commit was not incremental");
         }
@@ -193,23 +244,21 @@ public final class DeltaCaptureBench {
         }
       }
       return measurements;
-    } finally {
-      deleteRecursively(root);
     }
   }
 
   private static void write(KernelTableWriter writer, Plan plan) {
-    writer.create("t", SCHEMA, List.of("region"), Map.of());
+    writer.create(TABLE, SCHEMA, List.of("region"), Map.of());
     long id = 0;
     for (int p = 0; p < plan.partitions(); p++) {
       String region = String.format(Locale.ROOT, "p%03d", p);
       writer.appendCopies(
-          "t",
+          TABLE,
           Map.of("region", Literal.ofString(region)),
           List.of(row(id++, region), row(id++, region)),
           plan.filesPerPartition());
     }
-    writer.checkpoint("t");
+    writer.checkpoint(TABLE);
   }
 
   private static Object[] row(long id, String region) {
@@ -222,9 +271,9 @@ public final class DeltaCaptureBench {
    * partition values, deletion vector, statistics text); with {@code pathsOnly}, only the path
    * (the baseline before 2026-12-02 afternoon, printed beside it).
    */
-  private static void scan(String table, boolean pathsOnly) {
-    Engine engine = DefaultEngine.create(HADOOP);
-    Snapshot snapshot = TableManager.loadSnapshot(table).build(engine);
+  private static void scan(StoredTable table, boolean pathsOnly) {
+    Engine engine = table.scanEngine();
+    Snapshot snapshot = TableManager.loadSnapshot(table.location()).build(engine);
     long seen = 0;
     try (CloseableIterator<FilteredColumnarBatch> batches =
         snapshot.getScanBuilder().build().getScanFiles(engine, true)) {
@@ -251,18 +300,6 @@ public final class DeltaCaptureBench {
     }
   }
 
-  /** As {@code DeltaLog.captureChanges} calls it: the capture loads the version itself. */
-  private static Captured capture(String table, Captured previous, String generated, FileIO io) {
-    Engine engine = DefaultEngine.create(HADOOP);
-    return DeltaVersionCapture.captureChanges(
-        engine,
-        table,
-        Optional.empty(),
-        previous == null ? null : previous.metadata(),
-        Optional.ofNullable(previous).map(Captured::deltaState),
-        new DeltaVersionCapture.Target("bench/t", generated, io, io));
-  }
-
   private static Cost timed(Runnable work) {
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -282,7 +319,7 @@ public final class DeltaCaptureBench {
     return args.length > i ? Integer.parseInt(args[i]) : fallback;
   }
 
-  private static void deleteRecursively(Path root) throws IOException {
+  static void deleteRecursively(Path root) throws IOException {
     try (Stream<Path> files = Files.walk(root)) {
       for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
