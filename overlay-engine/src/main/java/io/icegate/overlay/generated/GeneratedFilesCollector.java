@@ -145,14 +145,18 @@ public final class GeneratedFilesCollector {
       return new Pending(live.orElseGet(() -> kept.map(bytes -> repositories.catalogs(account)
           .codec().read(bytes)).orElse(null)), deletedCaptures.of(tx, account, ref.catalogId()));
     });
-    if (pending.catalog() == null) {
-      // gone without its record (an account deletion): nothing here can reach the warehouse
-      LOG.warn("catalog {} is gone with no record of its storage: the generated files of {} "
-          + "deleted table(s) stay under its warehouse", ref.catalogId(), pending.tables().size());
+    if (pending.catalog() == null || pending.catalog().spec().warehouse() == null) {
+      if (pending.catalog() == null) {
+        // deleted before its record was kept: nothing here can reach its warehouse any more
+        LOG.warn("catalog {} is gone with no record of its storage: the generated files of {} "
+            + "deleted table(s) stay under its warehouse", ref.catalogId(),
+            pending.tables().size());
+      }
       repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
         pending.tables().forEach(entry -> deletedCaptures.clear(tx, entry));
         return null;
       });
+      releaseCatalog(account, ref.catalogId());
       return new Result(0, 0);
     }
     Optional<SupportsPrefixOperations> io = listingIo(pending.catalog());

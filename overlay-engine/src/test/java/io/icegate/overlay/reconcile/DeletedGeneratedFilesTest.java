@@ -227,6 +227,37 @@ class DeletedGeneratedFilesTest {
   }
 
   /**
+   * An account deleted with its captured Delta tables and their Catalog: the deletion leaves
+   * entries, the Catalog's record and its secret outside the account, and the collector takes
+   * the files after the grace, then those too.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void anAccountDeletionLeavesItsGeneratedFilesToTheCollector(String kind) throws Exception {
+    World w = world(kind);
+    GeneratedFilesCollector collector = w.collector();
+    Set<String> files = new TreeSet<>(w.listed(w.prefixA));
+    files.addAll(w.listed(w.prefixB));
+    w.h.accountDeletion.delete(w.h.account, ExpectedGeneration.any());
+    assertThat(io.icegate.core.testing.InvariantChecker.of(store).keysOfAccount(w.h.account))
+        .isZero();
+    assertThat(w.pending()).containsExactlyInAnyOrder(w.tableA, w.tableB);
+    assertThat(w.deletedCatalogKept()).isTrue();
+    assertThat(w.secretKept()).isTrue();
+    ContributionInvariants.checker(store).assertClean();
+    assertThat(collector.collect().deleted()).isZero();
+    w.clock.advance(GRACE.minusMinutes(1));
+    assertThat(collector.collect().deleted()).isZero();
+    w.clock.advance(Duration.ofMinutes(2));
+    assertThat(collector.collect().deleted()).isEqualTo(files.size());
+    assertThat(w.listed(w.prefixA)).isEmpty();
+    assertThat(w.listed(w.prefixB)).isEmpty();
+    assertThat(w.pending()).isEmpty();
+    assertThat(w.deletedCatalogKept()).isFalse();
+    assertThat(w.secretKept()).isFalse();
+  }
+
+  /**
    * One Catalog on the object-store warehouse with its own storage keys, two captured Delta
    * tables ({@code a} and {@code b}, one Overlay each), the collector's clock two hours ahead
    * (every file written so far is past its write grace).

@@ -2,6 +2,10 @@ package io.icegate.overlay.store.capture;
 
 import com.apple.foundationdb.Range;
 import com.apple.foundationdb.tuple.Tuple;
+import io.icegate.core.durability.CleanupStep;
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
+import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
@@ -22,6 +26,7 @@ import java.util.Optional;
  * {@code GeneratedFilesCollector}.
  */
 public final class DeletedCaptures {
+  private static final CapturePointers POINTERS = new CapturePointers();
 
   /**
    * One deleted table awaiting collection.
@@ -118,6 +123,40 @@ public final class DeletedCaptures {
   /** Removes the record of deleted Catalog {@code catalogId}. */
   public void clearDeletedCatalog(Transaction tx, String accountId, String catalogId) {
     tx.clear(KeyLayout.generatedDeletedCatalog(accountId, catalogId));
+  }
+
+  /**
+   * Account deletion's cleanup step, run before the credentials' step: an account deletion clears
+   * its partitions without deleting Tables one by one, so per transaction up to {@code maxKeys}
+   * capture pointers are forgotten here, each Delta one leaving its entry as a Table deletion
+   * does, and each Catalog of such an entry its record (so the credentials' step keeps its
+   * secret, {@code CredentialStore#accountCleanup}). Resumable: forgotten pointers are not seen
+   * again.
+   */
+  public CleanupStep accountCleanup(Repositories repositories) {
+    return (tx, accountId, maxKeys) -> {
+      Range range = KeySubspace.CAPTURES.range(Tuple.from(accountId));
+      int removed = 0;
+      for (KeyValue kv : tx.getRange(range.begin, range.end, Math.max(1, maxKeys / 4),
+          ReadTransaction.Direction.FORWARD)) {
+        String tableId = KeySubspace.CAPTURES.unpack(kv.key()).getString(1);
+        CapturePointer pointer = CapturePointer.fromJson(kv.value());
+        Optional<Resource<Table>> table = repositories.tables(accountId).get(tx, tableId);
+        if (table.isPresent() && (pointer.metadataFile() != null || pointer.state() != null)) {
+          String catalogId = table.get().spec().catalogId();
+          record(tx, accountId, catalogId, tableId,
+              pointer.metadataFile() == null ? "" : pointer.metadataFile());
+          byte[] catalogKey = KeyLayout.generatedDeletedCatalog(accountId, catalogId);
+          if (tx.get(catalogKey) == null) {
+            repositories.catalogs(accountId).get(tx, catalogId).ifPresent(catalog ->
+                tx.set(catalogKey, repositories.catalogs(accountId).codec().write(catalog)));
+          }
+        }
+        POINTERS.forget(tx, accountId, tableId);
+        removed++;
+      }
+      return removed;
+    };
   }
 
   private static DeletedCapture decode(String accountId, String catalogId, String tableId,
