@@ -167,7 +167,8 @@ public final class Gateway implements AutoCloseable {
           settings.allowLocalFiles(), settings.outboundPolicy());
       ChunkCollection chunkCollection = ChunkCollection.start(
           new CaptureChunkCollector(store, clock, ChunkCollection.GRACE),
-          new GeneratedFilesCollector(repositories, catalogFiles.get()::forCatalog, clock,
+          new GeneratedFilesCollector(repositories, credentials, catalogFiles.get()::forCatalog,
+              clock,
               ChunkCollection.GRACE),
           ChunkCollection.CADENCE);
       RefreshScheduler scheduler = services.refreshScheduler(settings.minRefreshInterval());

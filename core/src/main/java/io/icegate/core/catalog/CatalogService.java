@@ -1,5 +1,6 @@
 package io.icegate.core.catalog;
 
+import com.apple.foundationdb.Range;
 import io.icegate.core.credential.CredentialStore;
 import io.icegate.core.credential.CredentialedWrites;
 import io.icegate.core.credential.SecretValues;
@@ -18,7 +19,9 @@ import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Listing;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.repo.ResourceRepository;
+import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.ReadConsistency;
+import io.icegate.core.store.ReadTransaction;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -144,6 +147,11 @@ public final class CatalogService {
    * Refused while it holds namespaces or other dependents (DEPENDENCY_EXISTS: the dependency
    * counters also carry the overlays that will target catalogs).
    *
+   * <p>When files generated for its deleted Delta tables still await collection ({@link
+   * KeyLayout#deletedTablesOf}), the record (warehouse, storage settings) is kept beside them
+   * and so is the storage secret: the collector needs both to reach the warehouse after the grace
+   * period, and removes the secret with the record once those files are gone.
+   *
    * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, DEPENDENCY_EXISTS
    */
   public Resource<Catalog> delete(String accountId, String id, ExpectedGeneration expected) {
@@ -153,7 +161,13 @@ public final class CatalogService {
       repositories.fences().install(tx,
           new Fence(was.ref(), UUID.randomUUID().toString(), repositories.clock().instant(),
               repositories.clock().instant()));
-      credentials.removeAll(tx, accountId, id);
+      Range pending = KeyLayout.deletedTablesOf(accountId, id).range();
+      if (tx.getRange(pending.begin, pending.end, 1, ReadTransaction.Direction.FORWARD)
+          .isEmpty()) {
+        credentials.removeAll(tx, accountId, id);
+      } else {
+        tx.set(KeyLayout.generatedDeletedCatalog(accountId, id), catalogs.codec().write(was));
+      }
       return was;
     });
     return deleted;

@@ -257,6 +257,12 @@ public final class CredentialStore {
             return removed;
           }
           String ownerId = KeyLayout.resources(accountId, kind).unpack(kv.key()).getString(0);
+          if (kind == ResourceKind.CATALOG
+              && tx.get(KeyLayout.generatedDeletedCatalog(accountId, ownerId)) != null) {
+            // kept with the Catalog's record until its Delta tables' generated files are
+            // collected (GeneratedFilesCollector removes it)
+            continue;
+          }
           Range secrets = KeyLayout.credentials(ownerId).range();
           List<KeyValue> stored = tx.getRange(secrets.begin, secrets.end, maxKeys - removed,
               Direction.FORWARD);

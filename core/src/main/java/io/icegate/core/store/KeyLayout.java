@@ -184,6 +184,21 @@ public final class KeyLayout {
     return KeySubspace.GENERATED.get(Tuple.from(accountId, tableId));
   }
 
+  /** The pending-collection entry of deleted table {@code tableId} of {@code catalogId}. */
+  public static byte[] generatedDeletedTable(String accountId, String catalogId, String tableId) {
+    return deletedTablesOf(accountId, catalogId).pack(Tuple.from(tableId));
+  }
+
+  /** Every pending-collection entry of a deleted table of {@code catalogId}. */
+  public static Subspace deletedTablesOf(String accountId, String catalogId) {
+    return KeySubspace.GENERATED_DELETED.get(Tuple.from(accountId, catalogId, "table"));
+  }
+
+  /** The record of deleted Catalog {@code catalogId}, kept while its tables' files are pending. */
+  public static byte[] generatedDeletedCatalog(String accountId, String catalogId) {
+    return KeySubspace.GENERATED_DELETED.pack(Tuple.from(accountId, catalogId, "catalog"));
+  }
+
   /** The scheduler state of Integration {@code integrationId}. */
   public static byte[] schedule(String accountId, String integrationId) {
     return schedules(accountId, integrationId).pack();

@@ -207,6 +207,23 @@ public enum KeySubspace {
   GENERATED(21),
 
   /**
+   * Generated files of deleted Tables and Catalogs awaiting collection (issue 26, "a deleted
+   * Catalog's or Table's generated files are collected after the grace period"): what must
+   * survive a deletion so the files can still be found and reached. {@code (account id, catalog
+   * id, "table", table id) -> deleted table} (8 bytes big-endian epoch milliseconds of the first
+   * collection pass that saw it deleted, 0 until then; then the UTF-8 metadata file of its last
+   * capture), written by overlay-store's {@code ManagedRelations#forget} in the transaction that
+   * deletes a Table whose capture had a generated metadata file; {@code (account id, catalog id,
+   * "catalog") -> the deleted Catalog's resource envelope} (its warehouse and storage settings),
+   * written by {@code CatalogService#delete} in the deleting transaction when table entries of
+   * the Catalog are pending, which then keeps the Catalog's storage secret for the collector.
+   * Cleared by overlay-engine's {@code GeneratedFilesCollector} once nothing is left under the
+   * table's prefix (and, for the Catalog entry, with the secret once no table entry is left).
+   * Not part of the account's partitions: it outlives an account deletion on purpose.
+   */
+  GENERATED_DELETED(22),
+
+  /**
    * Scratch space for the store self-check ({@code icegate store-check}), the conformance suite and
    * benchmarks; never read by the product.
    */

@@ -378,11 +378,25 @@ public final class InvariantChecker {
             + " is noted as an orphan candidate but was never removed");
       }
     }
+    // a deleted Catalog whose tables' generated files await collection keeps its secret
+    Map<String, Resource<?>> deletedCatalogs = new HashMap<>();
+    for (KeyValue kv : all(tx, KeySubspace.GENERATED_DELETED.range())) {
+      Tuple key = KeySubspace.GENERATED_DELETED.unpack(kv.key());
+      if (key.getString(2).equals("catalog")) {
+        deletedCatalogs.put(key.getString(1), codec(ResourceKind.CATALOG).read(kv.value()));
+        Range pending = KeyLayout.deletedTablesOf(key.getString(0), key.getString(1)).range();
+        if (all(tx, pending).isEmpty()) {
+          violations.add("deleted catalog " + key.getString(1)
+              + " is kept for generated-file collection but no table of it is pending");
+        }
+      }
+    }
     for (KeyValue kv : all(tx, KeySubspace.CREDENTIALS.range())) {
       Tuple key = KeySubspace.CREDENTIALS.unpack(kv.key());
       String owner = key.getString(0);
       long generation = key.getLong(1);
-      if (referencedGeneration(byId.get(owner)) != generation
+      Resource<?> holder = byId.containsKey(owner) ? byId.get(owner) : deletedCatalogs.get(owner);
+      if (referencedGeneration(holder) != generation
           && !candidates.contains(owner + "#" + generation)) {
         violations.add("credential generation " + generation + " of " + owner
             + " is neither referenced by its owner nor an orphan candidate");

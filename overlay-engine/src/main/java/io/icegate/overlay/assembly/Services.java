@@ -26,6 +26,7 @@ import io.icegate.overlay.reconcile.ReconcileOperations;
 import io.icegate.overlay.reconcile.ReconcileSettings;
 import io.icegate.overlay.reconcile.Reconciler;
 import io.icegate.overlay.store.OverlayStore;
+import io.icegate.overlay.store.capture.DeletedCaptures;
 import io.icegate.overlay.tablevalidation.TableRevalidation;
 import io.icegate.overlay.tablevalidation.TableStates;
 import io.icegate.overlay.tablevalidation.TableValidator;
@@ -151,12 +152,15 @@ public final class Services {
   }
 
   /**
-   * Account deletion: the Overlays' and credentials' cleanup, then {@code more} (the server's
-   * token cache).
+   * Account deletion: the Overlays' cleanup, the entries of captured Delta tables for the
+   * generated-files collector ({@link DeletedCaptures#accountCleanup}), the credentials' cleanup,
+   * then {@code more} (the server's token cache).
    */
   public AccountDeletion accountDeletion(List<CleanupStep> more) {
     List<CleanupStep> steps = new ArrayList<>();
     steps.add(overlays.accountCleanup());
+    // before the credentials: it keeps the secrets of Catalogs whose generated files are pending
+    steps.add(new DeletedCaptures().accountCleanup(repositories()));
     steps.add(core.credentials().accountCleanup());
     steps.addAll(more);
     return new AccountDeletion(repositories(), clock(), AccountDeletion.DEFAULT_BATCH_KEYS, steps);

@@ -2,6 +2,7 @@ package io.icegate.overlay.generated;
 
 import com.apple.foundationdb.Range;
 import io.icegate.core.jobs.Schedules;
+import io.icegate.core.credential.CredentialStore;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
@@ -11,6 +12,7 @@ import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.Transaction;
 import io.icegate.overlay.store.capture.Captures;
+import io.icegate.overlay.store.capture.DeletedCaptures;
 import java.io.FileNotFoundException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -49,6 +51,16 @@ import org.slf4j.LoggerFactory;
  * less the time between two passes. Several gateways may collect one store at once: each
  * decision is read in its own transaction, deletes are idempotent (a file already gone is no
  * error), and the seen-entries only ever move forward.
+ *
+ * <p>A deleted Table (retired, its Overlay deleted, out of scope, its Catalog or account deleted
+ * afterwards) leaves an entry naming its Catalog and last metadata file ({@link
+ * DeletedCaptures}, written in the deleting transaction), and a deleted Catalog whose tables
+ * have such entries keeps its record and storage secret ({@code CatalogService#delete}): so the
+ * prefix can still be found and reached when the Catalog is gone. The same fence covers it: the
+ * first pass that sees the Table deleted marks its last metadata file as seen then, and nothing
+ * under its prefix goes until that is older than the grace; after that every file older than the
+ * grace goes, and once nothing is left the entry goes (the Catalog's record and secret with its
+ * last entry).
  */
 public final class GeneratedFilesCollector {
   private static final Logger LOG = LoggerFactory.getLogger(GeneratedFilesCollector.class);
@@ -59,21 +71,30 @@ public final class GeneratedFilesCollector {
    * @param tables Table prefixes examined
    * @param deleted files deleted
    */
-  public record Result(int tables, int deleted) {}
+  public record Result(int tables, int deleted) {
+    Result plus(Result other) {
+      return new Result(tables + other.tables, deleted + other.deleted);
+    }
+  }
 
   private final Repositories repositories;
   private final CatalogFiles catalogFiles;
   private final Clock clock;
   private final Duration grace;
   private final Captures captures;
+  private final DeletedCaptures deletedCaptures = new DeletedCaptures();
+  private final CredentialStore credentials;
 
   /**
+   * @param credentials where a deleted Catalog's storage secret is removed once its tables'
+   *     generated files are collected
    * @param grace how long a file stays after it was written or its metadata file was last seen
    *     current (an hour in production: far above a capture's duration and a query's planning)
    */
-  public GeneratedFilesCollector(Repositories repositories, CatalogFiles catalogFiles,
-      Clock clock, Duration grace) {
+  public GeneratedFilesCollector(Repositories repositories, CredentialStore credentials,
+      CatalogFiles catalogFiles, Clock clock, Duration grace) {
     this.repositories = Objects.requireNonNull(repositories, "repositories");
+    this.credentials = Objects.requireNonNull(credentials, "credentials");
     this.catalogFiles = Objects.requireNonNull(catalogFiles, "catalogFiles");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.grace = Objects.requireNonNull(grace, "grace");
@@ -83,18 +104,110 @@ public final class GeneratedFilesCollector {
     this.captures = new Captures(repositories);
   }
 
-  /** One pass over the generated files of every Catalog of every account. */
+  /**
+   * One pass over the generated files of every Catalog of every account, then over those of
+   * deleted Tables and Catalogs ({@link #collectDeleted()}).
+   */
   public Result collect() {
-    int tables = 0;
-    int deleted = 0;
+    Result all = new Result(0, 0);
     for (String account : Schedules.accountIds(repositories)) {
       for (Resource<Catalog> catalog : catalogsOf(account)) {
-        Result one = collect(catalog);
-        tables += one.tables();
-        deleted += one.deleted();
+        all = all.plus(collect(catalog));
       }
     }
-    return new Result(tables, deleted);
+    return all.plus(collectDeleted());
+  }
+
+  /**
+   * One pass over the prefixes of deleted Tables ({@link DeletedCaptures}), whether their
+   * Catalog lives or was deleted after them: files go once the Table was seen deleted longer
+   * than the grace, and entries (and a deleted Catalog's record and secret) once nothing is left.
+   */
+  public Result collectDeleted() {
+    Result all = new Result(0, 0);
+    for (DeletedCaptures.CatalogRef ref : repositories.store().read(deletedCaptures::catalogs)) {
+      try {
+        all = all.plus(collectDeleted(ref));
+      } catch (RuntimeException e) {
+        LOG.warn("generated files of deleted tables of catalog {} not collected this pass: {}",
+            ref.catalogId(), e.toString());
+      }
+    }
+    return all;
+  }
+
+  private Result collectDeleted(DeletedCaptures.CatalogRef ref) {
+    String account = ref.accountId();
+    record Pending(Resource<Catalog> catalog, List<DeletedCaptures.DeletedCapture> tables) {}
+    Pending pending = repositories.store().read(tx -> {
+      Optional<Resource<Catalog>> live = repositories.catalogs(account).get(tx, ref.catalogId());
+      Optional<byte[]> kept = deletedCaptures.deletedCatalog(tx, account, ref.catalogId());
+      return new Pending(live.orElseGet(() -> kept.map(bytes -> repositories.catalogs(account)
+          .codec().read(bytes)).orElse(null)), deletedCaptures.of(tx, account, ref.catalogId()));
+    });
+    if (pending.catalog() == null || pending.catalog().spec().warehouse() == null) {
+      if (pending.catalog() == null) {
+        // deleted before its record was kept: nothing here can reach its warehouse any more
+        LOG.warn("catalog {} is gone with no record of its storage: the generated files of {} "
+            + "deleted table(s) stay under its warehouse", ref.catalogId(),
+            pending.tables().size());
+      }
+      repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+        pending.tables().forEach(entry -> deletedCaptures.clear(tx, entry));
+        return null;
+      });
+      releaseCatalog(account, ref.catalogId());
+      return new Result(0, 0);
+    }
+    Optional<SupportsPrefixOperations> io = listingIo(pending.catalog());
+    if (io.isEmpty()) {
+      return new Result(0, 0);
+    }
+    int deleted = 0;
+    for (DeletedCaptures.DeletedCapture table : pending.tables()) {
+      String prefix = GeneratedFiles.location(pending.catalog(), table.tableId()) + "/";
+      List<FileInfo> files = listed(io.get(), prefix);
+      int gone = collectTable(account, ref.catalogId(), table.tableId(), files, (FileIO) io.get());
+      deleted += gone;
+      if (gone == files.size()) {
+        finish(table);
+      }
+    }
+    // also when the Catalog was live at the read above: a deletion since kept record and secret
+    releaseCatalog(account, ref.catalogId());
+    return new Result(pending.tables().size(), deleted);
+  }
+
+  /**
+   * Clears {@code table}'s entry and its seen-entries once nothing is left under its prefix and
+   * it was seen deleted longer than the grace ago (a capture in flight at its deletion has ended
+   * by then), re-read in the transaction that clears.
+   */
+  private void finish(DeletedCaptures.DeletedCapture table) {
+    long cut = clock.millis() - grace.toMillis();
+    repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+      Optional<DeletedCaptures.DeletedCapture> now = deletedCaptures.get(tx, table.accountId(),
+          table.catalogId(), table.tableId());
+      if (now.isPresent() && now.get().seen() && now.get().goneSeenMillis() < cut
+          && captures.read(tx, table.accountId(), table.tableId()).isEmpty()) {
+        deletedCaptures.clear(tx, now.get());
+        Range seen = KeyLayout.generatedOf(table.accountId(), table.tableId()).range();
+        tx.clearRange(seen.begin, seen.end);
+      }
+      return null;
+    });
+  }
+
+  /** A deleted Catalog's record and storage secret go with its last pending table. */
+  private void releaseCatalog(String account, String catalogId) {
+    repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+      if (deletedCaptures.of(tx, account, catalogId).isEmpty()
+          && deletedCaptures.deletedCatalog(tx, account, catalogId).isPresent()) {
+        credentials.removeAll(tx, account, catalogId);
+        deletedCaptures.clearDeletedCatalog(tx, account, catalogId);
+      }
+      return null;
+    });
   }
 
   /**
@@ -102,19 +215,12 @@ public final class GeneratedFilesCollector {
    * no FileIO here that lists.
    */
   public Result collect(Resource<Catalog> catalog) {
-    if (catalog.spec().warehouse() == null) {
+    Optional<SupportsPrefixOperations> listing = listingIo(catalog);
+    if (listing.isEmpty()) {
       return new Result(0, 0);
     }
-    FileIO io;
-    try {
-      io = catalogFiles.forCatalog(catalog);
-    } catch (UnsupportedOperationException e) {
-      return new Result(0, 0);
-    }
-    if (!(io instanceof SupportsPrefixOperations prefixes)) {
-      LOG.debug("Catalog {}: its FileIO cannot list; generated files not collected", catalog.id());
-      return new Result(0, 0);
-    }
+    SupportsPrefixOperations prefixes = listing.get();
+    FileIO io = (FileIO) prefixes;
     String root = GeneratedFiles.local(GeneratedFiles.location(catalog, ""));
     Map<String, List<FileInfo>> byTable = new LinkedHashMap<>();
     for (FileInfo file : listed(prefixes, root)) {
@@ -131,7 +237,8 @@ public final class GeneratedFilesCollector {
     int deleted = 0;
     for (Map.Entry<String, List<FileInfo>> table : byTable.entrySet()) {
       try {
-        deleted += collectTable(catalog.accountId(), table.getKey(), table.getValue(), io);
+        deleted += collectTable(catalog.accountId(), catalog.id(), table.getKey(),
+            table.getValue(), io);
       } catch (RuntimeException e) {
         // unsure what is live (a metadata file or manifest unreadable): delete nothing of it
         LOG.warn("generated files of table {} not collected this pass: {}", table.getKey(),
@@ -141,12 +248,37 @@ public final class GeneratedFilesCollector {
     return new Result(byTable.size(), deleted);
   }
 
+  /**
+   * The FileIO of {@code catalog}'s warehouse when it has one here that lists; empty otherwise
+   * (nothing of it is collected).
+   */
+  private Optional<SupportsPrefixOperations> listingIo(Resource<Catalog> catalog) {
+    if (catalog.spec().warehouse() == null) {
+      return Optional.empty();
+    }
+    FileIO io;
+    try {
+      io = catalogFiles.forCatalog(catalog);
+    } catch (UnsupportedOperationException e) {
+      return Optional.empty();
+    }
+    if (!(io instanceof SupportsPrefixOperations prefixes)) {
+      LOG.debug("Catalog {}: its FileIO cannot list; generated files not collected", catalog.id());
+      return Optional.empty();
+    }
+    return Optional.of(prefixes);
+  }
+
   /** One Table's prefix: how many files were deleted. */
-  private int collectTable(String account, String tableId, List<FileInfo> files, FileIO io) {
+  private int collectTable(String account, String catalogId, String tableId,
+      List<FileInfo> files, FileIO io) {
     long now = clock.millis();
     long cut = now - grace.toMillis();
     Live live = repositories.store().run(Idempotence.IDEMPOTENT, tx -> decide(tx, account,
-        tableId, now, cut));
+        catalogId, tableId, now, cut));
+    if (live.everything()) {
+      return 0;
+    }
     Set<String> referenced = new HashSet<>();
     if (live.current() != null) {
       referenced.addAll(ReferencedFiles.of(live.current(), io));
@@ -171,16 +303,39 @@ public final class GeneratedFilesCollector {
    *
    * @param current the current capture's metadata, or {@code null} (the Table is gone)
    * @param recent the metadata files seen current within the grace period
+   * @param everything whether every file under the prefix is live (a Table seen deleted within
+   *     the grace period)
    */
-  private record Live(TableMetadata current, List<String> recent) {}
+  private record Live(TableMetadata current, List<String> recent, boolean everything) {}
 
   /**
    * The decision's reads: the capture pointer (its metadata file marked seen {@code now}) and the
-   * metadata files seen since {@code cut}; older entries are cleared.
+   * metadata files seen since {@code cut}; older entries are cleared. A deleted Table's entry
+   * ({@link DeletedCaptures}) is marked seen deleted {@code now} at its first pass, and keeps
+   * the whole prefix live until that is older than {@code cut}: its last metadata file was
+   * current until the deletion, which no seen-entry recorded.
    */
-  private Live decide(Transaction tx, String account, String tableId, long now, long cut) {
+  private Live decide(Transaction tx, String account, String catalogId, String tableId, long now,
+      long cut) {
     TableMetadata current = null;
     Optional<Captures.Capture> capture = captures.read(tx, account, tableId);
+    Optional<DeletedCaptures.DeletedCapture> gone =
+        deletedCaptures.get(tx, account, catalogId, tableId);
+    if (capture.isPresent()) {
+      // captured again under the same id: live, and no longer a deleted table's prefix
+      gone.ifPresent(entry -> deletedCaptures.clear(tx, entry));
+    } else if (gone.isPresent()) {
+      DeletedCaptures.DeletedCapture entry = gone.get().seen() ? gone.get()
+          : deletedCaptures.markSeen(tx, gone.get(), now);
+      if (entry.goneSeenMillis() >= cut) {
+        return new Live(null, List.of(), true);
+      }
+    } else if (repositories.tables(account).get(tx, tableId)
+        .filter(table -> table.spec().catalogId().equals(catalogId)).isEmpty()) {
+      // not a table of this Catalog as far as the store knows: another Catalog's or account's
+      // sharing the warehouse, or deleted before deletions were recorded; never guess
+      return new Live(null, List.of(), true);
+    }
     if (capture.isPresent()) {
       current = TableMetadataParser.fromJson(capture.get().pointer().servedMetadataLocation(),
           new String(capture.get().metadataJson(), StandardCharsets.UTF_8));
@@ -200,7 +355,7 @@ public final class GeneratedFilesCollector {
         tx.clear(kv.key());
       }
     }
-    return new Live(current, recent);
+    return new Live(current, recent, false);
   }
 
   /**

@@ -129,7 +129,7 @@ class GeneratedFilesCollectionTest {
     // the collector's clock is two hours ahead: every file written so far is past its write grace
     MutableClock later = new MutableClock(Instant.now().plus(Duration.ofHours(2)));
     GeneratedFilesCollector collector =
-        new GeneratedFilesCollector(h.repos, files, later, GRACE);
+        new GeneratedFilesCollector(h.repos, h.services.credentials(), files, later, GRACE);
     TableMetadata first = current(captures, h, tableId);
     assertThat(collector.collect(catalog).deleted()).isZero(); // all referenced; first seen now
     Set<String> firstFiles = listed(io, prefix);
@@ -146,7 +146,7 @@ class GeneratedFilesCollectionTest {
         local(first.currentSnapshot().manifestListLocation()));
 
     // on the real clock everything is younger than the grace: nothing goes
-    assertThat(new GeneratedFilesCollector(h.repos, files, Clock.systemUTC(), GRACE)
+    assertThat(new GeneratedFilesCollector(h.repos, h.services.credentials(), files, Clock.systemUTC(), GRACE)
         .collect(catalog).deleted()).isZero();
     // the first metadata file was current 30 minutes ago: a reader may hold it, nothing goes
     later.advance(Duration.ofMinutes(30));

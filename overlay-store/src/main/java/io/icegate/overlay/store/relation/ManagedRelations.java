@@ -14,6 +14,7 @@ import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import io.icegate.overlay.store.capture.Blobs;
 import io.icegate.overlay.store.capture.CapturePointers;
+import io.icegate.overlay.store.capture.DeletedCaptures;
 import io.icegate.overlay.store.validation.ValidationRecords;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -39,6 +40,7 @@ public final class ManagedRelations {
 
   private static final CapturePointers CAPTURES = new CapturePointers();
   private static final ValidationRecords VALIDATIONS = new ValidationRecords();
+  private static final DeletedCaptures DELETED = new DeletedCaptures();
 
   /**
    * One managed-relation index entry.
@@ -135,14 +137,21 @@ public final class ManagedRelations {
 
   /**
    * Removes what belongs to a deleted relation: its definition chunks, its capture pointer (the
-   * captured blob is left to the chunk collector), its validation pointer, error records and
-   * visibility override and, when it is managed and the index still points at it, its index
-   * entry. Harmless for a local relation.
+   * captured blob is left to the chunk collector; a Delta capture's generated files are recorded
+   * for the generated-files collector, {@link DeletedCaptures}), its validation pointer, error
+   * records and visibility override and, when it is managed and the index still points at it,
+   * its index entry. Harmless for a local relation.
    */
   public void forget(Transaction tx, Resource<?> relation) {
     Range chunks = KeyLayout.definition(relation.accountId(), relation.kind(), relation.id()).range();
     tx.clearRange(chunks.begin, chunks.end);
     if (relation.kind() == ResourceKind.TABLE) {
+      // the generated files of a Delta capture outlive the pointer: name them for the collector
+      CAPTURES.get(tx, relation.accountId(), relation.id())
+          .filter(pointer -> pointer.metadataFile() != null || pointer.state() != null)
+          .ifPresent(pointer -> DELETED.record(tx, relation.accountId(),
+              ((Relation) relation.spec()).catalogId(), relation.id(),
+              pointer.metadataFile() == null ? "" : pointer.metadataFile()));
       CAPTURES.forget(tx, relation.accountId(), relation.id());
       VALIDATIONS.forget(tx, relation.accountId(), relation.id());
     }

@@ -1,0 +1,375 @@
+package io.icegate.overlay.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.types.LongType;
+import io.delta.kernel.types.StringType;
+import io.delta.kernel.types.StructType;
+import io.icegate.access.delta.fixture.KernelTableWriter;
+import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
+import io.icegate.access.unity.fixture.UnityCatalogFixture;
+import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.model.Catalog;
+import io.icegate.core.model.CatalogStorage;
+import io.icegate.core.model.Resource;
+import io.icegate.core.repo.ExpectedGeneration;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.testing.HookedStore;
+import io.icegate.core.testing.MutableClock;
+import io.icegate.overlay.generated.CatalogFiles;
+import io.icegate.overlay.generated.GeneratedFiles;
+import io.icegate.overlay.generated.GeneratedFilesCollector;
+import io.icegate.overlay.store.capture.DeletedCaptures;
+import io.icegate.overlay.store.testing.ContributionInvariants;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.iceberg.aws.s3.S3FileIO;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Generated files of deleted Tables and deleted Catalogs (issue 26, known gap of its closing
+ * note): a deleted Table's files stay for the grace period after a collection pass first saw it
+ * deleted, then go; a live table's files under the same Catalog never go; a deleted Catalog's
+ * record and storage secret outlive it until its tables' files are collected through them.
+ * Deletions landing inside a pass and two collectors at once are driven through {@link
+ * HookedStore}. The warehouse is an object store (s3proxy) reached only with the Catalog's own
+ * keys, read from the credential store as the gateway does; memory and SQLite stores.
+ */
+class DeletedGeneratedFilesTest {
+  private static final String LAKE = "lake";
+  private static final String WAREHOUSE_SECRET = "warehouse-secret-7d2e";
+  private static final Duration GRACE = Duration.ofHours(1);
+  private static final StructType ORDERS =
+      new StructType().add("id", LongType.LONG, false).add("region", StringType.STRING, true);
+
+  private static ObjectStoreFixture objects;
+  private static ObjectStoreFixture warehouseStore;
+  private static UnityCatalogFixture unity;
+  private static S3Client s3;
+  private static S3FileIO inspection;
+  private static int worlds;
+
+  @TempDir Path scratch;
+
+  private HookedStore store;
+
+  @BeforeAll
+  static void startUpstreams() throws Exception {
+    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
+    objects = ObjectStoreFixture.startS3Proxy();
+    objects.createBucket(LAKE);
+    s3 = objects.newClient();
+    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
+    warehouseStore = ObjectStoreFixture.startS3Proxy("warehouse-key", WAREHOUSE_SECRET);
+    warehouseStore.createBucket("generated");
+    inspection = new S3FileIO();
+    inspection.initialize(new HashMap<>(warehouseStore.s3FileIoProperties()));
+  }
+
+  @AfterAll
+  static void stopUpstreams() throws Exception {
+    inspection.close();
+    unity.close();
+    s3.close();
+    warehouseStore.close();
+    objects.close();
+  }
+
+  @AfterEach
+  void clean() {
+    ContributionInvariants.checker(store).assertClean();
+    store.close();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void deletedTableAndCatalogFilesGoAfterTheGraceAndALiveTableKeepsItsFiles(String kind)
+      throws Exception {
+    World w = world(kind);
+    GeneratedFilesCollector collector = w.collector();
+    assertThat(collector.collect().deleted()).isZero(); // everything referenced; seen now
+    Set<String> filesA = w.listed(w.prefixA);
+    Set<String> filesB = w.listed(w.prefixB);
+    assertThat(filesA).isNotEmpty();
+    assertThat(filesB).isNotEmpty();
+
+    // table a leaves with its Overlay: an entry names it for the collector
+    w.h.overlays.delete(w.h.account, w.overlayA, ExpectedGeneration.any());
+    assertThat(w.pending()).containsExactly(w.tableA);
+    assertThat(collector.collect().deleted()).isZero(); // first seen deleted now
+    w.clock.advance(GRACE.minusMinutes(1));
+    assertThat(collector.collect().deleted()).isZero(); // a reader may still hold it
+    assertThat(w.listed(w.prefixA)).isEqualTo(filesA);
+    w.clock.advance(Duration.ofMinutes(2));
+    assertThat(collector.collect().deleted()).isEqualTo(filesA.size());
+    assertThat(w.listed(w.prefixA)).isEmpty();
+    assertThat(w.pending()).isEmpty();
+    // the live table of the same Catalog lost nothing, however often it is collected
+    assertThat(w.listed(w.prefixB)).isEqualTo(filesB);
+    w.clock.advance(GRACE.multipliedBy(3));
+    assertThat(collector.collect().deleted()).isZero();
+    assertThat(w.listed(w.prefixB)).isEqualTo(filesB);
+
+    // the Catalog goes after its last Overlay: record and secret stay for the collector
+    w.h.overlays.delete(w.h.account, w.overlayB, ExpectedGeneration.any());
+    w.deleteCatalog();
+    assertThat(w.deletedCatalogKept()).isTrue();
+    assertThat(w.secretKept()).isTrue();
+    ContributionInvariants.checker(store).assertClean();
+    assertThat(collector.collect().deleted()).isZero();
+    w.clock.advance(GRACE.minusMinutes(1));
+    assertThat(collector.collect().deleted()).isZero();
+    assertThat(w.listed(w.prefixB)).isEqualTo(filesB);
+    w.clock.advance(Duration.ofMinutes(2));
+    assertThat(collector.collect().deleted()).isEqualTo(filesB.size());
+    assertThat(w.listed(w.prefixB)).isEmpty();
+    assertThat(w.pending()).isEmpty();
+    assertThat(w.deletedCatalogKept()).isFalse();
+    assertThat(w.secretKept()).isFalse();
+    assertThat(collector.collect()).isEqualTo(new GeneratedFilesCollector.Result(0, 0));
+  }
+
+  /**
+   * A Table deleted between a pass's listing and its decision, on the first pass ever (no
+   * metadata file seen yet, every file older than the grace): nothing of it goes in that pass.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void aTableDeletedInsideAPassKeepsItsFilesForTheGrace(String kind) throws Exception {
+    World w = world(kind);
+    GeneratedFilesCollector collector = w.collector();
+    Set<String> filesA = w.listed(w.prefixA);
+    Set<String> filesB = w.listed(w.prefixB);
+    store.beforeWrite(1, () -> w.h.overlays.delete(w.h.account, w.overlayA,
+        ExpectedGeneration.any()));
+    assertThat(collector.collect(w.catalog).deleted()).isZero();
+    assertThat(store.fired()).isEqualTo(1);
+    assertThat(w.listed(w.prefixA)).isEqualTo(filesA);
+    assertThat(w.listed(w.prefixB)).isEqualTo(filesB);
+    w.clock.advance(GRACE.minusMinutes(1));
+    assertThat(collector.collect().deleted()).isZero();
+    w.clock.advance(Duration.ofMinutes(2));
+    assertThat(collector.collect().deleted()).isEqualTo(filesA.size());
+    assertThat(w.listed(w.prefixA)).isEmpty();
+    assertThat(w.listed(w.prefixB)).isEqualTo(filesB);
+  }
+
+  /**
+   * The Catalog deleted while a pass collects its deleted tables (between the first table's
+   * decision and its finish): every file goes, and the Catalog's record and secret go with its
+   * last table in the same pass.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void aCatalogDeletedDuringAPassGoesWithItsLastTable(String kind) throws Exception {
+    World w = world(kind);
+    GeneratedFilesCollector collector = w.collector();
+    w.h.overlays.delete(w.h.account, w.overlayA, ExpectedGeneration.any());
+    w.h.overlays.delete(w.h.account, w.overlayB, ExpectedGeneration.any());
+    assertThat(collector.collectDeleted().deleted()).isZero(); // both seen deleted now
+    w.clock.advance(GRACE.plusMinutes(1));
+
+    // writes of the pass: table 1 decision, its finish, table 2 decision, its finish, release
+    store.beforeWrite(2, w::deleteCatalog);
+    GeneratedFilesCollector.Result pass = collector.collectDeleted();
+    assertThat(store.fired()).isEqualTo(1);
+    assertThat(pass.tables()).isEqualTo(2);
+    assertThat(w.listed(w.prefixA)).isEmpty();
+    assertThat(w.listed(w.prefixB)).isEmpty();
+    assertThat(w.pending()).isEmpty();
+    assertThat(w.deletedCatalogKept()).isFalse();
+    assertThat(w.secretKept()).isFalse();
+    assertThat(collector.collect()).isEqualTo(new GeneratedFilesCollector.Result(0, 0));
+  }
+
+  /**
+   * Two collectors (two gateways) over one store, the second running a whole pass inside the
+   * first's, after a deleted Catalog's grace: every file goes, no error, nothing left behind.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void twoCollectorsAtOnceOverADeletedCatalog(String kind) throws Exception {
+    World w = world(kind);
+    GeneratedFilesCollector one = w.collector();
+    GeneratedFilesCollector two = w.collector();
+    w.h.overlays.delete(w.h.account, w.overlayA, ExpectedGeneration.any());
+    w.h.overlays.delete(w.h.account, w.overlayB, ExpectedGeneration.any());
+    w.deleteCatalog();
+    assertThat(one.collect().deleted()).isZero();
+    w.clock.advance(GRACE.plusMinutes(1));
+    store.beforeWrite(1, two::collect);
+    one.collect();
+    assertThat(store.fired()).isEqualTo(1);
+    assertThat(w.listed(w.prefixA)).isEmpty();
+    assertThat(w.listed(w.prefixB)).isEmpty();
+    assertThat(w.pending()).isEmpty();
+    assertThat(w.deletedCatalogKept()).isFalse();
+    assertThat(w.secretKept()).isFalse();
+    assertThat(two.collect()).isEqualTo(new GeneratedFilesCollector.Result(0, 0));
+  }
+
+  /**
+   * An account deleted with its captured Delta tables and their Catalog: the deletion leaves
+   * entries, the Catalog's record and its secret outside the account, and the collector takes
+   * the files after the grace, then those too.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void anAccountDeletionLeavesItsGeneratedFilesToTheCollector(String kind) throws Exception {
+    World w = world(kind);
+    GeneratedFilesCollector collector = w.collector();
+    Set<String> files = new TreeSet<>(w.listed(w.prefixA));
+    files.addAll(w.listed(w.prefixB));
+    w.h.accountDeletion.delete(w.h.account, ExpectedGeneration.any());
+    assertThat(io.icegate.core.testing.InvariantChecker.of(store).keysOfAccount(w.h.account))
+        .isZero();
+    assertThat(w.pending()).containsExactlyInAnyOrder(w.tableA, w.tableB);
+    assertThat(w.deletedCatalogKept()).isTrue();
+    assertThat(w.secretKept()).isTrue();
+    ContributionInvariants.checker(store).assertClean();
+    assertThat(collector.collect().deleted()).isZero();
+    w.clock.advance(GRACE.minusMinutes(1));
+    assertThat(collector.collect().deleted()).isZero();
+    w.clock.advance(Duration.ofMinutes(2));
+    assertThat(collector.collect().deleted()).isEqualTo(files.size());
+    assertThat(w.listed(w.prefixA)).isEmpty();
+    assertThat(w.listed(w.prefixB)).isEmpty();
+    assertThat(w.pending()).isEmpty();
+    assertThat(w.deletedCatalogKept()).isFalse();
+    assertThat(w.secretKept()).isFalse();
+  }
+
+  /**
+   * One Catalog on the object-store warehouse with its own storage keys, two captured Delta
+   * tables ({@code a} and {@code b}, one Overlay each), the collector's clock two hours ahead
+   * (every file written so far is past its write grace).
+   */
+  private World world(String kind) throws Exception {
+    store = new HookedStore(ReconcileHarness.openStore(kind, scratch));
+    return new World(store);
+  }
+
+  private static void append(KernelTableWriter delta, String path, long id, String region) {
+    delta.append(path, Map.of("region", Literal.ofString(region)),
+        List.<Object[]>of(new Object[] {id, region}));
+    delta.uploadTable(path);
+  }
+
+  private final class World {
+    final ReconcileHarness h;
+    final MutableClock clock = new MutableClock(Instant.now().plus(Duration.ofHours(2)));
+    final CatalogFiles files = catalogFiles();
+    final Resource<Catalog> catalog;
+    final String overlayA;
+    final String overlayB;
+    final String tableA;
+    final String tableB;
+    final String prefixA;
+    final String prefixB;
+
+    World(HookedStore hooked) throws Exception {
+      h = new ReconcileHarness(hooked, Clock.systemUTC(), files);
+      int n = ++worlds;
+      String warehouse = "s3://generated/deleted-" + n;
+      CatalogStorage.S3 s3Storage = new CatalogStorage.S3(warehouseStore.endpoint().toString(),
+          "us-east-1", true, warehouseStore.accessKeyId(), 0);
+      catalog = h.services.core().catalogs().create(h.account, new Catalog("analytics" + n,
+          warehouse, Map.of(), new CatalogStorage(s3Storage)), WAREHOUSE_SECRET,
+          CreateRequest.plain()).outcome().resource();
+      String integration = h.unityIntegration("unity" + n, unity, objects, "main");
+      KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
+      Map<String, String> columns = new LinkedHashMap<>();
+      columns.put("id", "long");
+      columns.put("region", "string");
+      String[] ids = new String[2];
+      String[] overlays = new String[2];
+      for (int i = 0; i < 2; i++) {
+        String namespace = "gone" + n + (i == 0 ? "a" : "b");
+        String path = namespace + "/orders";
+        delta.create(path, ORDERS, List.of("region"), Map.of());
+        append(delta, path, 1L, "EU");
+        unity.addTable("main", namespace, "orders", "EXTERNAL", "DELTA",
+            "s3://" + LAKE + "/" + path, columns);
+        overlays[i] = h.overlay("o" + i, integration, catalog.id(), List.of(List.of(namespace)));
+        assertThat(h.reconcile(overlays[i]).warnings()).isEmpty();
+        ids[i] = h.relations(catalog.id()).get(namespace + ".orders").id();
+      }
+      overlayA = overlays[0];
+      overlayB = overlays[1];
+      tableA = ids[0];
+      tableB = ids[1];
+      prefixA = GeneratedFiles.location(catalog, tableA);
+      prefixB = GeneratedFiles.location(catalog, tableB);
+    }
+
+    /**
+     * Catalogs' FileIOs as the gateway builds them: each Catalog's settings and its secret from
+     * the credential store, read at first use (one cache per collector: another gateway).
+     */
+    CatalogFiles catalogFiles() {
+      Map<String, FileIO> ios = new ConcurrentHashMap<>();
+      return c -> ios.computeIfAbsent(c.id(), id -> {
+        CatalogStorage.S3 settings = c.spec().storage().s3();
+        String secret = h.services.credentials().read(id, settings.credentialGeneration())
+            .orElseThrow(() -> new IllegalStateException("no storage secret for " + id))
+            .get("secretAccessKey");
+        Map<String, String> properties = new HashMap<>(warehouseStore.s3Settings());
+        properties.put("s3.access-key-id", settings.accessKeyId());
+        properties.put("s3.secret-access-key", secret);
+        S3FileIO io = new S3FileIO();
+        io.initialize(properties);
+        return io;
+      });
+    }
+
+    GeneratedFilesCollector collector() {
+      return new GeneratedFilesCollector(h.repos, h.services.credentials(), catalogFiles(), clock,
+          GRACE);
+    }
+
+    void deleteCatalog() {
+      h.services.core().catalogs().delete(h.account, catalog.id(), ExpectedGeneration.any());
+    }
+
+    Set<String> listed(String prefix) {
+      Set<String> out = new TreeSet<>();
+      for (FileInfo file : inspection.listPrefix(prefix + "/")) {
+        out.add(file.location());
+      }
+      return out;
+    }
+
+    List<String> pending() {
+      return store.read(tx -> new DeletedCaptures().of(tx, h.account, catalog.id())).stream()
+          .map(DeletedCaptures.DeletedCapture::tableId).toList();
+    }
+
+    boolean deletedCatalogKept() {
+      return store.read(tx -> tx.get(KeyLayout.generatedDeletedCatalog(h.account, catalog.id()))
+          != null);
+    }
+
+    boolean secretKept() {
+      return h.services.credentials().read(catalog.id(),
+          catalog.spec().storage().s3().credentialGeneration()).isPresent();
+    }
+  }
+}
