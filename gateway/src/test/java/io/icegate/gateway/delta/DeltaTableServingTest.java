@@ -204,41 +204,26 @@ class DeltaTableServingTest {
   @Test
   void aDelegatedLoadOfADeltaTableAnswersOneCredentialPerPrefix() throws Exception {
     ordersTable("silver");
-    String catalog = FederatedCatalog.json(gw.send("POST", base + "/catalogs",
-        "{\"name\":\"remote\",\"warehouse\":\"s3://generated/cat\",\"storage\":{\"s3\":{"
-            + "\"endpoint\":\"" + warehouse.endpoint() + "\",\"region\":\"us-east-1\","
-            + "\"pathStyleAccess\":true,\"accessKeyId\":\"" + warehouse.accessKeyId()
-            + "\",\"secretAccessKey\":\"" + warehouse.secretAccessKey()
-            + "\",\"vendStaticKeys\":true}}}")).get("id").asText();
+    String catalog = catalogOnTheWarehouseStore("remote", "cat", "\"vendStaticKeys\":true");
     JsonNode report = reconcile(overlay("silver", catalog));
     assertThat(report.get("warnings")).as(report.toString()).isEmpty();
-    String tableId = tableId(catalog);
+    String tableId = tableId(catalog, "silver");
     try (S3Client own = warehouse.newClient()) {
       assertThat(own.listObjectsV2(b -> b.bucket("generated").prefix("cat/_icegate/delta/" + tableId
           + "/")).contents()).isNotEmpty();
     }
 
     String path = "/iceberg/v1/" + catalog + "/namespaces/silver/tables/orders";
-    JsonNode loaded = FederatedCatalog.json(gw.send("GET", path, null,
-        "X-Iceberg-Access-Delegation", "vended-credentials"));
+    JsonNode loaded = delegated(path);
     assertThat(loaded.path("config").has("client.refresh-credentials-endpoint")).isFalse();
     Map<String, JsonNode> byPrefix = byPrefix(loaded.get("storage-credentials"));
     String data = "s3://" + LAKE + "/silver/orders";
     String generated = "s3://generated/cat/_icegate/delta/" + tableId;
     assertThat(byPrefix).containsOnlyKeys(data, generated);
-    JsonNode upstream = byPrefix.get(data).get("config");
-    assertThat(upstream.get("s3.access-key-id").asText()).isEqualTo(objects.accessKeyId());
-    assertThat(upstream.get("s3.endpoint").asText()).isEqualTo(objects.endpoint().toString());
-    assertThat(upstream.get("client.region").asText()).isEqualTo(ObjectStoreFixture.REGION);
-    assertThat(upstream.get("s3.path-style-access").asText()).isEqualTo("true");
-    JsonNode own = byPrefix.get(generated).get("config");
-    assertThat(own.get("s3.access-key-id").asText()).isEqualTo(warehouse.accessKeyId());
-    assertThat(own.get("s3.endpoint").asText()).isEqualTo(warehouse.endpoint().toString());
-    assertThat(own.get("client.region").asText()).isEqualTo(ObjectStoreFixture.REGION);
-    assertThat(own.get("s3.path-style-access").asText()).isEqualTo("true");
+    assertReaches(byPrefix.get(data), objects, objects.accessKeyId());
+    assertReaches(byPrefix.get(generated), warehouse, warehouse.accessKeyId());
 
-    JsonNode routed = FederatedCatalog.json(gw.send("GET", path + "/credentials", null,
-        "X-Iceberg-Access-Delegation", "vended-credentials"));
+    JsonNode routed = delegated(path + "/credentials");
     assertThat(byPrefix(routed.get("storage-credentials"))).containsOnlyKeys(data, generated);
 
     Map<String, String> props = new HashMap<>();
@@ -270,40 +255,25 @@ class DeltaTableServingTest {
   void anStsCatalogVendsAReadOnlySessionScopedToTheGeneratedPrefix() throws Exception {
     ordersTable("bronze");
     try (StsFixture sts = StsFixture.start()) {
-      String catalog = FederatedCatalog.json(gw.send("POST", base + "/catalogs",
-          "{\"name\":\"sts-remote\",\"warehouse\":\"s3://generated/sts\",\"storage\":{\"s3\":{"
-              + "\"endpoint\":\"" + warehouse.endpoint() + "\",\"region\":\"us-east-1\","
-              + "\"pathStyleAccess\":true,\"accessKeyId\":\"" + warehouse.accessKeyId()
-              + "\",\"secretAccessKey\":\"" + warehouse.secretAccessKey() + "\",\"roleArn\":\""
-              + ROLE + "\",\"stsEndpoint\":\"" + sts.endpoint() + "\",\"durationSeconds\":1800}}}"))
-          .get("id").asText();
+      String catalog = catalogOnTheWarehouseStore("sts-remote", "sts", "\"roleArn\":\"" + ROLE
+          + "\",\"stsEndpoint\":\"" + sts.endpoint() + "\",\"durationSeconds\":1800");
       JsonNode report = reconcile(overlay("bronze", catalog));
       assertThat(report.get("warnings")).as(report.toString()).isEmpty();
-      String tableId = FederatedCatalog.json(gw.send("GET", base + "/catalogs/" + catalog
-          + "/tables?namespace=bronze&name=orders", null)).get("items").get(0).get("id").asText();
+      String tableId = tableId(catalog, "bronze");
       String data = "s3://" + LAKE + "/bronze/orders";
       String generated = "s3://generated/sts/_icegate/delta/" + tableId;
 
       int before = sts.requests().size();
       String path = "/iceberg/v1/" + catalog + "/namespaces/bronze/tables/orders";
-      JsonNode loaded = FederatedCatalog.json(gw.send("GET", path, null,
-          "X-Iceberg-Access-Delegation", "vended-credentials"));
+      JsonNode loaded = delegated(path);
       assertThat(loaded.path("config").has("client.refresh-credentials-endpoint")).isFalse();
       Map<String, JsonNode> byPrefix = byPrefix(loaded.get("storage-credentials"));
       assertThat(byPrefix).containsOnlyKeys(data, generated);
-      JsonNode upstream = byPrefix.get(data).get("config");
-      assertThat(upstream.get("s3.access-key-id").asText()).isEqualTo(objects.accessKeyId());
-      assertThat(upstream.get("s3.endpoint").asText()).isEqualTo(objects.endpoint().toString());
-      assertThat(upstream.get("client.region").asText()).isEqualTo(ObjectStoreFixture.REGION);
-      assertThat(upstream.get("s3.path-style-access").asText()).isEqualTo("true");
-      JsonNode own = byPrefix.get(generated).get("config");
+      JsonNode upstream = assertReaches(byPrefix.get(data), objects, objects.accessKeyId());
       StsFixture.Issued session = sts.issued().get(sts.issued().size() - 1);
-      assertThat(own.get("s3.access-key-id").asText()).isEqualTo(session.accessKeyId());
+      JsonNode own = assertReaches(byPrefix.get(generated), warehouse, session.accessKeyId());
       assertThat(own.get("s3.secret-access-key").asText()).isEqualTo(session.secretAccessKey());
       assertThat(own.get("s3.session-token").asText()).isEqualTo(session.sessionToken());
-      assertThat(own.get("s3.endpoint").asText()).isEqualTo(warehouse.endpoint().toString());
-      assertThat(own.get("client.region").asText()).isEqualTo(ObjectStoreFixture.REGION);
-      assertThat(own.get("s3.path-style-access").asText()).isEqualTo("true");
 
       List<StsFixture.Received> asked = sts.requests().subList(before, sts.requests().size());
       assertThat(asked).hasSize(1);
@@ -317,8 +287,7 @@ class DeltaTableServingTest {
           .containsExactlyInAnyOrder("s3:GetObject", "s3:GetObjectVersion");
       assertThat(policy.listPrefixes()).containsExactlyInAnyOrder(key + "/", key + "/*");
 
-      JsonNode routed = FederatedCatalog.json(gw.send("GET", path + "/credentials", null,
-          "X-Iceberg-Access-Delegation", "vended-credentials"));
+      JsonNode routed = delegated(path + "/credentials");
       Map<String, JsonNode> routedByPrefix = byPrefix(routed.get("storage-credentials"));
       assertThat(routedByPrefix).containsOnlyKeys(data, generated);
       assertThat(routedByPrefix.get(generated).get("config")).isEqualTo(own);
@@ -333,10 +302,45 @@ class DeltaTableServingTest {
     return out;
   }
 
-  /** The id of {@code silver.orders} in Catalog {@code catalogId}, from the admin API. */
-  private static String tableId(String catalogId) {
+  /**
+   * Asserts that {@code credential} reaches {@code store} as {@code accessKeyId}: that key id and
+   * the store's endpoint, region and path style, which a client without storage settings of its
+   * own needs beside the keys. Returns the credential's config.
+   */
+  private static JsonNode assertReaches(JsonNode credential, ObjectStoreFixture store,
+      String accessKeyId) {
+    JsonNode config = credential.get("config");
+    assertThat(config.get("s3.access-key-id").asText()).isEqualTo(accessKeyId);
+    assertThat(config.get("s3.endpoint").asText()).isEqualTo(store.endpoint().toString());
+    assertThat(config.get("client.region").asText()).isEqualTo(ObjectStoreFixture.REGION);
+    assertThat(config.get("s3.path-style-access").asText()).isEqualTo("true");
+    return config;
+  }
+
+  /** {@code GET path} asking for vended credentials; the answer. */
+  private static JsonNode delegated(String path) {
+    return FederatedCatalog.json(gw.send("GET", path, null,
+        "X-Iceberg-Access-Delegation", "vended-credentials"));
+  }
+
+  /**
+   * Creates Catalog {@code name} whose warehouse is {@code s3://generated/<prefix>} on the
+   * Catalog's own store, with its keys and {@code vending} (the S3 settings' vending members, as
+   * JSON); its id.
+   */
+  private static String catalogOnTheWarehouseStore(String name, String prefix, String vending) {
+    return FederatedCatalog.json(gw.send("POST", base + "/catalogs",
+        "{\"name\":\"" + name + "\",\"warehouse\":\"s3://generated/" + prefix
+            + "\",\"storage\":{\"s3\":{\"endpoint\":\"" + warehouse.endpoint()
+            + "\",\"region\":\"us-east-1\",\"pathStyleAccess\":true,\"accessKeyId\":\""
+            + warehouse.accessKeyId() + "\",\"secretAccessKey\":\"" + warehouse.secretAccessKey()
+            + "\"," + vending + "}}}")).get("id").asText();
+  }
+
+  /** The id of {@code namespace.orders} in Catalog {@code catalogId}, from the admin API. */
+  private static String tableId(String catalogId, String namespace) {
     JsonNode found = FederatedCatalog.json(gw.send("GET", base + "/catalogs/" + catalogId
-        + "/tables?namespace=silver&name=orders", null));
+        + "/tables?namespace=" + namespace + "&name=orders", null));
     return found.get("items").get(0).get("id").asText();
   }
 

@@ -1,22 +1,16 @@
 package io.icegate.overlay.reconcile;
 
+import static io.icegate.overlay.reconcile.UnityDeltaUpstream.LAKE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.StringType;
-import io.delta.kernel.types.StructType;
 import io.icegate.access.delta.fixture.DeltaLogWriter;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.admin.model.IntegrationAuthentication;
 import io.icegate.admin.model.IntegrationType;
 import io.icegate.core.credential.SecretValues;
 import io.icegate.core.durability.CreateRequest;
-import io.icegate.core.model.Catalog;
 import io.icegate.core.model.Integration;
 import io.icegate.core.overlay.OverlayPatch;
 import io.icegate.core.repo.ExpectedGeneration;
@@ -49,15 +43,13 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.hadoop.HadoopFileIO;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Issue 26, capture: a reconcile of an Overlay on the Unity fixture captures each Delta table it
@@ -68,35 +60,13 @@ import software.amazon.awssdk.services.s3.S3Client;
  * generated files through the Catalog's): clean is visible, a lost file hides the table.
  */
 class DeltaCaptureReconcileTest {
-  private static final String LAKE = "lake";
-  private static final StructType ORDERS =
-      new StructType().add("id", LongType.LONG, false).add("region", StringType.STRING, true);
-
-  private static ObjectStoreFixture objects;
-  private static UnityCatalogFixture unity;
-  private static S3Client s3;
+  @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
 
   @TempDir Path scratch;
   @TempDir Path warehouse;
 
   private KvStore store;
   private ReconcileHarness h;
-
-  @BeforeAll
-  static void startUpstreams() throws Exception {
-    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
-    objects = ObjectStoreFixture.startS3Proxy();
-    objects.createBucket(LAKE);
-    s3 = objects.newClient();
-    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
-  }
-
-  @AfterAll
-  static void stopUpstreams() throws Exception {
-    unity.close();
-    s3.close();
-    objects.close();
-  }
 
   @BeforeEach
   void world() {
@@ -112,20 +82,11 @@ class DeltaCaptureReconcileTest {
 
   @Test
   void aUnityDeltaTableIsCapturedUnderTheWarehouseAndFollowsNewCommits() throws IOException {
-    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
-    delta.create("gold/orders", ORDERS, List.of("region"), Map.of());
-    long v1 = delta.append("gold/orders", Map.of("region", Literal.ofString("EU")),
-        List.<Object[]>of(new Object[] {1L, "EU"}, new Object[] {2L, "EU"}));
-    delta.uploadTable("gold/orders");
-    Map<String, String> columns = new LinkedHashMap<>();
-    columns.put("id", "long");
-    columns.put("region", "string");
-    unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA", "s3://" + LAKE + "/gold/orders",
-        columns);
-    String catalog = h.repos.catalogs(h.account)
-        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
-    String overlay = h.overlay("gold", h.unityIntegration("unity", unity, objects, "main"),
-        catalog, List.of(List.of("gold")));
+    KernelTableWriter delta = upstream.createOrders(scratch, "gold/orders");
+    long v1 = UnityDeltaUpstream.appendAndUpload(delta, "gold/orders", "EU", 1L, 2L);
+    upstream.serveOrders("gold", "orders");
+    String catalog = UnityDeltaUpstream.catalog(h, warehouse);
+    String overlay = upstream.overlay(h, "gold", catalog, "gold");
     retain(overlay, "P1D"); // history kept (issue 28: the default is the current capture only)
 
     ReconcileReport first = h.reconcile(overlay);
@@ -156,9 +117,7 @@ class DeltaCaptureReconcileTest {
     assertThat(countFiles(warehouse)).isEqualTo(filesAfterFirst);
 
     // A new commit: one more snapshot on top of the previous capture.
-    long v2 = delta.append("gold/orders", Map.of("region", Literal.ofString("US")),
-        List.<Object[]>of(new Object[] {3L, "US"}));
-    delta.uploadTable("gold/orders");
+    long v2 = UnityDeltaUpstream.appendAndUpload(delta, "gold/orders", "US", 3L);
     ReconcileReport third = h.reconcile(overlay);
     assertThat(third.warnings()).isEmpty();
     Captures.Capture two = captures.read(h.account, tableId).orElseThrow();
@@ -176,22 +135,12 @@ class DeltaCaptureReconcileTest {
 
   @Test
   void aCapturedDeltaTableIsValidatedLikeAnIcebergOne() {
-    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
-    delta.create("silver/trades", ORDERS, List.of("region"), Map.of());
-    delta.append("silver/trades", Map.of("region", Literal.ofString("EU")),
-        List.<Object[]>of(new Object[] {1L, "EU"}));
-    delta.append("silver/trades", Map.of("region", Literal.ofString("US")),
-        List.<Object[]>of(new Object[] {2L, "US"}));
-    delta.uploadTable("silver/trades");
-    Map<String, String> columns = new LinkedHashMap<>();
-    columns.put("id", "long");
-    columns.put("region", "string");
-    unity.addTable("main", "silver", "trades", "EXTERNAL", "DELTA",
-        "s3://" + LAKE + "/silver/trades", columns);
-    String catalog = h.repos.catalogs(h.account)
-        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
-    String overlay = h.overlay("silver", h.unityIntegration("unity", unity, objects, "main"),
-        catalog, List.of(List.of("silver")));
+    KernelTableWriter delta = upstream.createOrders(scratch, "silver/trades");
+    UnityDeltaUpstream.append(delta, "silver/trades", "EU", 1L);
+    UnityDeltaUpstream.appendAndUpload(delta, "silver/trades", "US", 2L);
+    upstream.serveOrders("silver", "trades");
+    String catalog = UnityDeltaUpstream.catalog(h, warehouse);
+    String overlay = upstream.overlay(h, "silver", catalog, "silver");
     TableValidations validations = new TableValidations(h.repos);
 
     ReconcileReport first = h.reconcile(overlay);
@@ -200,9 +149,10 @@ class DeltaCaptureReconcileTest {
     assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
 
     // A data file the upstream lost: revalidation finds it, the table is hidden and it is listed.
-    String usFile = s3.listObjectsV2(b -> b.bucket(LAKE).prefix("silver/trades/region=US/"))
+    String usFile = upstream.s3()
+        .listObjectsV2(b -> b.bucket(LAKE).prefix("silver/trades/region=US/"))
         .contents().get(0).key();
-    s3.deleteObject(b -> b.bucket(LAKE).key(usFile));
+    upstream.s3().deleteObject(b -> b.bucket(LAKE).key(usFile));
     assertThat(h.services.revalidation().revalidateTable(h.account, catalog, tableId).status()
         .errorCount()).isEqualTo(1);
     assertThat(visibility(validations, tableId)).isEqualTo(new Visibility.Failed(1));
@@ -218,9 +168,7 @@ class DeltaCaptureReconcileTest {
     assertThat(visibility(validations, tableId).visible()).isFalse();
 
     // The file is back and the upstream commits again: the clean capture makes it visible.
-    delta.append("silver/trades", Map.of("region", Literal.ofString("EU")),
-        List.<Object[]>of(new Object[] {3L, "EU"}));
-    delta.uploadTable("silver/trades");
+    UnityDeltaUpstream.appendAndUpload(delta, "silver/trades", "EU", 3L);
     ReconcileReport again = h.reconcile(overlay);
     assertThat(again.warnings()).isEmpty();
     assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
@@ -228,7 +176,7 @@ class DeltaCaptureReconcileTest {
 
   @Test
   void aDeltaFeatureThatCannotBeServedHidesTheTableNamingFeatureAndCommit() {
-    DeltaLogWriter log = new DeltaLogWriter(s3, LAKE);
+    DeltaLogWriter log = new DeltaLogWriter(upstream.s3(), LAKE);
     Map<String, String> columns = new LinkedHashMap<>();
     columns.put("id", "long");
     log.commitSchema("odd/elsewhere", 0, columns);
@@ -236,12 +184,10 @@ class DeltaCaptureReconcileTest {
     putCommit("odd/elsewhere", 1, "{\"add\":{\"path\":\"" + outside + "\",\"partitionValues\":{},"
         + "\"size\":10,\"modificationTime\":1,\"dataChange\":true,"
         + "\"stats\":\"{\\\"numRecords\\\":1}\"}}\n");
-    unity.addTable("main", "odd", "elsewhere", "EXTERNAL", "DELTA",
+    upstream.unity().addTable("main", "odd", "elsewhere", "EXTERNAL", "DELTA",
         "s3://" + LAKE + "/odd/elsewhere", columns);
-    String catalog = h.repos.catalogs(h.account)
-        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
-    String overlay = h.overlay("odd", h.unityIntegration("unity", unity, objects, "main"),
-        catalog, List.of(List.of("odd")));
+    String catalog = UnityDeltaUpstream.catalog(h, warehouse);
+    String overlay = upstream.overlay(h, "odd", catalog, "odd");
     TableValidations validations = new TableValidations(h.repos);
 
     ReconcileReport first = h.reconcile(overlay);
@@ -279,27 +225,22 @@ class DeltaCaptureReconcileTest {
   @Test
   void aDeltaSharingTableIsCapturedAtTheServedVersionAndUrlOnlyIsRefusedByName()
       throws Exception {
-    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
-    delta.create("shared/orders", ORDERS, List.of("region"), Map.of());
-    long served = delta.append("shared/orders", Map.of("region", Literal.ofString("EU")),
-        List.<Object[]>of(new Object[] {1L, "EU"}));
-    delta.append("shared/orders", Map.of("region", Literal.ofString("US")),
-        List.<Object[]>of(new Object[] {2L, "US"}));
-    delta.uploadTable("shared/orders");
+    KernelTableWriter delta = upstream.createOrders(scratch, "shared/orders");
+    long served = UnityDeltaUpstream.append(delta, "shared/orders", "EU", 1L);
+    UnityDeltaUpstream.appendAndUpload(delta, "shared/orders", "US", 2L);
     String schema = delta.snapshot("shared/orders").getSchema().toJson();
     try (DeltaSharingFixture sharing = DeltaSharingFixture.start()) {
-      sharing.vend(new DeltaSharingFixture.Keys(objects.accessKeyId(), objects.secretAccessKey(),
-          "session"));
+      sharing.vend(new DeltaSharingFixture.Keys(upstream.objects().accessKeyId(),
+          upstream.objects().secretAccessKey(), "session"));
       sharing.put("partners", "feeds", "orders", new DeltaSharingFixture.Table("t-orders",
           "s3://" + LAKE + "/shared/orders", List.of("dir"), served, schema, true,
           List.of("region")));
       sharing.put("partners", "feeds", "links", new DeltaSharingFixture.Table("t-links",
           "s3://" + LAKE + "/shared/orders", List.of("url"), served, schema, false,
           List.of("region")));
-      String catalog = h.repos.catalogs(h.account)
-          .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
+      String catalog = UnityDeltaUpstream.catalog(h, warehouse);
       Map<String, String> store = new LinkedHashMap<>();
-      store.put("s3.endpoint", objects.endpoint().toString());
+      store.put("s3.endpoint", upstream.objects().endpoint().toString());
       store.put("s3.path-style-access", "true");
       Integration spec = new Integration("sharing", IntegrationType.DELTA_SHARING,
           sharing.endpoint().toString(), store, new IntegrationAuthentication.Bearer(), 0);
@@ -440,30 +381,18 @@ class DeltaCaptureReconcileTest {
     store.close();
     store = ReconcileHarness.openStore(kind, scratch);
     h = new ReconcileHarness(store, Clock.systemUTC());
-    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
     String namespace = name + kind;
     String path = namespace + "/orders";
-    delta.create(path, ORDERS, List.of("region"), Map.of());
-    delta.append(path, Map.of("region", Literal.ofString("EU")),
-        List.<Object[]>of(new Object[] {1L, "EU"}));
-    delta.uploadTable(path);
-    Map<String, String> columns = new LinkedHashMap<>();
-    columns.put("id", "long");
-    columns.put("region", "string");
-    unity.addTable("main", namespace, "orders", "EXTERNAL", "DELTA",
-        "s3://" + LAKE + "/" + path, columns);
-    String catalog = h.repos.catalogs(h.account)
-        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
-    String overlay = h.overlay(name, h.unityIntegration("unity", unity, objects, "main"),
-        catalog, List.of(List.of(namespace)));
+    KernelTableWriter delta = upstream.createOrders(scratch, path);
+    UnityDeltaUpstream.appendAndUpload(delta, path, "EU", 1L);
+    upstream.serveOrders(namespace, "orders");
+    String catalog = UnityDeltaUpstream.catalog(h, warehouse);
+    String overlay = upstream.overlay(h, name, catalog, namespace);
     return new UnityDelta(delta, namespace, path, catalog, overlay);
   }
 
   private static long appendUs(KernelTableWriter delta, String path, long id) {
-    long version = delta.append(path, Map.of("region", Literal.ofString("US")),
-        List.<Object[]>of(new Object[] {id, "US"}));
-    delta.uploadTable(path);
-    return version;
+    return UnityDeltaUpstream.appendAndUpload(delta, path, "US", id);
   }
 
   /** Sets the Overlay's retention (a demand change: no configuration generation). */
@@ -497,20 +426,11 @@ class DeltaCaptureReconcileTest {
    */
   @Test
   void validationChecksTheAddedFilesAndTimeTravelSnapshotsWhoseFilesAreGone() throws Exception {
-    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
-    delta.create("inc/orders", ORDERS, List.of("region"), Map.of());
-    delta.append("inc/orders", Map.of("region", Literal.ofString("EU")),
-        List.<Object[]>of(new Object[] {1L, "EU"}));
-    delta.uploadTable("inc/orders");
-    Map<String, String> columns = new LinkedHashMap<>();
-    columns.put("id", "long");
-    columns.put("region", "string");
-    unity.addTable("main", "inc", "orders", "EXTERNAL", "DELTA", "s3://" + LAKE + "/inc/orders",
-        columns);
-    String catalog = h.repos.catalogs(h.account)
-        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
-    String overlay = h.overlay("inc", h.unityIntegration("unity", unity, objects, "main"),
-        catalog, List.of(List.of("inc")));
+    KernelTableWriter delta = upstream.createOrders(scratch, "inc/orders");
+    UnityDeltaUpstream.appendAndUpload(delta, "inc/orders", "EU", 1L);
+    upstream.serveOrders("inc", "orders");
+    String catalog = UnityDeltaUpstream.catalog(h, warehouse);
+    String overlay = upstream.overlay(h, "inc", catalog, "inc");
     retain(overlay, "P1D");
     TableValidations validations = new TableValidations(h.repos);
     assertThat(h.reconcile(overlay).warnings()).isEmpty();
@@ -518,13 +438,12 @@ class DeltaCaptureReconcileTest {
     assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
 
     // the EU file is lost (here and in the local copy, so no upload brings it back)
-    String euKey = s3.listObjectsV2(b -> b.bucket(LAKE).prefix("inc/orders/region=EU/"))
+    String euKey = upstream.s3()
+        .listObjectsV2(b -> b.bucket(LAKE).prefix("inc/orders/region=EU/"))
         .contents().get(0).key();
-    s3.deleteObject(b -> b.bucket(LAKE).key(euKey));
+    upstream.s3().deleteObject(b -> b.bucket(LAKE).key(euKey));
     Files.delete(scratch.resolve(euKey));
-    delta.append("inc/orders", Map.of("region", Literal.ofString("US")),
-        List.<Object[]>of(new Object[] {2L, "US"}));
-    delta.uploadTable("inc/orders");
+    UnityDeltaUpstream.appendAndUpload(delta, "inc/orders", "US", 2L);
     assertThat(h.reconcile(overlay).warnings()).isEmpty();
     assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
     // a revalidation checks every file
@@ -549,9 +468,7 @@ class DeltaCaptureReconcileTest {
     // without retention the next capture keeps only the current snapshot: visible again
     h.overlays.update(h.account, overlay, ExpectedGeneration.any(), new OverlayPatch(null, null,
         null, null, null, null, Optional.empty(), null));
-    delta.append("inc/orders", Map.of("region", Literal.ofString("US")),
-        List.<Object[]>of(new Object[] {3L, "US"}));
-    delta.uploadTable("inc/orders");
+    UnityDeltaUpstream.appendAndUpload(delta, "inc/orders", "US", 3L);
     assertThat(h.reconcile(overlay).warnings()).isEmpty();
     assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
     assertThat(v3).isGreaterThan(1);
@@ -559,7 +476,7 @@ class DeltaCaptureReconcileTest {
 
   private static void putCommit(String path, long version, String body) {
     String key = path + "/_delta_log/" + String.format("%020d", version) + ".json";
-    s3.putObject(b -> b.bucket(LAKE).key(key),
+    upstream.s3().putObject(b -> b.bucket(LAKE).key(key),
         software.amazon.awssdk.core.sync.RequestBody.fromString(body));
   }
 

@@ -5,14 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.StringType;
-import io.delta.kernel.types.StructType;
 import io.icegate.access.delta.fixture.KernelTableWriter;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.access.unity.fixture.UnityCatalogFixture;
-import io.icegate.core.model.Catalog;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
@@ -33,21 +26,17 @@ import io.icegate.storage.sqlite.SqliteKvStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.util.JsonUtil;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Issue 26: what a Delta capture keeps for itself ({@link DeltaCaptureRecord}: the version's Delta
@@ -59,35 +48,14 @@ import software.amazon.awssdk.services.s3.S3Client;
  * the capture added are read (counted at the object store), on the memory store and on SQLite.
  */
 class DeltaCaptureStateTest {
-  private static final String LAKE = "lake";
-  private static final StructType ORDERS =
-      new StructType().add("id", LongType.LONG, false).add("region", StringType.STRING, true);
   private static final Set<String> LEGACY =
       Set.of("icegate.delta.protocol", "icegate.delta.metadata");
 
-  private static ObjectStoreFixture objects;
-  private static UnityCatalogFixture unity;
-  private static S3Client s3;
+  @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
 
   @TempDir Path scratch;
   @TempDir Path warehouse;
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startUpstreams() throws Exception {
-    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
-    objects = ObjectStoreFixture.startS3Proxy();
-    objects.createBucket(LAKE);
-    s3 = objects.newClient();
-    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
-  }
-
-  @AfterAll
-  static void stopUpstreams() throws Exception {
-    unity.close();
-    s3.close();
-    objects.close();
-  }
 
   /** The reads of the object store between the end of retirement and the end of capture. */
   private static final class CaptureWindow implements ReconcileHook {
@@ -96,16 +64,16 @@ class DeltaCaptureStateTest {
 
     @Override
     public void afterRetirement(Inventory inventory) {
-      from = objects.reads().size();
+      from = upstream.objects().reads().size();
     }
 
     @Override
     public void afterCapture(Inventory inventory) {
-      to = objects.reads().size();
+      to = upstream.objects().reads().size();
     }
 
     List<String> reads() {
-      return objects.reads().subList(from, to);
+      return upstream.objects().reads().subList(from, to);
     }
 
     long checkpointReads() {
@@ -120,9 +88,8 @@ class DeltaCaptureStateTest {
     KernelTableWriter delta = table("state", "EU", "US");
     delta.checkpoint("state/orders");
     delta.uploadTable("state/orders");
-    String catalog = catalog(h);
-    String overlay = h.overlay("state", h.unityIntegration("unity", unity, objects, "main"),
-        catalog, List.of(List.of("state")));
+    String catalog = UnityDeltaUpstream.catalog(h, warehouse);
+    String overlay = upstream.overlay(h, "state", catalog, "state");
     assertThat(h.reconcile(overlay).warnings()).isEmpty();
     String tableId = h.relations(catalog).get("state.orders").id();
     Captures captures = new Captures(h.repos);
@@ -192,9 +159,8 @@ class DeltaCaptureStateTest {
     String ns = "two" + kind;
     KernelTableWriter delta = table(ns, "EU", "US");
     delta.uploadTable(ns + "/orders");
-    String catalog = catalog(a);
-    String overlay = a.overlay(ns, a.unityIntegration("unity", unity, objects, "main"), catalog,
-        List.of(List.of(ns)));
+    String catalog = UnityDeltaUpstream.catalog(a, warehouse);
+    String overlay = upstream.overlay(a, ns, catalog, ns);
     assertThat(a.reconcile(overlay).warnings()).isEmpty();
     String tableId = a.relations(catalog).get(ns + ".orders").id();
     TableValidations validations = new TableValidations(a.repos);
@@ -217,7 +183,7 @@ class DeltaCaptureStateTest {
     Set<String> added = DeltaCaptureRecord.of(captured).change().orElseThrow().addedDataFiles();
     assertThat(added).hasSize(1);
 
-    int before = objects.reads().size();
+    int before = upstream.objects().reads().size();
     // B knows A's process ended (as an operator or the scheduler's takeover would)
     assertThat(b.reconciler(ReconcileHook.NONE).reconcile(b.account, overlay, holder -> true)
         .warnings()).isEmpty();
@@ -227,7 +193,7 @@ class DeltaCaptureStateTest {
     assertThat(status.captureGeneration()).isEqualTo(2);
 
     // a revalidation checks every file: all three
-    before = objects.reads().size();
+    before = upstream.objects().reads().size();
     assertThat(b.services.revalidation().revalidateTable(b.account, catalog, tableId).status()
         .errorCount()).isZero();
     assertThat(dataFilesRead(ns, before)).hasSize(3);
@@ -241,38 +207,26 @@ class DeltaCaptureStateTest {
 
   /** A Kernel-written table {@code namespace.orders}, one file per region, known to Unity. */
   private KernelTableWriter table(String namespace, String... regions) {
-    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
-    delta.create(namespace + "/orders", ORDERS, List.of("region"), Map.of());
+    KernelTableWriter delta = upstream.createOrders(scratch, namespace + "/orders");
     long id = 1;
     for (String region : regions) {
-      delta.append(namespace + "/orders", Map.of("region", Literal.ofString(region)),
-          List.<Object[]>of(new Object[] {id++, region}));
+      UnityDeltaUpstream.append(delta, namespace + "/orders", region, id++);
     }
-    Map<String, String> columns = new LinkedHashMap<>();
-    columns.put("id", "long");
-    columns.put("region", "string");
-    unity.addTable("main", namespace, "orders", "EXTERNAL", "DELTA",
-        "s3://" + LAKE + "/" + namespace + "/orders", columns);
+    upstream.serveOrders(namespace, "orders");
     return delta;
   }
 
   private static void append(KernelTableWriter delta, String namespace, String region, long id) {
-    delta.append(namespace + "/orders", Map.of("region", Literal.ofString(region)),
-        List.<Object[]>of(new Object[] {id, region}));
-    delta.uploadTable(namespace + "/orders");
-  }
-
-  private String catalog(ReconcileHarness h) {
-    return h.repos.catalogs(h.account)
-        .create(new Catalog("analytics", "file:" + warehouse.toAbsolutePath(), Map.of())).id();
+    UnityDeltaUpstream.appendAndUpload(delta, namespace + "/orders", region, id);
   }
 
   /** The distinct data files of {@code namespace.orders} read since read number {@code from}. */
   private static Set<String> dataFilesRead(String namespace, int from) {
-    List<String> reads = objects.reads();
+    List<String> reads = upstream.objects().reads();
     Set<String> files = new TreeSet<>();
     for (String key : reads.subList(from, reads.size())) {
-      if (key.startsWith(LAKE + "/" + namespace + "/orders/") && !key.contains("/_delta_log/")) {
+      if (key.startsWith(UnityDeltaUpstream.LAKE + "/" + namespace + "/orders/")
+          && !key.contains("/_delta_log/")) {
         files.add(key);
       }
     }

@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * The admin-API calls of the Delta gateway tests, over plain HTTP as a user's script makes them:
- * Catalogs, Integrations, Overlays keeping 30 days of captures, reconciles, and the check that a
- * reconcile captured one table cleanly.
+ * Catalogs, Integrations, Overlays (keeping 30 days of captures, or the current one only),
+ * reconciles, and the check that a reconcile captured one table cleanly.
  */
 final class DeltaFederation {
   private final AdminApi admin;
@@ -35,6 +35,14 @@ final class DeltaFederation {
    * credentials), whose vended credentials reach the {@code lake} store; its id.
    */
   String unityIntegration(UnityCatalogFixture unity, FixtureProcess lake) {
+    return unityIntegration(unity, lake, Map.of("type", "oauth2-client-credentials",
+        "clientId", UnityCatalogFixture.CLIENT_ID,
+        "clientSecret", UnityCatalogFixture.CLIENT_SECRET));
+  }
+
+  /** As above, authenticating to Unity with {@code authentication} (the admin API's object). */
+  String unityIntegration(UnityCatalogFixture unity, FixtureProcess lake,
+      Map<String, Object> authentication) {
     Map<String, String> properties = new LinkedHashMap<>();
     properties.put("catalog", "main");
     properties.put("s3.endpoint", lake.address());
@@ -45,9 +53,7 @@ final class DeltaFederation {
     integration.put("type", "UNITY");
     integration.put("uri", unity.uri().toString());
     integration.put("properties", properties);
-    integration.put("authentication", Map.of("type", "oauth2-client-credentials",
-        "clientId", UnityCatalogFixture.CLIENT_ID,
-        "clientSecret", UnityCatalogFixture.CLIENT_SECRET));
+    integration.put("authentication", authentication);
     return integration(integration);
   }
 
@@ -58,14 +64,27 @@ final class DeltaFederation {
 
   /** An Overlay of {@code namespace} into the Catalog, keeping 30 days of captures; its id. */
   String overlay(String name, String integrationId, String catalogId, List<String> namespace) {
+    Map<String, Object> overlay = overlayBody(name, integrationId, catalogId, namespace);
+    // time travel needs the earlier captures (absent, only the current one is kept)
+    overlay.put("retention", "P30D");
+    return admin.post(accountPath + "/overlays", overlay).expect(201).path("id").asText();
+  }
+
+  /** As {@link #overlay}, keeping the current capture only (no retention); its id. */
+  String overlayOfTheCurrentCapture(String name, String integrationId, String catalogId,
+      List<String> namespace) {
+    return admin.post(accountPath + "/overlays",
+        overlayBody(name, integrationId, catalogId, namespace)).expect(201).path("id").asText();
+  }
+
+  private static Map<String, Object> overlayBody(String name, String integrationId,
+      String catalogId, List<String> namespace) {
     Map<String, Object> overlay = new LinkedHashMap<>();
     overlay.put("displayName", name);
     overlay.put("integrationId", integrationId);
     overlay.put("catalogId", catalogId);
     overlay.put("includeNamespaces", List.of(namespace));
-    // time travel needs the earlier captures (absent, only the current one is kept)
-    overlay.put("retention", "P30D");
-    return admin.post(accountPath + "/overlays", overlay).expect(201).path("id").asText();
+    return overlay;
   }
 
   /** Reconciles the Overlay now; the report. */

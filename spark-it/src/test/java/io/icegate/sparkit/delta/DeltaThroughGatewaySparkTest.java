@@ -1,5 +1,6 @@
 package io.icegate.sparkit.delta;
 
+import static io.icegate.sparkit.delta.DeltaWorld.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,22 +10,16 @@ import io.delta.kernel.TableManager;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
 import io.icegate.access.unity.fixture.UnityCatalogFixture;
-import io.icegate.sparkit.testing.AdminApi;
 import io.icegate.sparkit.testing.FixtureProcess;
-import io.icegate.sparkit.testing.GatewayProcess;
-import io.icegate.sparkit.testing.IcebergSpark;
 import io.icegate.sparkit.testing.S3Objects;
 import io.icegate.sparkit.testing.Teardown;
 import io.icegate.sparkit.testing.VendedOnly;
-import io.icegate.sparkit.testing.WorkDirs;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -68,14 +63,14 @@ class DeltaThroughGatewaySparkTest {
   private static final String LAKE_SECRET = "lake-secret-key-7f3a9c2e";
   private static final String WAREHOUSE_KEY = "warehouse-access-key";
   private static final String WAREHOUSE_SECRET = "warehouse-secret-key-b41d06";
+  private static final String LAKE_STORE = "lake-store";
+  private static final String WAREHOUSE_STORE = "warehouse-store";
   private static final String TABLE_LOCATION = OrdersDeltaTable.LOCATION;
   private static final String GENERATED = "s3://generated/lakehouse";
   private static final String BOUND = OrdersDeltaTable.BOUND;
 
-  private static Path work;
+  private static DeltaWorld world;
   private static FixtureProcess lake;
-  private static FixtureProcess warehouse;
-  private static GatewayProcess gateway;
   private static UnityCatalogFixture unity;
   private static DeltaSharingFixture sharing;
   private static SparkSession spark;
@@ -92,39 +87,28 @@ class DeltaThroughGatewaySparkTest {
   @BeforeAll
   @Timeout(value = 3, unit = TimeUnit.MINUTES)
   static void start() throws IOException {
-    work = WorkDirs.fresh("delta-gateway-");
-    lake = FixtureProcess.startObjectStoreWithIdentity(work, "lake-store", LAKE_KEY,
-        LAKE_SECRET, "lake");
-    warehouse = FixtureProcess.startObjectStoreWithIdentity(work, "warehouse-store",
-        WAREHOUSE_KEY, WAREHOUSE_SECRET, "generated");
-    gateway = GatewayProcess.start(work, TOKEN);
-    unity = UnityCatalogFixture.start(LAKE_KEY, LAKE_SECRET);
-    unity.requireOAuth();
+    world = DeltaWorld.start("delta-gateway-", TOKEN, UnityCatalogFixture::requireOAuth,
+        new DeltaWorld.Store(LAKE_STORE, LAKE_KEY, LAKE_SECRET, "lake"),
+        new DeltaWorld.Store(WAREHOUSE_STORE, WAREHOUSE_KEY, WAREHOUSE_SECRET, "generated"));
+    lake = world.lake();
+    unity = world.unity();
+    spark = world.spark();
+    federation = world.federation();
     sharing = DeltaSharingFixture.start();
     sharing.vend(new DeltaSharingFixture.Keys(LAKE_KEY, LAKE_SECRET, "sharing-session-token"));
-    spark = IcebergSpark.startWithDelta(work);
-    federation = new DeltaFederation(new AdminApi(gateway.baseUri(), TOKEN));
-    orders = new OrdersDeltaTable(spark, work.resolve("lake/gold/orders"), lakeKeys());
-
-    // No storage settings: the gateway vends one credential per prefix, each with its endpoint,
-    // region and path style. Iceberg's table cache off, so each step sees the last reconcile.
-    Map<String, String> gatewayProperties = new LinkedHashMap<>();
-    gatewayProperties.put("cache-enabled", "false");
-    gatewayProperties.put("header.X-Iceberg-Access-Delegation", "vended-credentials");
-    IcebergSpark.restCatalog(spark, "gw", gateway.icebergUri(), "lakehouse", "token", TOKEN,
-        gatewayProperties);
+    orders = new OrdersDeltaTable(spark, world.work().resolve("lake/gold/orders"),
+        world.lakeKeys());
+    world.sparkCatalogThroughTheGateway("lakehouse");
   }
 
   @BeforeEach
   void processesStillRunning() {
-    lake.requireAlive();
-    warehouse.requireAlive();
-    gateway.requireAlive();
+    world.requireAlive();
   }
 
   @AfterAll
   static void stop() throws Exception {
-    Teardown.closeAll(spark, unity, sharing, gateway, lake, warehouse);
+    Teardown.closeAll(sharing, world);
   }
 
   /**
@@ -148,18 +132,10 @@ class DeltaThroughGatewaySparkTest {
   @Test
   @Order(2)
   void unityServesTheTableAndTheReconcileCapturesIt() {
-    unityTableId = unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA", TABLE_LOCATION,
-        OrdersDeltaTable.unityColumns("name"));
-    unity.partitionBy("main", "gold", "orders", List.of("region"));
+    unityTableId = OrdersDeltaTable.serveInUnity(unity);
 
-    Map<String, Object> s3 = new LinkedHashMap<>();
-    s3.put("endpoint", warehouse.address());
-    s3.put("region", warehouse.setting("region"));
-    s3.put("pathStyleAccess", true);
-    s3.put("accessKeyId", WAREHOUSE_KEY);
-    s3.put("secretAccessKey", WAREHOUSE_SECRET);
-    s3.put("vendStaticKeys", true);
-    catalogId = federation.catalog("lakehouse", GENERATED, s3);
+    catalogId = world.catalog("lakehouse", GENERATED, WAREHOUSE_STORE,
+        Map.of("vendStaticKeys", true));
     unityOverlay = overlay("gold-from-unity", federation.unityIntegration(unity, lake),
         List.of("gold"));
 
@@ -169,9 +145,9 @@ class DeltaThroughGatewaySparkTest {
     firstCaptured = deltaVersion();
 
     // generated metadata on the Catalog's store, none on the upstream's
-    assertThat(S3Objects.list(warehouseKeys(), GENERATED)).isNotEmpty()
+    assertThat(S3Objects.list(world.keys(WAREHOUSE_STORE), GENERATED)).isNotEmpty()
         .allSatisfy(location -> assertThat(location).startsWith(GENERATED + "/"));
-    assertThat(S3Objects.list(lakeKeys(), "s3://lake/"))
+    assertThat(S3Objects.list(world.lakeKeys(), "s3://lake/"))
         .allSatisfy(location -> assertThat(location).startsWith(TABLE_LOCATION + "/"));
   }
 
@@ -235,9 +211,7 @@ class DeltaThroughGatewaySparkTest {
   @Order(7)
   void columnMappingIsEnabledOnTheExistingTableThenAColumnRenamed() throws IOException {
     orders.enableColumnMappingThenRename();
-    unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA", TABLE_LOCATION,
-        OrdersDeltaTable.unityColumns("label"), unityTableId);
-    unity.partitionBy("main", "gold", "orders", List.of("region"));
+    OrdersDeltaTable.serveRenamedInUnity(unity, unityTableId);
   }
 
   /**
@@ -376,20 +350,7 @@ class DeltaThroughGatewaySparkTest {
     return orders.version();
   }
 
-  private static Map<String, String> lakeKeys() {
-    return S3Objects.fileIoProperties(lake, LAKE_KEY, LAKE_SECRET);
-  }
-
-  private static Map<String, String> warehouseKeys() {
-    return S3Objects.fileIoProperties(warehouse, WAREHOUSE_KEY, WAREHOUSE_SECRET);
-  }
-
   private static String tableUri() {
     return orders.uri();
-  }
-
-  /** Every row as its values joined by {@code |}, sorted: a whole result set, order aside. */
-  private static List<String> rows(Dataset<Row> data) {
-    return data.collectAsList().stream().map(row -> row.mkString("|")).sorted().toList();
   }
 }

@@ -3,14 +3,10 @@ package io.icegate.sparkit.delta;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.icegate.access.unity.fixture.UnityCatalogFixture;
-import io.icegate.sparkit.testing.AdminApi;
 import io.icegate.sparkit.testing.FixtureProcess;
-import io.icegate.sparkit.testing.GatewayProcess;
-import io.icegate.sparkit.testing.IcebergSpark;
 import io.icegate.sparkit.testing.S3Objects;
 import io.icegate.sparkit.testing.Teardown;
 import io.icegate.sparkit.testing.TrinoProcess;
-import io.icegate.sparkit.testing.WorkDirs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -67,15 +63,15 @@ class DeltaThroughTrinoTest {
   private static final String TOKEN = "igt_spark-it-trino-token";
   private static final String LAKE_KEY = "lake-access-key";
   private static final String LAKE_SECRET = "lake-secret-key-5e81c0d7";
+  private static final String LAKE_STORE = "lake-store";
   private static final String GENERATED = "s3://generated/lakehouse";
   /** {@link OrdersDeltaTable#BOUND} as a Trino literal (the column is a timestamp with zone). */
   private static final String TRINO_BOUND = "TIMESTAMP '2023-11-14 22:13:20.123456 UTC'";
   private static final String ORDERS = "icegate.gold.orders";
 
   private static Path javaForTrino;
-  private static Path work;
+  private static DeltaWorld world;
   private static FixtureProcess lake;
-  private static GatewayProcess gateway;
   private static UnityCatalogFixture unity;
   private static SparkSession spark;
   private static TrinoProcess trino;
@@ -89,30 +85,23 @@ class DeltaThroughTrinoTest {
   @Timeout(value = 6, unit = TimeUnit.MINUTES)
   static void start() throws IOException, InterruptedException {
     javaForTrino = TrinoProcess.requireJava();
-    work = WorkDirs.fresh("delta-trino-");
-    lake = FixtureProcess.startObjectStoreWithIdentity(work, "lake-store", LAKE_KEY,
-        LAKE_SECRET, "lake", "generated");
-    gateway = GatewayProcess.start(work, TOKEN);
-    unity = UnityCatalogFixture.start(LAKE_KEY, LAKE_SECRET);
-    unity.requireOAuth();
-    spark = IcebergSpark.startWithDelta(work);
-    federation = new DeltaFederation(new AdminApi(gateway.baseUri(), TOKEN));
-    orders = new OrdersDeltaTable(spark, work.resolve("lake/gold/orders"), lakeKeys());
+    world = DeltaWorld.start("delta-trino-", TOKEN, UnityCatalogFixture::requireOAuth,
+        new DeltaWorld.Store(LAKE_STORE, LAKE_KEY, LAKE_SECRET, "lake", "generated"));
+    lake = world.lake();
+    unity = world.unity();
+    spark = world.spark();
+    federation = world.federation();
+    orders = new OrdersDeltaTable(spark, world.work().resolve("lake/gold/orders"),
+        world.lakeKeys());
 
     // The Catalog exists before Trino names it as its warehouse.
-    Map<String, Object> s3 = new LinkedHashMap<>();
-    s3.put("endpoint", lake.address());
-    s3.put("region", lake.setting("region"));
-    s3.put("pathStyleAccess", true);
-    s3.put("accessKeyId", LAKE_KEY);
-    s3.put("secretAccessKey", LAKE_SECRET);
-    catalogId = federation.catalog("lakehouse", GENERATED, s3);
+    catalogId = world.catalog("lakehouse", GENERATED, LAKE_STORE, Map.of());
 
     // Trino's own storage settings: one store, one identity. No vended credentials asked for.
     Map<String, String> icegate = new LinkedHashMap<>();
     icegate.put("connector.name", "iceberg");
     icegate.put("iceberg.catalog.type", "rest");
-    icegate.put("iceberg.rest-catalog.uri", gateway.icebergUri());
+    icegate.put("iceberg.rest-catalog.uri", world.gateway().icebergUri());
     icegate.put("iceberg.rest-catalog.warehouse", "lakehouse");
     icegate.put("iceberg.rest-catalog.security", "OAUTH2");
     icegate.put("iceberg.rest-catalog.oauth2.token", TOKEN);
@@ -122,19 +111,18 @@ class DeltaThroughTrinoTest {
     icegate.put("s3.path-style-access", "true");
     icegate.put("s3.aws-access-key", LAKE_KEY);
     icegate.put("s3.aws-secret-key", LAKE_SECRET);
-    trino = TrinoProcess.start(work, javaForTrino, Map.of("icegate", icegate));
+    trino = TrinoProcess.start(world.work(), javaForTrino, Map.of("icegate", icegate));
   }
 
   @BeforeEach
   void processesStillRunning() {
-    lake.requireAlive();
-    gateway.requireAlive();
+    world.requireAlive();
     trino.requireAlive();
   }
 
   @AfterAll
   static void stop() throws Exception {
-    Teardown.closeAll(trino, spark, unity, gateway, lake);
+    Teardown.closeAll(trino, world);
   }
 
   /** delta-spark writes versions 0 to 4 and the table goes to the lake store. */
@@ -153,14 +141,12 @@ class DeltaThroughTrinoTest {
   @Test
   @Order(2)
   void unityServesTheTableAndTheReconcileCapturesIt() {
-    unityTableId = unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA",
-        OrdersDeltaTable.LOCATION, OrdersDeltaTable.unityColumns("name"));
-    unity.partitionBy("main", "gold", "orders", List.of("region"));
+    unityTableId = OrdersDeltaTable.serveInUnity(unity);
     overlayId = federation.overlay("gold-from-unity", federation.unityIntegration(unity, lake),
         catalogId, List.of("gold"));
     DeltaFederation.assertCapturedCleanly(federation.reconcile(overlayId));
     // data and generated metadata on one store: the one identity Trino holds covers both
-    assertThat(S3Objects.list(lakeKeys(), GENERATED)).isNotEmpty();
+    assertThat(S3Objects.list(world.lakeKeys(), GENERATED)).isNotEmpty();
   }
 
   /**
@@ -217,9 +203,7 @@ class DeltaThroughTrinoTest {
   void columnMappingAndARenamedColumnAfterTheNextReconcile() throws IOException, SQLException {
     orders.enableColumnMappingThenRename();
     orders.deleteFromAFileWithADeletionVector();
-    unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA", OrdersDeltaTable.LOCATION,
-        OrdersDeltaTable.unityColumns("label"), unityTableId);
-    unity.partitionBy("main", "gold", "orders", List.of("region"));
+    OrdersDeltaTable.serveRenamedInUnity(unity, unityTableId);
 
     DeltaFederation.assertCapturedCleanly(federation.reconcile(overlayId));
     assertThat(columns("SELECT * FROM " + ORDERS))
@@ -298,9 +282,5 @@ class DeltaThroughTrinoTest {
       return Instant.from((TemporalAccessor) value).toString();
     }
     return String.valueOf(value);
-  }
-
-  private static Map<String, String> lakeKeys() {
-    return S3Objects.fileIoProperties(lake, LAKE_KEY, LAKE_SECRET);
   }
 }

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.delta.kernel.TableManager;
 import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.sparkit.testing.S3Objects;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Dataset;
@@ -137,8 +139,29 @@ final class OrdersDeltaTable {
     spark.sql(statement).collectAsList();
   }
 
+  /**
+   * Unity serves the table as {@code main.gold.orders}, partitioned by {@code region}, with the
+   * columns of versions 0 to 5 (before {@code name} is renamed); Unity's table id.
+   */
+  static String serveInUnity(UnityCatalogFixture unity) {
+    String id = unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA", LOCATION,
+        unityColumns("name"));
+    unity.partitionBy("main", "gold", "orders", List.of("region"));
+    return id;
+  }
+
+  /**
+   * Unity's table {@code tableId} follows the rename of {@link #enableColumnMappingThenRename}
+   * (Unity mirrors the Delta schema).
+   */
+  static void serveRenamedInUnity(UnityCatalogFixture unity, String tableId) {
+    unity.addTable("main", "gold", "orders", "EXTERNAL", "DELTA", LOCATION, unityColumns("label"),
+        tableId);
+    unity.partitionBy("main", "gold", "orders", List.of("region"));
+  }
+
   /** Unity's column list of the table (Unity mirrors the Delta schema). */
-  static Map<String, String> unityColumns(String nameColumn) {
+  private static Map<String, String> unityColumns(String nameColumn) {
     Map<String, String> columns = new LinkedHashMap<>();
     columns.put("id", "long");
     columns.put(nameColumn, "string");
