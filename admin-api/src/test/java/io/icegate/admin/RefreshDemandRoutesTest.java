@@ -8,7 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.icegate.admin.testing.AdminServer;
 import io.icegate.core.auth.TokenRole;
 import io.icegate.core.model.Account;
+import io.icegate.core.jobs.Backoff;
+import io.icegate.core.jobs.SchedulerState;
+import io.icegate.core.jobs.UpstreamJob;
+import io.icegate.core.jobs.UpstreamJobs;
 import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -189,6 +196,49 @@ class RefreshDemandRoutesTest {
     JsonNode bad = assertProblem(server.send("PATCH", path, "{\"retention\":\"soon\"}",
         "If-Match", etag), 400, "INVALID_ARGUMENT");
     assertThat(bad.get("detail").asText()).contains("retention");
+  }
+
+  /**
+   * The integration's schedule route answers the rounds the scheduler plans: an overlay backing
+   * off on its own (a conflict in its catalog) sits rounds out, so its shorter interval is
+   * neither the integration's interval nor its next run; it is listed in {@code retries} with
+   * its retry time, which is also its own {@code nextRunAt}.
+   */
+  @Test
+  void theIntegrationScheduleLeavesOverlaysBackingOffOnTheirOwnToTheirRetries() {
+    String upstream = id(server.send("POST", base + "/integrations",
+        "{\"displayName\":\"sched\",\"type\":\"ICEBERG_REST\","
+            + "\"uri\":\"https://unreachable.example.com/v1\","
+            + "\"authentication\":{\"type\":\"bearer\",\"token\":\"tok\"}}"));
+    String demand = "\"integrationId\":\"" + upstream + "\",\"catalogId\":\"" + catalog
+        + "\",\"refreshInterval\":";
+    String healthy = id(server.send("POST", base + "/overlays",
+        "{\"displayName\":\"healthy\"," + demand + "\"PT1M\"}"));
+    String failing = id(server.send("POST", base + "/overlays",
+        "{\"displayName\":\"failing\"," + demand + "\"PT5S\"}"));
+    String account = base.substring(base.lastIndexOf('/') + 1);
+    UpstreamJobs jobs = new UpstreamJobs(server.services.repositories(), Clock.systemUTC(),
+        Duration.ofSeconds(30), new Backoff(Duration.ofMinutes(10), Duration.ofHours(1)));
+    UpstreamJob round = jobs.plan(account, upstream, o -> true, "test").orElseThrow();
+    assertThat(jobs.end(round, Map.of(
+        healthy, new SchedulerState.OverlayRound(round.jobId(), "SUCCEEDED", 0, null),
+        failing, new SchedulerState.OverlayRound(round.jobId(), "FAILED", 0,
+            new SchedulerState.Problem("RECONCILE_CONFLICT", "in the way"))), null)).isTrue();
+    long start = round.lease().acquiredAtMillis();
+    long retry = jobs.overlayRound(account, upstream, failing).orElseThrow()
+        .nextAttemptAtMillis();
+
+    JsonNode plan = json(server.send("GET", base + "/integrations/" + upstream + "/schedule",
+        null));
+    assertThat(plan.get("interval").asText()).isEqualTo("PT1M");
+    assertThat(plan.get("overlays").toString()).isEqualTo("[\"" + healthy + "\"]");
+    assertThat(plan.get("retries").get(failing).asLong()).isEqualTo(retry);
+    assertThat(plan.get("nextRunAt").asLong()).isEqualTo(start + 60_000);
+    JsonNode own = json(server.send("GET", base + "/overlays/" + failing + "/schedule", null));
+    assertThat(own.get("state").asText()).isEqualTo("backoff");
+    assertThat(own.get("nextRunAt").asLong()).isEqualTo(retry);
+    assertThat(json(server.send("GET", base + "/overlays/" + healthy + "/schedule", null))
+        .get("nextRunAt").asLong()).isEqualTo(start + 60_000);
   }
 
   @Test
