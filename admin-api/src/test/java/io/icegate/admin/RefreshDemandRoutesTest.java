@@ -147,6 +147,22 @@ class RefreshDemandRoutesTest {
     assertThat(months.get("detail").asText()).contains("retention", "calendar");
     assertProblem(server.send("POST", base + "/overlays",
         overlay("bad5", ",\"paused\":\"yes\"")), 400, "MALFORMED_REQUEST");
+    // a negative part is refused even when the total is positive (P-1DT48H is one day), and a
+    // zero total too: a 400 naming the member, on create and on PATCH
+    String patched = base + "/overlays/" + id(server.send("POST", base + "/overlays",
+        overlay("negative-parts", ",\"refreshInterval\":\"PT1M\"")));
+    for (String riddle : java.util.List.of("P-1DT48H", "PT2H-30M", "PT0S")) {
+      for (String member : java.util.List.of("refreshInterval", "retention")) {
+        JsonNode created = assertProblem(server.send("POST", base + "/overlays",
+            overlay("neg", ",\"" + member + "\":\"" + riddle + "\"")), 400,
+            "INVALID_ARGUMENT");
+        assertThat(created.get("detail").asText()).as(riddle).contains(member, riddle);
+        JsonNode patch = assertProblem(server.send("PATCH", patched,
+            "{\"" + member + "\":\"" + riddle + "\"}", "If-Match", "*"), 400,
+            "INVALID_ARGUMENT");
+        assertThat(patch.get("detail").asText()).as(riddle).contains(member);
+      }
+    }
     // beyond ten years schedule arithmetic would overflow: refused, never stored
     for (String huge : java.util.List.of("PT9223372036854775807S", "P106751991167300D",
         "P3661D")) {
