@@ -129,6 +129,46 @@ class RefreshDemandRoutesTest {
           .isEqualTo(json(read).get("generation").asLong());
       assertThat(after.get("paused").asBoolean()).isFalse();
     }
+    // and on create, with the same message, creating nothing
+    HttpResponse<String> patch = server.send("PATCH", overlayPath, "{\"paused\":null}",
+        "If-Match", "*");
+    JsonNode onCreate = assertProblem(server.send("POST", base + "/overlays",
+        overlay("null-pause-create", ",\"paused\":null")), 400, "INVALID_ARGUMENT");
+    assertThat(onCreate.get("detail").asText()).isEqualTo(json(patch).get("detail").asText());
+    assertThat(server.send("GET", base + "/overlays", null).body())
+        .doesNotContain("null-pause-create");
+  }
+
+  /**
+   * A PATCH that changes nothing ({@code {}}, or every member as it is) writes nothing: 200 with
+   * the resource as it was, same generation and ETag, on an Overlay and on an Integration.
+   */
+  @Test
+  void aPatchThatChangesNothingWritesNothing() {
+    HttpResponse<String> created = server.send("POST", base + "/overlays",
+        overlay("no-op", ",\"refreshInterval\":\"PT1M\""));
+    String overlayPath = base + "/overlays/" + id(created);
+    String integrationPath = base + "/integrations/" + integration;
+    java.util.Map<String, java.util.List<String>> patches = java.util.Map.of(
+        overlayPath, java.util.List.of("{}", "{\"refreshInterval\":\"PT60S\",\"paused\":false,"
+            + "\"displayName\":\"no-op\"}"),
+        integrationPath, java.util.List.of("{}", "{\"paused\":false,\"displayName\":\"up\"}"));
+    patches.forEach((path, bodies) -> {
+      for (String body : bodies) {
+        HttpResponse<String> read = server.send("GET", path, null);
+        String etag = read.headers().firstValue("ETag").orElseThrow();
+        HttpResponse<String> patched = server.send("PATCH", path, body, "If-Match", etag);
+        assertThat(patched.statusCode()).as(body + " " + patched.body()).isEqualTo(200);
+        assertThat(patched.headers().firstValue("ETag")).as(body).contains(etag);
+        assertThat(json(patched).get("generation").asLong()).as(body)
+            .isEqualTo(json(read).get("generation").asLong());
+        assertThat(json(patched).get("updatedAt")).as(body).isEqualTo(json(read).get("updatedAt"));
+        // the precondition still counts: a stale ETag is refused even for a no-op
+        String stale = etag.replaceAll("/(\\d+)\"$", "/0\"");
+        assertProblem(server.send("PATCH", path, body, "If-Match", stale), 412,
+            "GENERATION_MISMATCH");
+      }
+    });
   }
 
   @Test
