@@ -154,7 +154,7 @@ public final class AdminOperations {
             AdminJson.require(body.integrationId(), "integrationId"),
             AdminJson.require(body.catalogId(), "catalogId"), body.includeNamespaces(),
             body.excludeNamespaces(), body.refreshInterval(), body.retention(),
-            Boolean.TRUE.equals(body.paused()));
+            Boolean.TRUE.equals(paused(call, body.paused())));
         yield created(overlays.create(account, spec, createRequest(call)));
       }
       case LIST_OVERLAYS -> page(overlays.list(existing(account), pageRequest(call)));
@@ -183,10 +183,10 @@ public final class AdminOperations {
   }
 
   /**
-   * A PATCH's {@code paused} member: absent keeps the pause, a boolean sets it, JSON null is
-   * refused (the member is a boolean, not removable as the durations are: a null would have to be
-   * read either as "no change" or as "resume", and the configuration generation advances only on
-   * a real pause change).
+   * A {@code paused} member of a PATCH or a create: absent keeps the pause (not paused on
+   * create), a boolean sets it, JSON null is refused alike on both (the member is a boolean, not
+   * removable as the durations are: a null would have to be read either as "no change" or as
+   * "resume", and the configuration generation advances only on a real pause change).
    */
   private static Boolean paused(AdminCall call, Boolean paused) {
     if (paused == null && AdminJson.tree(call.body()).path("paused").isNull()) {

@@ -42,6 +42,7 @@ final class ScheduleRoutes {
         out.put("retention", s.retention());
         out.put("includeNamespaces", s.scope());
         out.put("overlays", s.overlays());
+        out.put("retries", s.retries());
         out.put("paused", s.paused());
         out.put("nextRunAt", s.nextRunAt());
         out.put("lastSuccessAt", s.lastSuccessAt());

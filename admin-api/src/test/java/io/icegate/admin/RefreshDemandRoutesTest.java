@@ -8,7 +8,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.icegate.admin.testing.AdminServer;
 import io.icegate.core.auth.TokenRole;
 import io.icegate.core.model.Account;
+import io.icegate.core.jobs.Backoff;
+import io.icegate.core.jobs.SchedulerState;
+import io.icegate.core.jobs.UpstreamJob;
+import io.icegate.core.jobs.UpstreamJobs;
 import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -122,6 +129,46 @@ class RefreshDemandRoutesTest {
           .isEqualTo(json(read).get("generation").asLong());
       assertThat(after.get("paused").asBoolean()).isFalse();
     }
+    // and on create, with the same message, creating nothing
+    HttpResponse<String> patch = server.send("PATCH", overlayPath, "{\"paused\":null}",
+        "If-Match", "*");
+    JsonNode onCreate = assertProblem(server.send("POST", base + "/overlays",
+        overlay("null-pause-create", ",\"paused\":null")), 400, "INVALID_ARGUMENT");
+    assertThat(onCreate.get("detail").asText()).isEqualTo(json(patch).get("detail").asText());
+    assertThat(server.send("GET", base + "/overlays", null).body())
+        .doesNotContain("null-pause-create");
+  }
+
+  /**
+   * A PATCH that changes nothing ({@code {}}, or every member as it is) writes nothing: 200 with
+   * the resource as it was, same generation and ETag, on an Overlay and on an Integration.
+   */
+  @Test
+  void aPatchThatChangesNothingWritesNothing() {
+    HttpResponse<String> created = server.send("POST", base + "/overlays",
+        overlay("no-op", ",\"refreshInterval\":\"PT1M\""));
+    String overlayPath = base + "/overlays/" + id(created);
+    String integrationPath = base + "/integrations/" + integration;
+    java.util.Map<String, java.util.List<String>> patches = java.util.Map.of(
+        overlayPath, java.util.List.of("{}", "{\"refreshInterval\":\"PT60S\",\"paused\":false,"
+            + "\"displayName\":\"no-op\"}"),
+        integrationPath, java.util.List.of("{}", "{\"paused\":false,\"displayName\":\"up\"}"));
+    patches.forEach((path, bodies) -> {
+      for (String body : bodies) {
+        HttpResponse<String> read = server.send("GET", path, null);
+        String etag = read.headers().firstValue("ETag").orElseThrow();
+        HttpResponse<String> patched = server.send("PATCH", path, body, "If-Match", etag);
+        assertThat(patched.statusCode()).as(body + " " + patched.body()).isEqualTo(200);
+        assertThat(patched.headers().firstValue("ETag")).as(body).contains(etag);
+        assertThat(json(patched).get("generation").asLong()).as(body)
+            .isEqualTo(json(read).get("generation").asLong());
+        assertThat(json(patched).get("updatedAt")).as(body).isEqualTo(json(read).get("updatedAt"));
+        // the precondition still counts: a stale ETag is refused even for a no-op
+        String stale = etag.replaceAll("/(\\d+)\"$", "/0\"");
+        assertProblem(server.send("PATCH", path, body, "If-Match", stale), 412,
+            "GENERATION_MISMATCH");
+      }
+    });
   }
 
   @Test
@@ -140,6 +187,22 @@ class RefreshDemandRoutesTest {
     assertThat(months.get("detail").asText()).contains("retention", "calendar");
     assertProblem(server.send("POST", base + "/overlays",
         overlay("bad5", ",\"paused\":\"yes\"")), 400, "MALFORMED_REQUEST");
+    // a negative part is refused even when the total is positive (P-1DT48H is one day), and a
+    // zero total too: a 400 naming the member, on create and on PATCH
+    String patched = base + "/overlays/" + id(server.send("POST", base + "/overlays",
+        overlay("negative-parts", ",\"refreshInterval\":\"PT1M\"")));
+    for (String riddle : java.util.List.of("P-1DT48H", "PT2H-30M", "PT0S")) {
+      for (String member : java.util.List.of("refreshInterval", "retention")) {
+        JsonNode created = assertProblem(server.send("POST", base + "/overlays",
+            overlay("neg", ",\"" + member + "\":\"" + riddle + "\"")), 400,
+            "INVALID_ARGUMENT");
+        assertThat(created.get("detail").asText()).as(riddle).contains(member, riddle);
+        JsonNode patch = assertProblem(server.send("PATCH", patched,
+            "{\"" + member + "\":\"" + riddle + "\"}", "If-Match", "*"), 400,
+            "INVALID_ARGUMENT");
+        assertThat(patch.get("detail").asText()).as(riddle).contains(member);
+      }
+    }
     // beyond ten years schedule arithmetic would overflow: refused, never stored
     for (String huge : java.util.List.of("PT9223372036854775807S", "P106751991167300D",
         "P3661D")) {
@@ -189,6 +252,49 @@ class RefreshDemandRoutesTest {
     JsonNode bad = assertProblem(server.send("PATCH", path, "{\"retention\":\"soon\"}",
         "If-Match", etag), 400, "INVALID_ARGUMENT");
     assertThat(bad.get("detail").asText()).contains("retention");
+  }
+
+  /**
+   * The integration's schedule route answers the rounds the scheduler plans: an overlay backing
+   * off on its own (a conflict in its catalog) sits rounds out, so its shorter interval is
+   * neither the integration's interval nor its next run; it is listed in {@code retries} with
+   * its retry time, which is also its own {@code nextRunAt}.
+   */
+  @Test
+  void theIntegrationScheduleLeavesOverlaysBackingOffOnTheirOwnToTheirRetries() {
+    String upstream = id(server.send("POST", base + "/integrations",
+        "{\"displayName\":\"sched\",\"type\":\"ICEBERG_REST\","
+            + "\"uri\":\"https://unreachable.example.com/v1\","
+            + "\"authentication\":{\"type\":\"bearer\",\"token\":\"tok\"}}"));
+    String demand = "\"integrationId\":\"" + upstream + "\",\"catalogId\":\"" + catalog
+        + "\",\"refreshInterval\":";
+    String healthy = id(server.send("POST", base + "/overlays",
+        "{\"displayName\":\"healthy\"," + demand + "\"PT1M\"}"));
+    String failing = id(server.send("POST", base + "/overlays",
+        "{\"displayName\":\"failing\"," + demand + "\"PT5S\"}"));
+    String account = base.substring(base.lastIndexOf('/') + 1);
+    UpstreamJobs jobs = new UpstreamJobs(server.services.repositories(), Clock.systemUTC(),
+        Duration.ofSeconds(30), new Backoff(Duration.ofMinutes(10), Duration.ofHours(1)));
+    UpstreamJob round = jobs.plan(account, upstream, o -> true, "test").orElseThrow();
+    assertThat(jobs.end(round, Map.of(
+        healthy, new SchedulerState.OverlayRound(round.jobId(), "SUCCEEDED", 0, null),
+        failing, new SchedulerState.OverlayRound(round.jobId(), "FAILED", 0,
+            new SchedulerState.Problem("RECONCILE_CONFLICT", "in the way"))), null)).isTrue();
+    long start = round.lease().acquiredAtMillis();
+    long retry = jobs.overlayRound(account, upstream, failing).orElseThrow()
+        .nextAttemptAtMillis();
+
+    JsonNode plan = json(server.send("GET", base + "/integrations/" + upstream + "/schedule",
+        null));
+    assertThat(plan.get("interval").asText()).isEqualTo("PT1M");
+    assertThat(plan.get("overlays").toString()).isEqualTo("[\"" + healthy + "\"]");
+    assertThat(plan.get("retries").get(failing).asLong()).isEqualTo(retry);
+    assertThat(plan.get("nextRunAt").asLong()).isEqualTo(start + 60_000);
+    JsonNode own = json(server.send("GET", base + "/overlays/" + failing + "/schedule", null));
+    assertThat(own.get("state").asText()).isEqualTo("backoff");
+    assertThat(own.get("nextRunAt").asLong()).isEqualTo(retry);
+    assertThat(json(server.send("GET", base + "/overlays/" + healthy + "/schedule", null))
+        .get("nextRunAt").asLong()).isEqualTo(start + 60_000);
   }
 
   @Test

@@ -3,7 +3,9 @@ package io.icegate.gateway;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.core.credential.MasterKey;
 import io.icegate.overlay.reconcile.ReconcileSettings;
+import io.icegate.admin.model.DurationText;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import io.icegate.gateway.server.DataDirLock;
@@ -70,17 +72,17 @@ public final class ServeCommand implements Callable<Integer> {
   boolean allowMetadataAddresses;
 
   @Option(names = "--max-token-lifetime", defaultValue = "${env:ICEGATE_MAX_TOKEN_LIFETIME}",
-      description = "Longest lifetime of an issued token, ISO-8601 (e.g. P90D, PT12H): tokens "
+      description = "Longest lifetime of an issued token (e.g. 90d, 12h, P1W, PT12H): tokens "
           + "issued without expiresAt expire after it, a later expiresAt is refused. Default: no "
           + "maximum (env ICEGATE_MAX_TOKEN_LIFETIME).")
-  java.time.Duration maxTokenLifetime;
+  String maxTokenLifetime;
 
   @Option(names = "--min-refresh-interval",
       defaultValue = "${env:ICEGATE_MIN_REFRESH_INTERVAL:-PT5S}",
-      description = "Shortest interval the scheduler refreshes an integration at, ISO-8601, at "
-          + "least PT5S: overlays asking for less are refreshed at this interval (env "
+      description = "Shortest interval the scheduler refreshes an integration at (e.g. 5m, "
+          + "PT5M), at least PT5S: overlays asking for less are refreshed at this interval (env "
           + "ICEGATE_MIN_REFRESH_INTERVAL).")
-  java.time.Duration minRefreshInterval;
+  String minRefreshInterval;
 
   @Override
   public Integer call() throws Exception {
@@ -152,7 +154,26 @@ public final class ServeCommand implements Callable<Integer> {
       policy = policy.allowMetadataAddresses();
     }
     return new GatewaySettings(dataDir.toAbsolutePath().normalize(), store, bind, port,
-        allowLocalFiles, bootstrapToken, policy, masterKey, reconcile, maxTokenLifetime,
-        minRefreshInterval);
+        allowLocalFiles, bootstrapToken, policy, masterKey, reconcile,
+        duration(maxTokenLifetime, "--max-token-lifetime", "token lifetime"),
+        duration(minRefreshInterval, "--min-refresh-interval", "minimum refresh interval"));
+  }
+
+  /**
+   * A duration flag's value by the parser the CLI and the admin API use ({@link DurationText}:
+   * {@code 5m}, {@code 90d}, {@code 2w}, {@code P1W}, {@code PT12H}), or null when unset; read as
+   * text rather than by a picocli converter so a bad value is one line, not the usage.
+   *
+   * @throws IllegalArgumentException naming the flag and what it sets
+   */
+  private static Duration duration(String value, String flag, String what) {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    try {
+      return DurationText.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("the " + what + " (" + flag + ") " + e.getMessage(), e);
+    }
   }
 }

@@ -20,13 +20,27 @@ class ServeCommandTest {
     return settings.outboundPolicy().permits(InetAddress.getByName(literal));
   }
 
+  /** The duration flags take the forms the CLI and the admin API take (one parser). */
   @Test
-  void maxTokenLifetimeIsAnIsoDuration() {
+  void durationFlagsTakeTheFormsTheCliTakes() {
     assertThat(parse().maxTokenLifetime()).isNull();
-    assertThat(parse("--max-token-lifetime", "P90D").maxTokenLifetime())
-        .isEqualTo(java.time.Duration.ofDays(90));
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> parse("--max-token-lifetime", "90"))
-        .isInstanceOf(CommandLine.ParameterException.class);
+    assertThat(parse().minRefreshInterval()).isEqualTo(java.time.Duration.ofSeconds(5));
+    java.util.Map<String, java.time.Duration> forms = java.util.Map.of("P90D",
+        java.time.Duration.ofDays(90), "90d", java.time.Duration.ofDays(90), "P1W",
+        java.time.Duration.ofDays(7), "2w", java.time.Duration.ofDays(14), "5m",
+        java.time.Duration.ofMinutes(5), "PT12H", java.time.Duration.ofHours(12));
+    forms.forEach((text, length) -> {
+      assertThat(parse("--max-token-lifetime", text).maxTokenLifetime()).as(text)
+          .isEqualTo(length);
+      assertThat(parse("--min-refresh-interval", text).minRefreshInterval()).as(text)
+          .isEqualTo(length);
+    });
+    for (String bad : java.util.List.of("90", "P1M", "P-1DT48H")) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+          () -> parse("--max-token-lifetime", bad)).as(bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("--max-token-lifetime");
+    }
   }
 
   @Test
@@ -97,7 +111,8 @@ class ServeCommandTest {
   @Test
   void anUnusableRefreshFloorIsOneLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
       throws Exception {
-    for (String floor : java.util.List.of("PT1S", "-PT5S", "P100000000000000D")) {
+    for (String floor : java.util.List.of("PT1S", "-PT5S", "P100000000000000D", "P1M",
+        "P-1DT48H", "soon")) {
       ServeCommand command = new ServeCommand();
       java.io.StringWriter err = new java.io.StringWriter();
       CommandLine commandLine = new CommandLine(command);

@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
         IntegrationCommand.Get.class, IntegrationCommand.Update.class,
         IntegrationCommand.RotateCredentials.class, IntegrationCommand.Delete.class,
         UpstreamCommands.Validate.class, UpstreamCommands.Capabilities.class,
-        UpstreamCommands.Namespaces.class, UpstreamCommands.Objects.class})
+        UpstreamCommands.Namespaces.class, UpstreamCommands.Objects.class,
+        IntegrationScheduleCommand.class})
 public final class IntegrationCommand {
   private static final ResourceKind KIND = ResourceKind.INTEGRATION;
 

@@ -82,8 +82,7 @@ public final class OverlayCommand {
   }
 
   @Command(name = "update", mixinStandardHelpOptions = true,
-      description = "Rename an overlay or replace its namespace selection (the integration and "
-          + "catalog are immutable).")
+      description = "Change an overlay's name, selection, refresh interval, retention or pause.")
   static final class Update extends AdminCommand {
     @Parameters(index = "0", paramLabel = "NAME|ID")
     String ref;

@@ -45,13 +45,13 @@ final class ReconcileCommand extends AdminCommand {
   boolean confirmRetirement;
 
   @Option(names = "--poll-interval", paramLabel = "DURATION", defaultValue = "500ms",
-      converter = DurationOption.Converter.class,
       description = "Time between polls: 500ms, 2s, 1m, 1h or ISO-8601 (PT2S); "
           + "default ${DEFAULT-VALUE}.")
-  Duration pollInterval;
+  String pollInterval;
 
   @Override
   protected void run(Session session) {
+    Duration poll = DurationOption.duration(pollInterval, "--poll-interval");
     JsonNode overlay = session.resolve(ResourceKind.OVERLAY, ref);
     String overlayId = overlay.get("id").asText();
     String named = "overlay " + overlay.path("displayName").asText() + " (" + overlayId + ")";
@@ -89,7 +89,7 @@ final class ReconcileCommand extends AdminCommand {
             + Instant.ofEpochMilli(started) + ": operation " + operationId
         : "reconciling " + named + ": operation " + operationId);
     JsonNode done = new OperationWatch(session.client(), session.operation(operationId),
-        pollInterval, ProgressView.of(session.environment()), session.environment().err(), follow)
+        poll, ProgressView.of(session.environment()), session.environment().err(), follow)
         .await(operation);
     if ("SUCCEEDED".equals(done.path("state").asText())) {
       OperationOutput.report(session.printer(), done.path("report"));

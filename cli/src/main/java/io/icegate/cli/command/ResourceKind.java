@@ -24,23 +24,31 @@ public enum ResourceKind {
           Column.of("INTEGRATION", "/integrationId"), Column.of("CATALOG", "/catalogId"),
           Column.paths("INCLUDE", "/includeNamespaces"),
           Column.paths("EXCLUDE", "/excludeNamespaces"),
-          Column.of("GENERATION", "/generation"))),
+          new Column("REFRESH", "/refreshInterval", Rendering.REFRESH_INTERVAL),
+          Column.of("PAUSED", "/paused"), Column.of("GENERATION", "/generation"))),
   TOKEN("token", "tokens", "name",
       List.of(Column.of("ID", "/id"), Column.of("NAME", "/name"), Column.of("ROLE", "/role"),
           Column.of("SERVER-ADMIN", "/serverAdmin"), Column.of("CREATED", "/createdAt"),
           Column.of("LAST-USED", "/lastUsedAt"), Column.of("EXPIRES", "/expiresAt")));
 
-  /**
-   * A table column: header, the JSON pointer of its value in a resource body, and whether the
-   * value is a list of namespace paths (printed in the CLI's path syntax, comma-separated).
-   */
-  public record Column(String header, String pointer, boolean namespacePaths) {
+  /** How a column's value is printed. */
+  public enum Rendering {
+    /** As the server gave it ({@code -} when absent). */
+    TEXT,
+    /** A list of namespace paths, in the CLI's path syntax, comma-separated. */
+    NAMESPACE_PATHS,
+    /** An ISO-8601 refresh interval, short ({@code 5m}); {@code manual} when absent. */
+    REFRESH_INTERVAL
+  }
+
+  /** A table column: header, the JSON pointer of its value in a resource body, its rendering. */
+  public record Column(String header, String pointer, Rendering rendering) {
     static Column of(String header, String pointer) {
-      return new Column(header, pointer, false);
+      return new Column(header, pointer, Rendering.TEXT);
     }
 
     static Column paths(String header, String pointer) {
-      return new Column(header, pointer, true);
+      return new Column(header, pointer, Rendering.NAMESPACE_PATHS);
     }
   }
 

@@ -1,7 +1,7 @@
 package io.icegate.cli.command;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.time.Duration;
+import io.icegate.cli.output.HumanDuration;
 import java.time.Instant;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code icegate overlay schedule NAME|ID}: the overlay's refresh schedule (issue 28) from {@code
  * GET .../overlays/{id}/schedule}: state, lag, last success and attempt, next run, last error.
- * Times print as ISO-8601 instants, the lag as a duration; {@code -o json} prints the answer as
+ * Times print as ISO-8601 instants, the lag short ({@code 3m48s}); {@code -o json} prints the answer as
  * the server gave it (epoch milliseconds).
  */
 @Command(name = "schedule", mixinStandardHelpOptions = true,
@@ -30,15 +30,21 @@ final class ScheduleCommand extends AdminCommand {
         List.<String[]>of(new String[] {
             body.path("state").asText(),
             body.path("lagMillis").isNumber()
-                ? Duration.ofMillis(body.path("lagMillis").asLong()).toString() : "-",
+                ? HumanDuration.ofMillis(body.path("lagMillis").asLong()) : "-",
             instant(body.path("lastSuccessAt")), instant(body.path("lastAttemptAt")),
             instant(body.path("nextRunAt")),
-            error.isObject() ? error.path("code").asText() + ": " + error.path("detail").asText()
-                : "-"}),
+            problem(error)}),
         body);
   }
 
-  private static String instant(JsonNode millis) {
+  /** A schedule's {@code lastError} problem as {@code CODE: detail}, or {@code -}. */
+  static String problem(JsonNode error) {
+    return error.isObject() ? error.path("code").asText() + ": " + error.path("detail").asText()
+        : "-";
+  }
+
+  /** Epoch milliseconds as an ISO-8601 instant, or {@code -}. */
+  static String instant(JsonNode millis) {
     return millis.isNumber() ? Instant.ofEpochMilli(millis.asLong()).toString() : "-";
   }
 }

@@ -57,8 +57,8 @@ public final class Printer {
     }
     List<String[]> rows = new ArrayList<>();
     for (JsonNode item : items) {
-      rows.add(kind.columns().stream().map(c -> c.namespacePaths()
-          ? paths(item.at(c.pointer())) : text(item.at(c.pointer()))).toArray(String[]::new));
+      rows.add(kind.columns().stream().map(c -> cell(c, item.at(c.pointer())))
+          .toArray(String[]::new));
     }
     table(kind.columns().stream().map(ResourceKind.Column::header).toList(), rows, json);
   }
@@ -121,6 +121,14 @@ public final class Printer {
       return "-";
     }
     return value.isValueNode() ? value.asText() : value.toString();
+  }
+
+  private static String cell(ResourceKind.Column column, JsonNode value) {
+    return switch (column.rendering()) {
+      case TEXT -> text(value);
+      case NAMESPACE_PATHS -> paths(value);
+      case REFRESH_INTERVAL -> value.isTextual() ? HumanDuration.ofIso(value.asText()) : "manual";
+    };
   }
 
   /** {@code [["a","b.c"],["d"]]} as {@code a."b.c", d}; an empty list as {@code -}. */

@@ -16,6 +16,7 @@ import io.icegate.core.store.ReadTransaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +54,8 @@ public final class Schedules {
    * @param lastSuccessAt start of the last successful round it took part in, or null
    * @param lastAttemptAt end of the last round it took part in, or null
    * @param nextRunAt when the next round is due, or null without demand; for an Overlay failing
-   *     on its own, when its backoff ends (it is retried then, between its Integration's rounds)
+   *     on its own, when its backoff ends (it is retried then, between its Integration's rounds,
+   *     and not before its Integration's own backoff ends)
    * @param lagMillis now minus {@code lastSuccessAt}, or null
    * @param lastError why its last round (or its Integration's) failed, or null
    */
@@ -61,21 +63,27 @@ public final class Schedules {
       Long nextRunAt, Long lagMillis, SchedulerState.Problem lastError) {}
 
   /**
-   * An Integration's effective plan and scheduler state.
+   * An Integration's effective plan and scheduler state, as the planner plans its next round: over
+   * the Overlays eligible now ({@link RoundEligibility}), so Overlays backing off on their own
+   * (which sit rounds out and are retried alone) shape neither the interval nor the next run.
    *
-   * @param interval the shortest requested interval (ISO-8601, never below the server's floor),
-   *     or null without demand
+   * @param interval the interval rounds run at: the shortest requested by the healthy Overlays
+   *     of the round (those being retried only when no other has demand; ISO-8601, never below
+   *     the server's floor), or null without demand
    * @param retention the longest requested retention, or null (the current capture only)
-   * @param scope the union of the active Overlays' include paths (empty: the whole tree)
-   * @param overlays the Overlays with demand
+   * @param scope the union of the round's Overlays' include paths (empty: the whole tree)
+   * @param overlays the Overlays with demand taking part in the next round
+   * @param retries the Overlays with demand backing off on their own, each with when it is
+   *     retried (as {@link OverlaySchedule#nextRunAt}), in id order
    * @param paused whether the Integration is paused
-   * @param nextRunAt when the next round is due, or null without demand
+   * @param nextRunAt when the next round is due ({@link RoundEligibility#nextRoundAtMillis}), or
+   *     null when none is (no demand, or only Overlays retried alone)
    * @param lastSuccessAt start of the last successful round, or null
    * @param lastError why the last round failed while backing off, or null
    */
   public record IntegrationSchedule(String interval, String retention, List<List<String>> scope,
-      List<String> overlays, boolean paused, Long nextRunAt, Long lastSuccessAt,
-      SchedulerState.Problem lastError) {}
+      List<String> overlays, Map<String, Long> retries, boolean paused, Long nextRunAt,
+      Long lastSuccessAt, SchedulerState.Problem lastError) {}
 
   /** @throws io.icegate.core.error.IcegateException NOT_FOUND */
   public OverlaySchedule overlay(String accountId, String overlayId) {
@@ -83,7 +91,8 @@ public final class Schedules {
       Resource<CatalogOverlay> overlay = repositories.overlays(accountId).require(tx, overlayId);
       Resource<Integration> integration = repositories.integrations(accountId)
           .require(tx, overlay.spec().integrationId());
-      return overlay(tx, integration, overlay, plan(tx, integration), clock.millis());
+      long now = clock.millis();
+      return overlay(tx, integration, overlay, forecast(tx, integration, now), now);
     });
   }
 
@@ -92,12 +101,17 @@ public final class Schedules {
     return repositories.store().read(tx -> {
       Resource<Integration> integration =
           repositories.integrations(accountId).require(tx, integrationId);
-      EffectivePlan plan = plan(tx, integration);
+      Forecast forecast = forecast(tx, integration, clock.millis());
+      EffectivePlan plan = forecast.plan();
       Optional<SchedulerState> state = StoredJobs.state(tx, accountId, integrationId);
-      return new IntegrationSchedule(plan.interval().map(Durations::canonical).orElse(null),
+      Map<String, Long> retries = new LinkedHashMap<>();
+      for (RoundEligibility.Waiting waiting : forecast.waiting()) {
+        retries.put(waiting.overlay().id(), retryAt(state, waiting.retryAtMillis()));
+      }
+      return new IntegrationSchedule(forecast.cadence().map(Durations::canonical).orElse(null),
           plan.retention().map(Durations::canonical).orElse(null), plan.scope(),
-          plan.participants().stream().map(Resource::id).toList(), plan.paused(),
-          plan.nextRunAtMillis(state).orElse(null),
+          plan.participants().stream().map(Resource::id).toList(), retries, plan.paused(),
+          forecast.nextRoundAtMillis().orElse(null),
           state.map(SchedulerState::lastSuccessAtMillis).orElse(null),
           state.filter(s -> s.attempts() > 0).map(SchedulerState::lastError).orElse(null));
     });
@@ -130,9 +144,9 @@ public final class Schedules {
         int overlays = 0;
         long now = clock.millis();
         for (Resource<Integration> integration : integrationsOf(tx, repositories, accountId)) {
-          EffectivePlan plan = plan(tx, integration);
-          for (Resource<CatalogOverlay> overlay : plan.participants()) {
-            Long lag = overlay(tx, integration, overlay, plan, now).lagMillis();
+          Forecast forecast = forecast(tx, integration, now);
+          for (Resource<CatalogOverlay> overlay : forecast.withDemand()) {
+            Long lag = overlay(tx, integration, overlay, forecast, now).lagMillis();
             if (lag != null) {
               found.put(overlay.id(), lag);
             }
@@ -183,9 +197,42 @@ public final class Schedules {
     return out;
   }
 
-  private EffectivePlan plan(ReadTransaction tx, Resource<Integration> integration) {
-    return EffectivePlan.of(integration, overlaysOf(tx, repositories, integration.accountId(),
-        integration.id(), ReadConsistency.EVENTUAL_ALLOWED), floor);
+  /**
+   * What the planner would plan at {@code now}: the effective plan over the eligible Overlays,
+   * and the Overlays with demand waiting in their own backoff (in id order).
+   */
+  private record Forecast(EffectivePlan plan, Optional<Duration> cadence,
+      Optional<Long> nextRoundAtMillis, List<RoundEligibility.Waiting> waiting) {
+    /** The Overlays with demand: the round's and the waiting ones. */
+    List<Resource<CatalogOverlay>> withDemand() {
+      List<Resource<CatalogOverlay>> all = new ArrayList<>(plan.participants());
+      waiting.forEach(w -> all.add(w.overlay()));
+      return all;
+    }
+  }
+
+  private Forecast forecast(ReadTransaction tx, Resource<Integration> integration, long now) {
+    RoundEligibility eligibility = RoundEligibility.read(tx, repositories, integration,
+        ReadConsistency.EVENTUAL_ALLOWED, now);
+    List<RoundEligibility.Waiting> waiting = eligibility.waiting().stream()
+        .filter(w -> EffectivePlan.hasDemand(w.overlay()))
+        .sorted(Comparator.comparing((RoundEligibility.Waiting w) -> w.overlay().id()))
+        .toList();
+    Optional<SchedulerState> state =
+        StoredJobs.state(tx, integration.accountId(), integration.id());
+    EffectivePlan plan = eligibility.plan(integration, floor);
+    return new Forecast(plan,
+        eligibility.cadence(integration, floor).interval().or(plan::interval),
+        eligibility.nextRoundAtMillis(integration, state, floor), waiting);
+  }
+
+  /**
+   * When an Overlay whose own backoff ends at {@code retryAtMillis} is retried: then, but not
+   * while its Integration backs off (the planner retries no Overlay then, UpstreamJobs#planDue).
+   */
+  private static long retryAt(Optional<SchedulerState> state, long retryAtMillis) {
+    return state.filter(s -> s.attempts() > 0)
+        .map(s -> Math.max(s.nextAttemptAtMillis(), retryAtMillis)).orElse(retryAtMillis);
   }
 
   /** The Overlays of {@code accountId} bound to Integration {@code integrationId}, read in tx. */
@@ -204,7 +251,7 @@ public final class Schedules {
   }
 
   private static OverlaySchedule overlay(ReadTransaction tx, Resource<Integration> integration,
-      Resource<CatalogOverlay> overlay, EffectivePlan plan, long now) {
+      Resource<CatalogOverlay> overlay, Forecast forecast, long now) {
     String account = integration.accountId();
     Optional<SchedulerState> state = StoredJobs.state(tx, account, integration.id());
     Optional<SchedulerState.OverlayRound> round =
@@ -219,7 +266,6 @@ public final class Schedules {
     boolean integrationFailing = state.isPresent() && state.get().attempts() > 0
         && (lastSuccess == null || state.get().lastAttemptAtMillis() > lastSuccess);
     boolean ownFailing = round.isPresent() && round.get().failing();
-    boolean demand = plan.participants().stream().anyMatch(o -> o.id().equals(overlay.id()));
     String name;
     if (overlay.spec().paused() || integration.spec().paused()) {
       name = "paused";
@@ -238,12 +284,18 @@ public final class Schedules {
     if (error == null && integrationFailing) {
       error = state.get().lastError(); // the upstream failing, which concerns every Overlay
     }
-    Long next = demand ? plan.nextRunAtMillis(state).orElse(null) : null;
-    if (next != null && ownFailing) {
-      // Retried on its own when its backoff ends (UpstreamJobs#planDue), not at the Integration's
-      // next round, unless the Integration itself backs off longer.
-      long retry = round.get().nextAttemptAtMillis();
-      next = integrationFailing ? Math.max(next, retry) : retry;
+    // Forecast as the planner plans (RoundEligibility): an Overlay failing on its own is retried
+    // on its own when its backoff ends, not at the Integration's next round; the others take part
+    // in the Integration's next round.
+    Long next = null;
+    boolean participant = forecast.plan().participants().stream()
+        .anyMatch(o -> o.id().equals(overlay.id()));
+    boolean waiting = forecast.waiting().stream()
+        .anyMatch(w -> w.overlay().id().equals(overlay.id()));
+    if ((participant || waiting) && ownFailing) {
+      next = retryAt(state, round.get().nextAttemptAtMillis());
+    } else if (participant) {
+      next = forecast.nextRoundAtMillis().orElse(null);
     }
     return new OverlaySchedule(name, lastSuccess,
         round.map(SchedulerState.OverlayRound::atMillis).orElse(null), next,

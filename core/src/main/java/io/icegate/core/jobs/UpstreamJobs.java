@@ -4,7 +4,6 @@ import io.icegate.core.durability.DeletionFences;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
 import io.icegate.core.model.Resource;
-import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.Idempotence;
@@ -15,12 +14,10 @@ import io.icegate.core.store.Transaction;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
 
@@ -108,10 +105,10 @@ public final class UpstreamJobs {
    */
   public Optional<UpstreamJob> plan(String accountId, String integrationId,
       Predicate<Resource<CatalogOverlay>> demand, String holder) {
-    return plan(accountId, integrationId, (integration, overlays, retrying, state, now) ->
+    return plan(accountId, integrationId, (integration, eligibility, state, now) ->
         new Choice(UpstreamJob.Kind.ROUND,
             state.orElse(SchedulerState.NONE).nextAttemptAtMillis() > now ? List.of()
-                : overlays.stream().filter(demand).toList()), holder);
+                : eligibility.eligible().stream().filter(demand).toList()), holder);
   }
 
   /**
@@ -122,7 +119,9 @@ public final class UpstreamJobs {
    *
    * <p>Between the Integration's rounds, the Overlays whose own backoff ended (their last own
    * round failed) are retried at once in a {@link UpstreamJob.Kind#RETRY} job of their own, unless
-   * the Integration itself backs off: an Overlay's retry does not wait for the interval.
+   * the Integration itself backs off: an Overlay's retry does not wait for the interval. The
+   * round's cadence is that of the healthy Overlays ({@link RoundEligibility#nextRoundAtMillis}):
+   * a retried Overlay's shorter interval does not make the others' round due.
    *
    * @param floor the shortest interval this server runs
    * @return the job, or empty when there is none to run now
@@ -137,13 +136,10 @@ public final class UpstreamJobs {
    */
   public Optional<UpstreamJob> planDue(String accountId, String integrationId, Duration floor,
       String holder) {
-    return plan(accountId, integrationId, (integration, overlays, retrying, state, now) -> {
-      EffectivePlan plan = EffectivePlan.of(integration, overlays, floor);
-      Optional<Long> next = plan.nextRunAtMillis(state);
-      if (next.isEmpty()) {
-        return new Choice(UpstreamJob.Kind.ROUND, List.of());
-      }
-      if (next.get() <= now) {
+    return plan(accountId, integrationId, (integration, eligibility, state, now) -> {
+      EffectivePlan plan = eligibility.plan(integration, floor);
+      Optional<Long> next = eligibility.nextRoundAtMillis(integration, state, floor);
+      if (next.isPresent() && next.get() <= now) {
         return new Choice(UpstreamJob.Kind.ROUND, plan.participants());
       }
       // Between the Integration's rounds, an Overlay whose own backoff ended is retried at once,
@@ -152,28 +148,15 @@ public final class UpstreamJobs {
         return new Choice(UpstreamJob.Kind.RETRY, List.of());
       }
       return new Choice(UpstreamJob.Kind.RETRY, plan.participants().stream()
-          .filter(o -> retrying.contains(o.id())).toList());
+          .filter(o -> eligibility.retrying().contains(o.id())).toList());
     }, holder);
-  }
-
-  /** The effective plan of Integration {@code integrationId}, if it exists, read STRONG. */
-  public Optional<EffectivePlan> effectivePlan(String accountId, String integrationId,
-      Duration floor) {
-    return store.read(tx -> repositories.integrations(accountId).get(tx, integrationId)
-        .map(integration -> EffectivePlan.of(integration,
-            overlaysOf(tx, accountId, integrationId), floor)));
   }
 
   /** Which Overlays take part in a job planned now, given the stored scheduler state. */
   private interface Participation {
-    /**
-     * @param overlays the Integration's Overlays that may take part (not fenced, not backing
-     *     off on their own)
-     * @param retrying the ids of those among them whose own backoff ended (their last own round
-     *     failed)
-     */
-    Choice choose(Resource<Integration> integration, List<Resource<CatalogOverlay>> overlays,
-        Set<String> retrying, Optional<SchedulerState> state, long now);
+    /** @param eligibility which of the Integration's Overlays may take part now */
+    Choice choose(Resource<Integration> integration, RoundEligibility eligibility,
+        Optional<SchedulerState> state, long now);
   }
 
   /** A job to plan: its kind and participants (none: no job). */
@@ -193,27 +176,10 @@ public final class UpstreamJobs {
       if (stored.isPresent() && isPlannedCurrent(tx, stored.get())) {
         return holder == null ? stored : Optional.of(lease(tx, stored.get(), holder, now));
       }
-      List<Resource<CatalogOverlay>> eligible = new ArrayList<>();
-      Set<String> retrying = new HashSet<>();
-      if (!integration.get().spec().paused()) { // a paused Integration starts no upstream work
-        for (Resource<CatalogOverlay> overlay : overlaysOf(tx, accountId, integrationId)) {
-          if (fenced(tx, overlay.ref()) || fenced(tx, new ResourceRef(accountId,
-              ResourceKind.CATALOG, overlay.spec().catalogId()))) {
-            continue;
-          }
-          Optional<SchedulerState.OverlayRound> own =
-              StoredJobs.overlayRound(tx, accountId, integrationId, overlay.id());
-          // An Overlay backing off on its own sits out rounds until its backoff ends.
-          if (own.isPresent() && own.get().backingOff(now)) {
-            continue;
-          }
-          eligible.add(overlay);
-          if (own.isPresent() && own.get().failing()) {
-            retrying.add(overlay.id());
-          }
-        }
-      }
-      Choice choice = participation.choose(integration.get(), eligible, retrying,
+      // The one eligibility the schedule views forecast by too (RoundEligibility).
+      RoundEligibility eligibility = RoundEligibility.read(tx, repositories, integration.get(),
+          ReadConsistency.STRONG, now);
+      Choice choice = participation.choose(integration.get(), eligibility,
           StoredJobs.state(tx, accountId, integrationId), now);
       List<UpstreamJob.Participant> participants = new ArrayList<>();
       for (Resource<CatalogOverlay> overlay : choice.overlays()) {
@@ -407,12 +373,6 @@ public final class UpstreamJobs {
   /** Whether planned job {@code job} (held or not) still matches the world, lease aside. */
   private boolean isPlannedCurrent(ReadTransaction tx, UpstreamJob job) {
     return fence.plannedMoved(tx, job).isEmpty();
-  }
-
-  private List<Resource<CatalogOverlay>> overlaysOf(ReadTransaction tx, String accountId,
-      String integrationId) {
-    return Schedules.overlaysOf(tx, repositories, accountId, integrationId,
-        ReadConsistency.STRONG);
   }
 
   private boolean fenced(ReadTransaction tx, ResourceRef ref) {

@@ -1,18 +1,17 @@
 package io.icegate.core.model;
 
+import io.icegate.admin.model.DurationText;
 import io.icegate.core.error.IcegateException;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The ISO-8601 durations of resource members (an Overlay's refresh interval and retention).
  *
- * <p>Accepted: days, hours, minutes and seconds ({@code P7D}, {@code PT5M}, {@code P1DT12H}), a
- * day being exactly 24 hours as in {@link Duration#parse}, and weeks alone ({@code P2W}), a week
- * being exactly 7 days. Refused: years and months, whose length depends on the calendar (a month
- * is 28 to 31 days), so no exact duration stands for them.
+ * <p>Parsed by admin-model's {@link DurationText#parseIso}, the one parser the CLI and the
+ * server's flags use too: days, hours, minutes and seconds ({@code P7D}, {@code PT5M}, {@code
+ * P1DT12H}), a day being exactly 24 hours, and weeks alone ({@code P2W}), a week being exactly 7
+ * days. Refused: years and months, whose length depends on the calendar (a month is 28 to 31
+ * days); any negative part, even when the total is positive ({@code P-1DT48H}); zero.
  *
  * <p>Stored and answered in one canonical form per length: whole days as days, the rest as
  * hours, minutes and seconds ({@code P7D} and {@code P1W} both become {@code P7D}, {@code PT300S}
@@ -24,11 +23,6 @@ public final class Durations {
    * arithmetic in epoch milliseconds overflows, and no refresh or retention needs more.
    */
   static final Duration MAXIMUM = Duration.ofDays(3_660);
-
-  private static final Pattern WEEKS = Pattern.compile("P(\\d{1,9})W", Pattern.CASE_INSENSITIVE);
-  /** A date part (before any T) naming years or months. */
-  private static final Pattern CALENDAR =
-      Pattern.compile("[-+]?P[^T]*[YM].*", Pattern.CASE_INSENSITIVE);
 
   private Durations() {}
 
@@ -56,34 +50,19 @@ public final class Durations {
   }
 
   private static Duration parse(String text, String member) {
-    Matcher weeks = WEEKS.matcher(text);
-    if (weeks.matches()) {
-      return Duration.ofDays(Long.parseLong(weeks.group(1)) * 7);
-    }
-    if (CALENDAR.matcher(text).matches()) {
-      throw IcegateException.invalidArgument(member + " must be an exact duration: years and "
-          + "months depend on the calendar (a month is 28 to 31 days), give days or weeks "
-          + "instead (e.g. P30D, P4W), got '" + shortened(text) + "'");
-    }
     try {
-      return Duration.parse(text);
-    } catch (DateTimeParseException e) {
-      throw IcegateException.invalidArgument(member + " must be an ISO-8601 duration such as "
-          + "PT5M, P7D or P1W, got '" + shortened(text) + "'");
+      return DurationText.parseIso(text);
+    } catch (IllegalArgumentException e) {
+      throw IcegateException.invalidArgument(member + " " + e.getMessage());
     }
   }
 
   /**
-   * {@code duration} in the canonical form members are answered in: whole days as days, the rest
-   * as {@link Duration#toString} writes it (the schedule views answer plan durations so too).
+   * {@code duration} in the canonical form members are answered in ({@link
+   * DurationText#canonical}; the schedule views answer plan durations so too).
    */
   public static String canonical(Duration duration) {
-    long days = duration.toDays();
-    if (days == 0) {
-      return duration.toString();
-    }
-    Duration time = duration.minusDays(days);
-    return "P" + days + "D" + (time.isZero() ? "" : time.toString().substring(1));
+    return DurationText.canonical(duration);
   }
 
   private static String shortened(String text) {

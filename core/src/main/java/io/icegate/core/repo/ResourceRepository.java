@@ -306,13 +306,19 @@ public final class ResourceRepository<S extends ResourceSpec> {
   }
 
   /**
-   * As {@link #update(String, ExpectedGeneration, ResourceSpec, ChangeKind)}, with the new spec and
-   * its kind of change decided from the record the transaction replaces: a patch decided on an
-   * earlier read would undo a concurrent write (a rotation's credential generation, a rename).
+   * As {@link #update(String, ExpectedGeneration, ResourceSpec, ChangeKind)}, the spec decided on
+   * the record the transaction replaces (one decided on an earlier read would undo a concurrent
+   * write: a rotation's credential generation, a rename); a no-op patch writes nothing.
    */
   public Resource<S> update(String id, ExpectedGeneration expected, Function<S, SpecChange<S>> decide) {
     return publishResolving(tx -> {
-      SpecChange<S> next = decide.apply(require(tx, id).spec());
+      Resource<S> current = require(tx, id);
+      SpecChange<S> next = decide.apply(current.spec());
+      if (next.spec().equals(current.spec())) { // same generation and ETag, checked as ever
+        assertGeneration(current, expected);
+        rules.assertNoFences(tx, current.ref(), current.spec());
+        return current;
+      }
       return update(tx, id, expected, next.spec(), next.change());
     }, id, "the update");
   }

@@ -18,6 +18,7 @@ import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.CatalogOverlay;
 import io.icegate.core.model.Integration;
+import io.icegate.core.overlay.OverlayPatch;
 import io.icegate.core.overlay.OverlayService;
 import io.icegate.core.overlay.RecordingRetirement;
 import io.icegate.core.repo.ExpectedGeneration;
@@ -27,6 +28,7 @@ import io.icegate.core.testing.FaultWorld;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -177,6 +179,52 @@ class UpstreamJobsTest {
     UpstreamJob next = jobs.plan(account, integration, o -> true).orElseThrow();
     assertThat(next.includes(overlay)).isTrue();
     assertThat(next.includes(other)).isFalse(); // sits out until its backoff ends
+  }
+
+  private void interval(String overlayId, String interval) {
+    overlays.update(account, overlayId, ExpectedGeneration.any(), new OverlayPatch(null, null,
+        null, null, null, Optional.of(interval), null, null));
+  }
+
+  /**
+   * The schedule views forecast what the planner plans (a tryout saw the Integration's schedule
+   * answer the interval of an Overlay sitting rounds out in its own backoff, and a next run in
+   * the past): the backing-off Overlay, though its interval is the shorter, shapes neither the
+   * Integration's interval nor its next run; it is listed with its retry, which is its own
+   * nextRunAt; and the planner plans nothing before that retry or that next run.
+   */
+  @Test
+  void theScheduleForecastsTheRoundsThePlannerPlans() {
+    Duration floor = Duration.ofSeconds(5);
+    String other = overlay("other", List.of(List.of("Marketing")));
+    interval(overlay, "PT1M");
+    interval(other, "PT5S");
+    Schedules schedules = new Schedules(world.repos, world.clock, floor);
+    UpstreamJob a = jobs.planDue(account, integration, floor, "a").orElseThrow();
+    assertThat(a.participants()).hasSize(2);
+    assertThat(jobs.end(a, Map.of(overlay, new SchedulerState.OverlayRound(a.jobId(),
+        "SUCCEEDED", 0, null), other, new SchedulerState.OverlayRound(a.jobId(), "FAILED", 0,
+        new SchedulerState.Problem("RECONCILE_CONFLICT", "x"))), null)).isTrue();
+    long start = a.lease().acquiredAtMillis();
+    long retry = jobs.overlayRound(account, integration, other).orElseThrow()
+        .nextAttemptAtMillis();
+
+    world.clock.advance(Duration.ofSeconds(6)); // past the backing-off Overlay's interval
+    Schedules.IntegrationSchedule plan = schedules.integration(account, integration);
+    assertThat(plan.interval()).isEqualTo("PT1M");
+    assertThat(plan.overlays()).containsExactly(overlay);
+    assertThat(plan.retries()).containsExactly(Map.entry(other, retry));
+    assertThat(plan.nextRunAt()).isEqualTo(start + 60_000).isGreaterThan(world.clock.millis());
+    assertThat(schedules.overlay(account, overlay).nextRunAt()).isEqualTo(start + 60_000);
+    assertThat(schedules.overlay(account, other).nextRunAt()).isEqualTo(retry);
+    assertThat(jobs.planDue(account, integration, floor)).isEmpty(); // as forecast: nothing due
+
+    // Its backoff over, the Overlay is eligible again: retried alone, as its nextRunAt said.
+    world.clock.advance(Duration.ofMillis(retry - world.clock.millis()));
+    assertThat(schedules.integration(account, integration).retries()).isEmpty();
+    UpstreamJob retried = jobs.planDue(account, integration, floor).orElseThrow();
+    assertThat(retried.participants()).extracting(UpstreamJob.Participant::overlayId)
+        .containsExactly(other);
   }
 
   @Test

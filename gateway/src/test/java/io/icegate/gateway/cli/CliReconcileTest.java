@@ -218,9 +218,16 @@ class CliReconcileTest {
   void badArgumentsAreUsageErrors() {
     run("overlay", "reconcile", "no-such-overlay").expect(ExitCode.NOT_FOUND);
     assertThat(run("overlay", "reconcile", "x", "--poll-interval", "0s")
-        .expect(ExitCode.USAGE).err()).contains("the duration must be positive");
+        .expect(ExitCode.USAGE).err()).contains("--poll-interval: must be positive");
     assertThat(run("overlay", "reconcile", "x", "--poll-interval", "soon")
-        .expect(ExitCode.USAGE).err()).contains("expected a duration such as 500ms");
+        .expect(ExitCode.USAGE).err()).contains("must be a duration such as 30s");
+    // one clear line like every other duration error, never picocli's usage dump
+    for (String bad : List.of("P1M", "P-1DT48H")) {
+      String err = run("overlay", "reconcile", "x", "--poll-interval", bad)
+          .expect(ExitCode.USAGE).err();
+      assertThat(err).as(bad).startsWith("icegate: --poll-interval: ").doesNotContain("Usage");
+      assertThat(err.strip().lines()).as(bad).hasSize(1);
+    }
   }
 
   /**

@@ -59,6 +59,23 @@ class CliScheduleTest {
     assertThat(schedule.get("lastError").isNull()).isTrue();
     Run table = run("overlay", "schedule", "sched-ov").expect(0);
     assertThat(table.out()).contains("STATE", "LAG", "NEXT_RUN");
+    // the lag short (3m48s), never ISO-8601 with fractions of seconds (PT3M48.423S)
+    assertThat(table.out().lines().skip(1).findFirst().orElseThrow().split("\\s+")[1])
+        .matches("\\d+ms|(\\d+[dhms])+");
+    Run listed = run("overlay", "list").expect(0);
+    assertThat(listed.out()).contains("REFRESH", "PAUSED");
+    assertThat(listed.out().lines().filter(l -> l.contains("sched-ov")).findFirst()
+        .orElseThrow()).containsPattern("\\s5s\\s+false\\s");
+    Run integrationPlan = run("integration", "schedule", "sched-up").expect(0);
+    assertThat(integrationPlan.out()).contains("INTERVAL", "RETRIES", "NEXT_RUN",
+        overlay.get("id").asText());
+    assertThat(integrationPlan.out().lines().skip(1).findFirst().orElseThrow())
+        .startsWith("5s").contains("1d");
+    assertThat(run("integration", "schedule", "sched-up", "-o", "json").expect(0).json()
+        .get("interval").asText()).isEqualTo("PT5S");
+    // a one-line summary saying what update changes
+    assertThat(run("overlay", "update", "--help").expect(0).out().lines().map(String::strip))
+        .contains("Change an overlay's name, selection, refresh interval, retention or pause.");
 
     String account = overlay.get("accountId").asText();
     HttpResponse<String> plan = world.gw.send("GET", "/admin/v1/accounts/" + account

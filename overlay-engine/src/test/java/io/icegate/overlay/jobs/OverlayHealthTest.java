@@ -27,8 +27,12 @@ class OverlayHealthTest extends JobTestSupport {
   private static final Duration FLOOR = Duration.ofSeconds(5);
 
   private static void interval(World world, String overlay) {
+    interval(world, overlay, "PT1M");
+  }
+
+  private static void interval(World world, String overlay, String interval) {
     world.w().overlays().update(world.account(), overlay, ExpectedGeneration.any(),
-        new OverlayPatch(null, null, null, null, null, Optional.of("PT1M"), null, null));
+        new OverlayPatch(null, null, null, null, null, Optional.of(interval), null, null));
   }
 
   @ParameterizedTest
@@ -163,6 +167,47 @@ class OverlayHealthTest extends JobTestSupport {
     assertThat(integration.lastSuccessAtMillis()).isEqualTo(roundStart);
     assertThat(integration.attempts()).isZero();
     assertThat(schedules.overlay(account, world.overlay()).nextRunAt()).isEqualTo(healthyNext);
+  }
+
+  /**
+   * The schedule answers what the planner runs (a tryout saw the Integration's schedule answer
+   * the shorter interval of an Overlay backing off on its own, and a next run in the past): the
+   * Integration's interval and next run are its healthy Overlays', the failing Overlay's next run
+   * is its retry, and at that retry it runs alone, its shorter interval starting no round for
+   * the others.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void theScheduleForecastsWhatThePlannerRunsWhileAnOverlayBacksOff(String kind)
+      throws Exception {
+    Conflicted c = conflicted(kind, "conflicted");
+    World world = c.world();
+    String account = world.account();
+    interval(world, c.overlay(), "PT5S");
+    JobProcess a = process(world, Instant.now());
+    Schedules schedules = new Schedules(world.w().repos(), a.clock, FLOOR);
+    assertThat(a.runner.runDueRound(account, world.integration(), FLOOR).state())
+        .isEqualTo(RoundOutcome.State.FAILED);
+    long start = a.jobs.state(account, world.integration()).orElseThrow().lastSuccessAtMillis();
+    long retry = a.jobs.overlayRound(account, world.integration(), c.overlay()).orElseThrow()
+        .nextAttemptAtMillis();
+
+    a.clock.advance(FLOOR.plusSeconds(1));
+    Schedules.IntegrationSchedule plan = schedules.integration(account, world.integration());
+    assertThat(plan.interval()).isEqualTo("PT1M");
+    assertThat(plan.overlays()).containsExactly(world.overlay());
+    assertThat(plan.retries()).containsExactly(java.util.Map.entry(c.overlay(), retry));
+    assertThat(plan.nextRunAt()).isEqualTo(start + 60_000);
+    assertThat(schedules.overlay(account, world.overlay()).nextRunAt()).isEqualTo(start + 60_000);
+    assertThat(schedules.overlay(account, c.overlay()).nextRunAt()).isEqualTo(retry);
+    assertThat(a.runner.runDueRound(account, world.integration(), FLOOR).state())
+        .isEqualTo(RoundOutcome.State.IDLE); // as forecast: nothing due yet
+
+    a.clock.advance(Duration.ofMillis(retry - a.clock.millis()));
+    RoundOutcome retried = a.runner.runDueRound(account, world.integration(), FLOOR);
+    assertThat(retried.overlays()).containsOnlyKeys(c.overlay());
+    assertThat(a.jobs.state(account, world.integration()).orElseThrow().lastSuccessAtMillis())
+        .isEqualTo(start);
   }
 
   /**
