@@ -101,17 +101,18 @@ public final class Schedules {
     return repositories.store().read(tx -> {
       Resource<Integration> integration =
           repositories.integrations(accountId).require(tx, integrationId);
-      Forecast forecast = forecast(tx, integration, clock.millis());
+      long now = clock.millis();
+      Forecast forecast = forecast(tx, integration, now);
       EffectivePlan plan = forecast.plan();
       Optional<SchedulerState> state = StoredJobs.state(tx, accountId, integrationId);
       Map<String, Long> retries = new LinkedHashMap<>();
       for (RoundEligibility.Waiting waiting : forecast.waiting()) {
-        retries.put(waiting.overlay().id(), retryAt(state, waiting.retryAtMillis()));
+        retries.put(waiting.overlay().id(), notBefore(now, retryAt(state, waiting.retryAtMillis())));
       }
       return new IntegrationSchedule(forecast.cadence().map(Durations::canonical).orElse(null),
           plan.retention().map(Durations::canonical).orElse(null), plan.scope(),
           plan.participants().stream().map(Resource::id).toList(), retries, plan.paused(),
-          forecast.nextRoundAtMillis().orElse(null),
+          forecast.nextRoundAtMillis().map(at -> notBefore(now, at)).orElse(null),
           state.map(SchedulerState::lastSuccessAtMillis).orElse(null),
           state.filter(s -> s.attempts() > 0).map(SchedulerState::lastError).orElse(null));
     });
@@ -230,6 +231,15 @@ public final class Schedules {
    * When an Overlay whose own backoff ends at {@code retryAtMillis} is retried: then, but not
    * while its Integration backs off (the planner retries no Overlay then, UpstreamJobs#planDue).
    */
+  /**
+   * A time the answer gives as when something runs next: a round already due (before the first
+   * round the stored attempt time is the epoch; after a backoff ended, the retry time is past) is
+   * due now, so the answer says now, never a time in the past (a tryout's console showed 1970).
+   */
+  private static long notBefore(long now, long atMillis) {
+    return Math.max(now, atMillis);
+  }
+
   private static long retryAt(Optional<SchedulerState> state, long retryAtMillis) {
     return state.filter(s -> s.attempts() > 0)
         .map(s -> Math.max(s.nextAttemptAtMillis(), retryAtMillis)).orElse(retryAtMillis);
@@ -293,9 +303,9 @@ public final class Schedules {
     boolean waiting = forecast.waiting().stream()
         .anyMatch(w -> w.overlay().id().equals(overlay.id()));
     if ((participant || waiting) && ownFailing) {
-      next = retryAt(state, round.get().nextAttemptAtMillis());
+      next = notBefore(now, retryAt(state, round.get().nextAttemptAtMillis()));
     } else if (participant) {
-      next = forecast.nextRoundAtMillis().orElse(null);
+      next = forecast.nextRoundAtMillis().map(at -> notBefore(now, at)).orElse(null);
     }
     return new OverlaySchedule(name, lastSuccess,
         round.map(SchedulerState.OverlayRound::atMillis).orElse(null), next,

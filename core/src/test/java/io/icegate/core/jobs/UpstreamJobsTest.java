@@ -227,6 +227,21 @@ class UpstreamJobsTest {
         .containsExactly(other);
   }
 
+  /**
+   * Before the first round nothing is stored but the round is due: the schedule views say now, not
+   * the epoch (a tryout's console showed a next run in 1970).
+   */
+  @Test
+  void beforeTheFirstRoundTheNextRunIsNowNotTheEpoch() {
+    interval(overlay, "PT1M");
+    Schedules schedules = new Schedules(world.repos, world.clock, Duration.ofSeconds(5));
+    long now = world.clock.millis();
+    assertThat(schedules.integration(account, integration).nextRunAt()).isEqualTo(now);
+    assertThat(schedules.overlay(account, overlay).nextRunAt()).isEqualTo(now);
+    world.clock.advance(Duration.ofSeconds(3)); // still due: still now
+    assertThat(schedules.overlay(account, overlay).nextRunAt()).isEqualTo(now + 3_000);
+  }
+
   @Test
   void aHolderWhoseLeaseLapsedByItsOwnClockMayNotPublish() {
     plan();
