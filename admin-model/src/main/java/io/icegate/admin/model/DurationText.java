@@ -2,6 +2,9 @@ package io.icegate.admin.model;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.time.temporal.TemporalUnit;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,7 +18,8 @@ import java.util.regex.Pattern;
  * <p>Accepted: ISO-8601 days, hours, minutes and seconds ({@code P7D}, {@code PT5M}, {@code
  * P1DT12H}), a day being exactly 24 hours as in {@link Duration#parse}, and weeks alone ({@code
  * P2W}), a week being exactly 7 days; where a short form is allowed ({@link #parse}), also {@code
- * 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 7d}, {@code 2w}. Refused, with the reason:
+ * 500ms}, {@code 30s}, {@code 5m}, {@code 1h}, {@code 7d}, {@code 2w} and their combinations,
+ * largest unit first ({@code 1d12h}, {@code 3m48s}: what the CLI prints). Refused, with the reason:
  * years and months, whose length depends on the calendar; any negative part, even when the total
  * is positive ({@code P-1DT48H}: one day, written as a riddle); a total of zero or less.
  *
@@ -23,7 +27,13 @@ import java.util.regex.Pattern;
  * ({@code refreshInterval must ...}) or the option ({@code --poll-interval: must ...}).
  */
 public final class DurationText {
-  private static final Pattern SHORT = Pattern.compile("(\\d{1,12})(ms|s|m|h|d|w)");
+  /** Short parts, largest unit first, each at most once: {@code 1d12h}, {@code 3m48s}, as the CLI prints. */
+  private static final Pattern SHORT =
+      Pattern.compile("(?:(\\d{1,12})w)?(?:(\\d{1,12})d)?(?:(\\d{1,12})h)?"
+          + "(?:(\\d{1,12})m)?(?:(\\d{1,12})s)?(?:(\\d{1,12})ms)?");
+  private static final List<TemporalUnit> SHORT_UNITS =
+      List.of(ChronoUnit.WEEKS, ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES,
+          ChronoUnit.SECONDS, ChronoUnit.MILLIS);
   private static final Pattern WEEKS = Pattern.compile("\\+?P(\\d{1,9})W");
   /** An ISO date part (before any T) naming years or months. */
   private static final Pattern CALENDAR = Pattern.compile("[-+]?P[^T]*[YM].*");
@@ -48,20 +58,30 @@ public final class DurationText {
    * @throws IllegalArgumentException as {@link #parseIso}
    */
   public static Duration parse(String text) {
-    Matcher shortForm = SHORT.matcher(text.trim().toLowerCase(Locale.ROOT));
-    if (!shortForm.matches()) {
+    String lower = text.trim().toLowerCase(Locale.ROOT);
+    Matcher shortForm = SHORT.matcher(lower);
+    if (lower.isEmpty() || !shortForm.matches()) {
       return positive(iso(text.trim().toUpperCase(Locale.ROOT), text,
-          "a duration such as 30s, 5m, 1h, 7d, 2w, PT5M, P7D or P1W"), text);
+          "a duration such as 30s, 5m, 1h30m, 7d, 2w, PT5M, P7D or P1W"), text);
     }
-    long n = Long.parseLong(shortForm.group(1));
-    return positive(switch (shortForm.group(2)) {
-      case "ms" -> Duration.ofMillis(n);
-      case "s" -> Duration.ofSeconds(n);
-      case "m" -> Duration.ofMinutes(n);
-      case "h" -> Duration.ofHours(n);
-      case "d" -> Duration.ofDays(n);
-      default -> Duration.ofDays(n * 7);
-    }, text);
+    Duration total = Duration.ZERO;
+    try {
+      for (int i = 0; i < SHORT_UNITS.size(); i++) {
+        String part = shortForm.group(i + 1);
+        if (part != null) {
+          // weeks are exactly 7 days, days exactly 24 hours (Duration's estimated units would
+          // refuse them: ChronoUnit.WEEKS is an estimate)
+          TemporalUnit unit = SHORT_UNITS.get(i);
+          long n = Long.parseLong(part);
+          total = total.plus(unit == ChronoUnit.WEEKS
+              ? Duration.ofDays(Math.multiplyExact(n, 7L)) : Duration.of(n, unit));
+        }
+      }
+    } catch (ArithmeticException e) {
+      throw new IllegalArgumentException("must be a duration that fits, got '" + shortened(text)
+          + "'");
+    }
+    return positive(total, text);
   }
 
   /**

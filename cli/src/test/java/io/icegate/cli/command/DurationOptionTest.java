@@ -27,6 +27,16 @@ class DurationOptionTest {
     assertThat(poll("7d")).isEqualTo(Duration.ofDays(7));
     assertThat(poll("2w")).isEqualTo(Duration.ofDays(14));
     assertThat(poll("PT2S")).isEqualTo(Duration.ofSeconds(2));
+    // what the CLI prints (HumanDuration) is accepted back
+    assertThat(poll("1d12h")).isEqualTo(Duration.ofHours(36));
+    assertThat(poll("1h30m")).isEqualTo(Duration.ofMinutes(90));
+    assertThat(poll("3m48s")).isEqualTo(Duration.ofSeconds(228));
+    assertThat(poll("1w2d")).isEqualTo(Duration.ofDays(9));
+    assertThat(poll("1s500ms")).isEqualTo(Duration.ofMillis(1500));
+    for (Duration d : new Duration[] {Duration.ofSeconds(228), Duration.ofHours(36),
+        Duration.ofDays(9).plusMinutes(1), Duration.ofMillis(500)}) {
+      assertThat(poll(io.icegate.cli.output.HumanDuration.of(d))).isEqualTo(d);
+    }
     assertThat(poll("P1W")).isEqualTo(Duration.ofDays(7));
 
     assertThat(DurationOption.iso("5m", "--refresh-interval")).isEqualTo("PT5M");
@@ -55,7 +65,8 @@ class DurationOptionTest {
             });
       }
     }
-    for (String bad : new String[] {"soon", "5 minutes", "0s", "PT0S", "-PT5M", "5y"}) {
+    for (String bad : new String[] {"soon", "5 minutes", "0s", "PT0S", "-PT5M", "5y", "12h1d",
+        "5m5m", "", "h", "99999999999999w"}) {
       assertThatThrownBy(() -> DurationOption.iso(bad, "--refresh-interval"))
           .isInstanceOfSatisfying(CliException.class, e -> {
             assertThat(e.exitCode()).isEqualTo(ExitCode.USAGE);
