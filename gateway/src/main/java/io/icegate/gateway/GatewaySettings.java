@@ -46,11 +46,15 @@ public record GatewaySettings(
     }
     if (minRefreshInterval.compareTo(io.icegate.core.model.CatalogOverlay.MIN_REFRESH_INTERVAL)
         < 0) {
-      throw new IllegalArgumentException("the minimum refresh interval must be at least "
-          + io.icegate.core.model.CatalogOverlay.MIN_REFRESH_INTERVAL);
+      // named as the flag that sets it, with the value given, like the flag's other refusals
+      throw new IllegalArgumentException("--min-refresh-interval: must be at least "
+          + io.icegate.admin.model.DurationText.canonical(
+              io.icegate.core.model.CatalogOverlay.MIN_REFRESH_INTERVAL)
+          + ", got " + io.icegate.admin.model.DurationText.canonical(minRefreshInterval));
     }
     if (minRefreshInterval.compareTo(Duration.ofDays(366)) > 0) {
-      throw new IllegalArgumentException("the minimum refresh interval must be at most P366D");
+      throw new IllegalArgumentException("--min-refresh-interval: must be at most P366D, got "
+          + io.icegate.admin.model.DurationText.canonical(minRefreshInterval));
     }
     if (maxTokenLifetime != null && (maxTokenLifetime.isNegative() || maxTokenLifetime.isZero())) {
       throw new IllegalArgumentException("the maximum token lifetime must be positive");

@@ -41,6 +41,11 @@ class ServeCommandTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("--max-token-lifetime");
     }
+    // below the floor: named as the flag, with the value given
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+        () -> parse("--min-refresh-interval", "1s"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("--min-refresh-interval: must be at least PT5S, got PT1S");
   }
 
   @Test
