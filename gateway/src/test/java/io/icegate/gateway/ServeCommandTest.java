@@ -125,7 +125,7 @@ class ServeCommandTest {
       commandLine.parseArgs("--port", "0", "--data-dir", tmp.resolve("data").toString(),
           "--min-refresh-interval", floor);
       assertThat(command.serve(java.util.Map.of())).as(floor).isEqualTo(1);
-      assertThat(err.toString()).startsWith("icegate: ").contains("minimum refresh interval")
+      assertThat(err.toString()).startsWith("icegate: ").contains("--min-refresh-interval")
           .doesNotContain("\tat ");
       assertThat(err.toString().strip().lines()).hasSize(1);
     }
