@@ -239,7 +239,7 @@ public final class DeltaVersionCapture {
                       TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT)),
               changes)) {
         ActiveFiles.scan(engine, snapshot, commitFile, first);
-        added = first.commit(table, delta, DELTA_VERSION, String.valueOf(version));
+        added = first.commit(table, delta, version);
       }
     } else {
       changes.readPrevious(base, target.generatedIo());

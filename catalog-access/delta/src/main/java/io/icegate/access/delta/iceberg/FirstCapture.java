@@ -45,10 +45,11 @@ final class FirstCapture implements Consumer<ActiveFiles.ActiveFile>, AutoClosea
    * Commits the snapshot: an append of the streamed manifests or, after a deletion vector, the row
    * delta.
    *
-   * @param summary the snapshot summary properties to set (the Delta version)
+   * @param version the Delta version, the snapshot summary's {@link DeltaVersionCapture#DELTA_VERSION}
+   *     (the row delta has it set already)
    * @return the data files the snapshot added
    */
-  List<DataFile> commit(Table table, RowDelta delta, String summaryProperty, String summaryValue) {
+  List<DataFile> commit(Table table, RowDelta delta, long version) {
     if (!streaming) {
       delta.commit();
       return changes.added();
@@ -57,7 +58,7 @@ final class FirstCapture implements Consumer<ActiveFiles.ActiveFile>, AutoClosea
     AppendFiles append =
         table
             .newFastAppend()
-            .set(summaryProperty, summaryValue)
+            .set(DeltaVersionCapture.DELTA_VERSION, String.valueOf(version))
             .set(SnapshotSummary.ADDED_FILE_SIZE_PROP, String.valueOf(written.addedBytes()));
     written.manifests().forEach(append::appendManifest);
     append.commit();
