@@ -5,6 +5,7 @@ import io.delta.kernel.engine.Engine;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
+import io.icegate.access.delta.iceberg.ManifestListCache;
 import io.icegate.gateway.fileio.LocalFileIO;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,6 +34,8 @@ final class LocalTable implements StoredTable {
   private final KernelTableWriter writer;
   // the server's FileIO for a file: warehouse (Hadoop's forks a chmod per file it creates)
   private final FileIO io = new LocalFileIO();
+  // the gateway's reconciler keeps one for its lifetime, and each capture goes through it
+  private final ManifestListCache manifestLists = new ManifestListCache();
 
   LocalTable() throws IOException {
     root = Files.createTempDirectory("icegate-delta-bench");
@@ -73,7 +76,7 @@ final class LocalTable implements StoredTable {
         Optional.empty(),
         previous == null ? null : previous.metadata(),
         Optional.ofNullable(previous).map(Captured::deltaState),
-        new DeltaVersionCapture.Target("bench/t", generated, io, io));
+        new DeltaVersionCapture.Target("bench/t", generated, manifestLists.around(io), io));
   }
 
   @Override

@@ -13,6 +13,7 @@ import io.icegate.access.storage.s3.VendedS3Client;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.CatalogStorage;
 import io.icegate.core.model.Resource;
+import io.icegate.access.delta.iceberg.ManifestListCache;
 import io.icegate.gateway.fileio.CatalogFileIO;
 import io.icegate.overlay.generated.GeneratedFiles;
 import java.nio.file.Files;
@@ -48,6 +49,8 @@ final class S3ProxyTable implements StoredTable {
   private final KernelTableWriter writer;
   private final Resource<Catalog> catalog;
   private final FileIO generatedIo;
+  // the gateway's reconciler keeps one for its lifetime, and each capture goes through it
+  private final ManifestListCache manifestLists = new ManifestListCache();
 
   S3ProxyTable() throws Exception {
     ObjectStoreFixture.useChecksumsOnlyWhenRequired(); // for the S3FileIO, built from properties
@@ -126,7 +129,7 @@ final class S3ProxyTable implements StoredTable {
             Optional.ofNullable(previous).map(Captured::deltaState),
             "bench/t",
             GeneratedFiles.location(catalog, "t-" + iteration),
-            generatedIo);
+            manifestLists.around(generatedIo));
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogClient;
 import io.icegate.access.delta.iceberg.CapturedDeltaState;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
+import io.icegate.access.delta.iceberg.ManifestListCache;
 import io.icegate.access.delta.log.DeltaLog;
 import io.icegate.access.delta.schema.DeltaSchemas;
 import io.icegate.access.model.DeltaTableSource;
@@ -77,15 +78,21 @@ final class DeltaCapturer {
   private final Captures captures;
   private final RunFence fence;
   private final CatalogFiles catalogFiles;
+  private final ManifestListCache manifestLists;
   private final OutboundAddressPolicy policy;
   private final int batch;
 
+  /**
+   * @param manifestLists the manifest lists this gateway's captures wrote: each capture reads the
+   *     one the capture before it wrote
+   */
   DeltaCapturer(Repositories repositories, RunFence fence, CatalogFiles catalogFiles,
-      OutboundAddressPolicy policy, int batch) {
+      ManifestListCache manifestLists, OutboundAddressPolicy policy, int batch) {
     this.repositories = repositories;
     this.captures = new Captures(repositories);
     this.fence = fence;
     this.catalogFiles = catalogFiles;
+    this.manifestLists = manifestLists;
     this.policy = policy;
     this.batch = batch;
   }
@@ -229,7 +236,7 @@ final class DeltaCapturer {
         changes = new DeltaLog(s3, source.tableLocation()).captureChanges(
             Optional.ofNullable(source.version()), previous,
             previousState.flatMap(CapturedDeltaState::parse), target.tableId(),
-            generated.location(), generated.io());
+            generated.location(), manifestLists.around(generated.io()));
       }
       TableMetadata captured = changes.metadata();
       if (captured == previous) {

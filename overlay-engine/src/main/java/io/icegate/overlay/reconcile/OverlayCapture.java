@@ -125,7 +125,8 @@ public final class OverlayCapture {
           new TableCapturer(repositories, fence, settings.concurrency(), settings.batch())
               .ofOverlay(settings.batch(), "DELTA");
       TableCapturer.Result delta = new DeltaCapturer(repositories, fence,
-          reconciler.catalogFiles(), clients.policy(), settings.batch())
+          reconciler.catalogFiles(), reconciler.manifestLists(), clients.policy(),
+          settings.batch())
           .capture(deltaTargets, open);
       List<TableCapturer.Target> all = new ArrayList<>(targets);
       all.addAll(deltaTargets);

@@ -2,6 +2,7 @@ package io.icegate.overlay.reconcile;
 
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogClient;
+import io.icegate.access.delta.iceberg.ManifestListCache;
 import io.icegate.access.model.NamespacePath;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
@@ -107,6 +108,7 @@ public final class Reconciler {
   private final ReconcileSettings settings;
   private final ReconcileHook hook;
   private final CatalogFiles catalogFiles;
+  private final ManifestListCache manifestLists = new ManifestListCache();
   private final Map<Running, ReconcileRuns.Ticket> running = new ConcurrentHashMap<>();
 
   /** A reconciler whose Delta capture writes only to {@code file:} warehouses. */
@@ -134,6 +136,11 @@ public final class Reconciler {
   /** Where Delta capture writes, and validation reads, generated files. */
   CatalogFiles catalogFiles() {
     return catalogFiles;
+  }
+
+  /** The manifest lists this gateway's Delta captures wrote, for the captures after them. */
+  ManifestListCache manifestLists() {
+    return manifestLists;
   }
 
   /** The run bookkeeping this reconciler uses. */
@@ -439,7 +446,7 @@ public final class Reconciler {
     TableCapturer.Result captured = OverlayCapture.captureTables(repositories, fence, settings,
         notYetCaptured, stash, () -> clients.open(adapter.resolve(integration)));
     DeltaCapturer deltaCapturer = new DeltaCapturer(repositories, fence, catalogFiles,
-        clients.policy(), settings.batch());
+        manifestLists, clients.policy(), settings.batch());
     List<TableCapturer.Target> deltaTargets = deltaCapturer.ofInventory(inventory);
     TableCapturer.Result deltaCaptured = deltaCapturer.capture(deltaTargets,
         () -> clients.open(adapter.resolve(integration)));

@@ -101,6 +101,13 @@ public final class DeltaVersionCapture {
     }
   }
 
+  /**
+   * The most changed files whose commit runs iceberg-core's manifest filter, merge and manifest
+   * list steps on the capture's own thread ({@link CallingThread}): a change this small touches
+   * few manifests, read one after the other.
+   */
+  static final int INLINE_CHANGES = 64;
+
   /** The reader feature of tables whose commits a catalog coordinates. */
   static final String CATALOG_MANAGED = "catalogManaged";
 
@@ -220,10 +227,28 @@ public final class DeltaVersionCapture {
             : Optional.empty();
     FileChanges changes = new FileChanges(entries, vectors, delta);
     List<DataFile> added;
-    if (commits.isPresent()) {
+    long targetManifestBytes =
+        base.propertyAsLong(
+            TableProperties.MANIFEST_TARGET_SIZE_BYTES,
+            TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT);
+    if (commits.isPresent() && AppendedFiles.only(commits.get())) {
+      commits.get().changes().forEach(c -> refuseOutside(c.after().get().file(), tablePath, commitFile));
+      added =
+          AppendedFiles.commit(
+              table,
+              entries,
+              commits.get(),
+              target.generatedIo(),
+              target.generatedLocation(),
+              targetManifestBytes,
+              version);
+    } else if (commits.isPresent()) {
       for (CommitChanges.Change change : commits.get().changes()) {
         change.after().ifPresent(a -> refuseOutside(a.file(), tablePath, commitFile));
         changes.changed(change);
+      }
+      if (commits.get().changes().size() <= INLINE_CHANGES) {
+        delta.scanManifestsWith(CallingThread.EXECUTOR);
       }
       delta.commit();
       added = changes.added();
@@ -234,9 +259,7 @@ public final class DeltaVersionCapture {
                   entries.another(),
                   target.generatedIo(),
                   target.generatedLocation(),
-                  base.propertyAsLong(
-                      TableProperties.MANIFEST_TARGET_SIZE_BYTES,
-                      TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT)),
+                  targetManifestBytes),
               changes)) {
         ActiveFiles.scan(engine, snapshot, commitFile, first);
         added = first.commit(table, delta, version);

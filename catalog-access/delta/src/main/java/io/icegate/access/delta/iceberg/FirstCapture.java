@@ -59,7 +59,9 @@ final class FirstCapture implements Consumer<ActiveFiles.ActiveFile>, AutoClosea
         table
             .newFastAppend()
             .set(DeltaVersionCapture.DELTA_VERSION, String.valueOf(version))
-            .set(SnapshotSummary.ADDED_FILE_SIZE_PROP, String.valueOf(written.addedBytes()));
+            .set(SnapshotSummary.ADDED_FILE_SIZE_PROP, String.valueOf(written.addedBytes()))
+            // the streamed manifests carry their counts: the manifest list step reads nothing
+            .scanManifestsWith(CallingThread.EXECUTOR);
     written.manifests().forEach(append::appendManifest);
     append.commit();
     return written.added();
