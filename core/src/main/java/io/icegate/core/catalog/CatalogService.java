@@ -15,6 +15,7 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.paging.Page;
 import io.icegate.core.paging.PageRequest;
 import io.icegate.core.repo.ChangeKind;
+import io.icegate.core.repo.DependentNames;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Listing;
 import io.icegate.core.repo.Repositories;
@@ -144,8 +145,8 @@ public final class CatalogService {
   /**
    * Deletes catalog {@code id}, installing its deletion fence in the same transaction (so a client
    * holding the catalog's prefix cannot create under it afterwards), then removes its credentials.
-   * Refused while it holds namespaces or other dependents (DEPENDENCY_EXISTS: the dependency
-   * counters also carry the overlays that will target catalogs).
+   * Refused while it holds namespaces or Overlays target it (DEPENDENCY_EXISTS, naming a few of
+   * each: {@link DependentNames}).
    *
    * <p>When files generated for its deleted Delta tables still await collection ({@link
    * KeyLayout#deletedTablesOf}), the record (warehouse, storage settings) is kept beside them
@@ -157,7 +158,7 @@ public final class CatalogService {
   public Resource<Catalog> delete(String accountId, String id, ExpectedGeneration expected) {
     ResourceRepository<Catalog> catalogs = repositories.catalogs(accountId);
     Resource<Catalog> deleted = repositories.store().run(tx -> {
-      Resource<Catalog> was = catalogs.delete(tx, id, expected);
+      Resource<Catalog> was = DependentNames.delete(tx, repositories, catalogs, id, expected);
       repositories.fences().install(tx,
           new Fence(was.ref(), UUID.randomUUID().toString(), repositories.clock().instant(),
               repositories.clock().instant()));

@@ -17,6 +17,7 @@ import io.icegate.core.model.ResourceKind;
 import io.icegate.core.paging.Page;
 import io.icegate.core.paging.PageRequest;
 import io.icegate.core.repo.ChangeKind;
+import io.icegate.core.repo.DependentNames;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.Listing;
 import io.icegate.core.repo.Repositories;
@@ -201,8 +202,8 @@ public final class IntegrationService {
 
   /**
    * Deletes integration {@code id} with every credential generation, in one transaction. Refused
-   * while Overlays depend on it (DEPENDENCY_EXISTS: their counters are read STRONG in this
-   * transaction, so an Overlay created concurrently conflicts). Clears a fence a failed cascade
+   * while Overlays depend on it (DEPENDENCY_EXISTS naming them, {@link DependentNames}: their
+   * counters are read STRONG in this transaction, so an Overlay created concurrently conflicts). Clears a fence a failed cascade
    * left (the cascade's work is done once no Overlay depends on it). For {@code ?cascade=true} see
    * {@link io.icegate.core.overlay.IntegrationCascade}.
    *
@@ -211,7 +212,8 @@ public final class IntegrationService {
   public Resource<Integration> delete(String accountId, String id, ExpectedGeneration expected) {
     ResourceRepository<Integration> integrations = repositories.integrations(accountId);
     return repositories.store().run(tx -> {
-      Resource<Integration> was = integrations.delete(tx, id, expected);
+      Resource<Integration> was =
+          DependentNames.delete(tx, repositories, integrations, id, expected);
       credentials.removeAll(tx, accountId, id);
       JobCleanup.forgetIntegration(tx, accountId, id);
       repositories.fences().clear(tx, was.ref());

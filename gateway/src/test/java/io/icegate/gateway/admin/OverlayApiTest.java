@@ -73,9 +73,10 @@ class OverlayApiTest {
     }
   }
 
-  private static void assertProblem(HttpResponse<String> r, int status, String code) {
+  private static JsonNode assertProblem(HttpResponse<String> r, int status, String code) {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
     assertThat(json(r).get("code").asText()).as(r.body()).isEqualTo(code);
+    return json(r);
   }
 
   private static String etag(String path) {
@@ -202,11 +203,17 @@ class OverlayApiTest {
   }
 
   @Test
-  void integrationDeleteIsRefusedWhileOverlaysExist() {
+  void integrationDeleteIsRefusedWhileOverlaysExistAndNamesThem() {
     World w = world();
-    createOverlay(w, "o");
-    assertProblem(gw.send("DELETE", w.base() + "/integrations/" + w.integration(), null), 409,
+    String overlay = createOverlay(w, "o").get("id").asText();
+    JsonNode problem = assertProblem(
+        gw.send("DELETE", w.base() + "/integrations/" + w.integration(), null), 409,
         "DEPENDENCY_EXISTS");
+    assertThat(problem.get("detail").asText())
+        .isEqualTo("integration 'upstream' is the source of overlay(s) 'o'; delete them first,"
+            + " or delete the integration with cascade=true");
+    assertThat(problem.toString()).contains("overlay 'o' (id " + overlay + ")")
+        .doesNotContain("tok");
   }
 
   @Test
@@ -220,15 +227,31 @@ class OverlayApiTest {
   }
 
   @Test
-  void catalogDeleteIsRefusedWhileAnOverlayReferencesIt() {
+  void catalogDeleteIsRefusedWhileAnOverlayReferencesItAndNamesIt() {
     World w = world();
     String overlay = createOverlay(w, "o").get("id").asText();
-    assertProblem(gw.send("DELETE", w.base() + "/catalogs/" + w.catalog(), null), 409,
-        "DEPENDENCY_EXISTS");
+    JsonNode problem = assertProblem(
+        gw.send("DELETE", w.base() + "/catalogs/" + w.catalog(), null), 409, "DEPENDENCY_EXISTS");
+    assertThat(problem.get("detail").asText()).startsWith(
+        "catalog 'target' is the target of overlay(s) 'o'; delete or retarget the overlays");
+    assertThat(problem.toString()).contains("overlay 'o' (id " + overlay + ")");
     assertThat(gw.send("DELETE", w.base() + "/overlays/" + overlay, null).statusCode())
         .isEqualTo(204);
     assertThat(gw.send("DELETE", w.base() + "/catalogs/" + w.catalog(), null).statusCode())
         .isEqualTo(204);
+  }
+
+  @Test
+  void aRefusedCatalogDeleteNamesAFewOverlaysAndCountsTheRest() {
+    World w = world();
+    for (int i = 1; i <= 7; i++) {
+      createOverlay(w, "ov-" + i);
+    }
+    JsonNode problem = assertProblem(
+        gw.send("DELETE", w.base() + "/catalogs/" + w.catalog(), null), 409, "DEPENDENCY_EXISTS");
+    assertThat(problem.get("detail").asText()).startsWith("catalog 'target' is the target of"
+        + " overlay(s) 'ov-1', 'ov-2', 'ov-3', 'ov-4', 'ov-5' and 2 more; ");
+    assertThat(problem.get("details")).hasSize(5);
   }
 
   @Test
