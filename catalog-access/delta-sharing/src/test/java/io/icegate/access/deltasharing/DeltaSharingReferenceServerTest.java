@@ -26,6 +26,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.SchemaParser;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -191,6 +192,20 @@ class DeltaSharingReferenceServerTest {
         assertThat(e.code()).isEqualTo(Code.INVALID_CONFIGURATION);
         assertThat(e.getMessage()).contains("share listing failed: HTTP 404", wrong + "/shares");
       }
+    }
+  }
+
+  @Test
+  void anUnreachableServerIsNamedByHostAndPort() throws Exception {
+    int closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = socket.getLocalPort(); // nothing listens there once it is closed
+    }
+    try (CatalogClient client = open(URI.create("http://127.0.0.1:" + closed + "/sharing"))) {
+      CatalogAccessException e = failure(client::validate);
+      assertThat(e.code()).isEqualTo(Code.CONNECTION_FAILED);
+      assertThat(e.getMessage()).contains("cannot reach the sharing server for ", " at 127.0.0.1:"
+          + closed + " (").doesNotContain("/sharing");
     }
   }
 

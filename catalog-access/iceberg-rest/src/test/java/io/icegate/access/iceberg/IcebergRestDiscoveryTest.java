@@ -7,6 +7,8 @@ import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogAccessException.Code;
 import io.icegate.access.client.CatalogClient;
 import io.icegate.access.connection.CatalogAuthentication;
+import io.icegate.access.connection.CatalogConnectionConfig;
+import io.icegate.access.connection.CatalogProtocol;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
 import io.icegate.access.iceberg.fixture.PaginationFaultFilter;
 import io.icegate.access.model.CatalogObjectKind;
@@ -55,6 +57,26 @@ class IcebergRestDiscoveryTest {
       client.validate();
     }
     assertThat(upstream.fixture.requests().count("GET /v1/namespaces")).isGreaterThanOrEqualTo(1);
+  }
+
+  @Test
+  void anUnreachableCatalogIsNamedByHostAndPortWithoutItsPathOrQuery() throws Exception {
+    int closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = socket.getLocalPort(); // nothing listens there once it is closed
+    }
+    CatalogConnectionConfig config = new CatalogConnectionConfig(CatalogProtocol.ICEBERG_REST,
+        java.net.URI.create("http://127.0.0.1:" + closed + "/v1?tenant=t1"), Map.of(),
+        CatalogAuthentication.none());
+    try (CatalogClient client = upstream.open(config, ResolvedCatalogCredentials.none())) {
+      assertThatThrownBy(() -> client.listNamespaces(NamespacePath.root()))
+          .isInstanceOfSatisfying(CatalogAccessException.class, e -> {
+            assertThat(e.code()).isEqualTo(Code.CONNECTION_FAILED);
+            assertThat(e.getMessage())
+                .contains("cannot reach the catalog at 127.0.0.1:" + closed + " (")
+                .doesNotContain("tenant").doesNotContain("/v1");
+          });
+    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.icegate.access.client;
 
+import java.net.URI;
 import java.util.Objects;
 
 /**
@@ -71,6 +72,34 @@ public final class CatalogAccessException extends RuntimeException {
   public CatalogAccessException(Code code, String message, Throwable cause) {
     super(Objects.requireNonNull(code, "code") + ": " + message, cause);
     this.code = code;
+  }
+
+  /**
+   * A {@code CONNECTION_FAILED} that names the endpoint which could not be reached, so an operator
+   * reading an Overlay's {@code lastError} sees where the gateway tried to connect: the host and
+   * port only (user-info, path and query may carry secrets and are left out), and the type of the
+   * innermost failure (e.g. {@code ConnectException}, {@code UnknownHostException}).
+   *
+   * @param what the kind of endpoint, e.g. {@code "the catalog"}
+   * @param target the URI the request went to
+   */
+  public static CatalogAccessException unreachable(String what, URI target, Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return new CatalogAccessException(Code.CONNECTION_FAILED, "cannot reach " + what + " at "
+        + hostAndPort(target) + " (" + root.getClass().getSimpleName() + ")", failure);
+  }
+
+  /** {@code host:port}, the port from the scheme when the URI has none; IPv6 in brackets. */
+  static String hostAndPort(URI target) {
+    String host = target.getHost() == null ? "?" : target.getHost();
+    int port = target.getPort();
+    if (port < 0) {
+      port = "http".equalsIgnoreCase(target.getScheme()) ? 80 : 443;
+    }
+    return (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host) + ":" + port;
   }
 
   public Code code() {

@@ -139,6 +139,28 @@ class UnityDiscoveryTest {
   }
 
   @Test
+  void anUnreachableCatalogIsNamedByHostAndPort() throws Exception {
+    int closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = socket.getLocalPort(); // nothing listens there once it is closed
+    }
+    var config = new io.icegate.access.connection.CatalogConnectionConfig(
+        io.icegate.access.connection.CatalogProtocol.UNITY,
+        java.net.URI.create("http://127.0.0.1:" + closed + "/api/2.1/unity-catalog"),
+        env.properties(Map.of()), io.icegate.access.connection.CatalogAuthentication.none());
+    try (CatalogClient client = io.icegate.access.client.CatalogClientFactory.load().open(config,
+        io.icegate.access.connection.ResolvedCatalogCredentials.none(),
+        io.icegate.access.network.OutboundAddressPolicy.defaults())) {
+      assertThatThrownBy(client::validate)
+          .isInstanceOfSatisfying(CatalogAccessException.class, e -> {
+            assertThat(e.code()).isEqualTo(Code.CONNECTION_FAILED);
+            assertThat(e.getMessage())
+                .contains("cannot reach the Unity catalog at 127.0.0.1:" + closed + " (");
+          });
+    }
+  }
+
+  @Test
   void propertiesAreCheckedAndClosedClientsRefuse() {
     assertThatThrownBy(() -> env.open(Map.of("catlog", "main")))
         .extracting(e -> ((CatalogAccessException) e).code())

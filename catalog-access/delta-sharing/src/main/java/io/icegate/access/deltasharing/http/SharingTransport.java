@@ -210,10 +210,8 @@ public final class SharingTransport {
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new CatalogAccessException(
-          Code.CONNECTION_FAILED,
-          operation + " could not reach the sharing server: " + e.getClass().getSimpleName(),
-          e);
+      throw CatalogAccessException.unreachable(
+          "the sharing server for " + operation, request.uri(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CatalogAccessException(Code.CONNECTION_FAILED, operation + " was interrupted", e);

@@ -1,5 +1,6 @@
 package io.icegate.access.iceberg.http;
 
+import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.access.paging.PageTokenGuard;
 import java.lang.reflect.InvocationHandler;
@@ -23,7 +24,8 @@ import org.apache.iceberg.rest.auth.AuthSession;
  * 1.10); they differ only in what they pass through, so one {@link #invoke} serves them all: every
  * method whose first parameter is the request path is checked, a {@code get} with query parameters
  * also goes through the page guard, and then the same method runs on the delegate with the same
- * arguments (so the delegate's own overrides of default methods still apply).
+ * arguments (so the delegate's own overrides of default methods still apply). A request that
+ * reaches no server becomes a {@code CONNECTION_FAILED} naming the endpoint's host and port.
  *
  * <p>Limit: iceberg-core's HTTP client offers no DNS-resolver hook, so the connection itself
  * resolves the name again; the JVM's resolver cache ({@code networkaddress.cache.ttl}, 30 s by
@@ -99,9 +101,11 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
       return wrap(delegate.withAuthSession((AuthSession) args[0]), base, policy, pages, config);
     }
     Class<?>[] parameters = method.getParameterTypes();
+    URI target = base;
     if (parameters.length > 0 && parameters[0] == String.class) {
       String path = (String) args[0];
-      check(path);
+      target = target(path);
+      policy.resolve(target.getHost());
       if (method.getName().equals("get") && parameters.length > 1 && parameters[1] == Map.class) {
         @SuppressWarnings("unchecked")
         Map<String, String> queryParams = (Map<String, String>) args[1];
@@ -111,17 +115,38 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
     try {
       return config.filter(method.invoke(delegate, args));
     } catch (InvocationTargetException e) {
+      if (connectionFailure(e.getCause())) {
+        // iceberg-core says only "Error occurred while processing GET request": name the endpoint
+        throw CatalogAccessException.unreachable("the catalog", target, e.getCause());
+      }
       throw e.getCause(); // the delegate's own exception, unchanged
     }
   }
 
-  private void check(String path) {
+  /** The endpoint {@code path} goes to: its own for an absolute URL (a token endpoint), else ours. */
+  private URI target(String path) {
     String lower = path.toLowerCase(Locale.ROOT);
-    String host =
-        lower.startsWith("http://") || lower.startsWith("https://")
-            ? URI.create(path).getHost()
-            : base.getHost();
-    policy.resolve(host);
+    return lower.startsWith("http://") || lower.startsWith("https://") ? URI.create(path) : base;
+  }
+
+  /**
+   * Whether the request failed before an answer came: name resolution, connect, reset, timeout,
+   * TLS. Not any {@link java.io.IOException}: a body that does not parse is one too, and the
+   * endpoint was reached then.
+   */
+  private static boolean connectionFailure(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof CatalogAccessException) {
+        return false;
+      }
+      if (t instanceof java.net.SocketException
+          || t instanceof java.net.UnknownHostException
+          || t instanceof java.io.InterruptedIOException
+          || t instanceof javax.net.ssl.SSLException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Identity semantics, as the hand-written wrapper had; never shows the delegate's state. */

@@ -177,10 +177,7 @@ public final class UnityHttp implements CatalogTokens.TokenEndpointTransport {
     try {
       return http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw new CatalogAccessException(
-          Code.CONNECTION_FAILED,
-          "request to " + request.uri().getHost() + " failed: " + e.getClass().getSimpleName(),
-          e);
+      throw CatalogAccessException.unreachable("the Unity catalog", request.uri(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CatalogAccessException(Code.CONNECTION_FAILED, "interrupted", e);
