@@ -6,6 +6,7 @@ import io.icegate.cli.CliException;
 import io.icegate.cli.ExitCode;
 import io.icegate.cli.config.GlobalOptions;
 import io.icegate.cli.http.AdminClient;
+import io.icegate.cli.http.IfMatch;
 import io.icegate.cli.output.Printer;
 import java.util.List;
 
@@ -126,12 +127,12 @@ public final class Session {
   }
 
   /**
-   * The If-Match value for a change to {@code resource}: {@code given} when set, else the
-   * current ETag read now, with a note on stderr saying so.
+   * The If-Match value for a change to {@code resource}: {@code given} when set (bare tags quoted
+   * again, {@link IfMatch}), else the current ETag read now, with a note on stderr saying so.
    */
   public String ifMatch(ResourceKind kind, JsonNode resource, String given) {
     if (given != null) {
-      return given;
+      return IfMatch.quoted(given);
     }
     String id = resource.get("id").asText();
     String etag = client.get(item(kind, id)).etag().orElseThrow(() ->

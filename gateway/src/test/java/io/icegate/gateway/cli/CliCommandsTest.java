@@ -226,6 +226,14 @@ class CliCommandsTest {
     assertThat(stale.err()).contains("412");
     run("catalog", "delete", "cli-dup", "--if-match", "\"" + id + "/999\"")
         .expect(ExitCode.PRECONDITION_FAILED);
+    // --if-match "<etag>" typed in a shell arrives without its quotes: the CLI quotes it again
+    String etag = run("catalog", "get", id, "-o", "json").json().get("etag").asText();
+    String bare = etag.substring(1, etag.length() - 1);
+    Run renamed = run("catalog", "update", "cli-dup", "--name", "cli-dup-2", "--if-match", bare,
+        "-o", "json").expect(0);
+    assertThat(renamed.json().get("name").asText()).isEqualTo("cli-dup-2");
+    run("catalog", "update", "cli-dup-2", "--name", "cli-dup", "--if-match", bare)
+        .expect(ExitCode.PRECONDITION_FAILED); // the tag of the version before the rename
 
     String first = run("catalog", "create", "cli-idem", "--warehouse", "file:/tmp/cli-idem",
         "--idempotency-key", "cli-key-1", "-o", "json").expect(0).json().get("id").asText();
