@@ -38,13 +38,21 @@ final class IntegrationScheduleCommand extends AdminCommand {
         List.of("INTERVAL", "RETENTION", "PAUSED", "OVERLAYS", "RETRIES", "NEXT_RUN",
             "LAST_SUCCESS", "LAST_ERROR"),
         List.<String[]>of(new String[] {
-            duration(body.path("interval"), "manual"), duration(body.path("retention"), "current"),
+            interval(body), duration(body.path("retention"), "current"),
             body.path("paused").asText(), overlays.isEmpty() ? "-" : String.join(", ", overlays),
             retries.isEmpty() ? "-" : String.join(", ", retries),
             ScheduleCommand.instant(body.path("nextRunAt")),
             ScheduleCommand.instant(body.path("lastSuccessAt")),
             ScheduleCommand.problem(body.path("lastError"))}),
         body);
+  }
+
+  /**
+   * A paused integration plans no round, so the answer has no interval; {@code manual} would say
+   * no overlay asked for refreshes, which may not be so.
+   */
+  private static String interval(JsonNode body) {
+    return body.path("paused").asBoolean() ? "paused" : duration(body.path("interval"), "manual");
   }
 
   private static String duration(JsonNode iso, String absent) {

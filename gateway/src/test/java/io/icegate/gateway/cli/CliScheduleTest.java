@@ -109,5 +109,12 @@ class CliScheduleTest {
     assertThat(manual.get("retention").asText()).isEqualTo("P1D");
     assertThat(run("overlay", "schedule", "sched-ov", "-o", "json").expect(0).json()
         .get("state").asText()).isEqualTo("manual");
+    // a paused integration plans nothing: its INTERVAL says paused, not manual
+    run("integration", "update", "sched-up", "--pause").expect(0);
+    run("overlay", "update", "sched-ov", "--refresh-interval", "5s").expect(0);
+    assertThat(run("integration", "schedule", "sched-up").expect(0).out().lines().skip(1)
+        .findFirst().orElseThrow()).startsWith("paused ");
+    assertThat(run("integration", "schedule", "sched-up", "-o", "json").expect(0).json()
+        .get("paused").asBoolean()).isTrue();
   }
 }
