@@ -233,6 +233,41 @@ class ReconcileApiTest {
   }
 
   @Test
+  void anUnreachableUpstreamIsNamedByHostAndPortInTheAnswerAndTheLastError() throws Exception {
+    int closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = socket.getLocalPort(); // nothing listens there once it is closed
+    }
+    String down = created(gw.send("POST", base + "/integrations", "{\"displayName\":\"down\","
+        + "\"type\":\"ICEBERG_REST\",\"uri\":\"http://127.0.0.1:" + closed + "/v1\","
+        + "\"authentication\":{\"type\":\"bearer\",\"token\":\"tok\"}}")).get("id").asText();
+    String overlay = created(gw.send("POST", base + "/overlays", "{\"displayName\":\"down\","
+        + "\"integrationId\":\"" + down + "\",\"catalogId\":\"" + catalog("down")
+        + "\",\"includeNamespaces\":[[\"sales\"]],\"refreshInterval\":\"PT5S\"}"))
+        .get("id").asText();
+    String endpoint = "127.0.0.1:" + closed;
+
+    HttpResponse<String> r = gw.send("POST", base + "/overlays/" + overlay + "/reconcile", null);
+    assertThat(r.statusCode()).as(r.body()).isEqualTo(503);
+    assertThat(json(r).get("code").asText()).isEqualTo("UPSTREAM_UNAVAILABLE");
+    assertThat(json(r).get("detail").asText()).contains("cannot reach the catalog at " + endpoint);
+
+    // the scheduler's round fails the same way and records it as the Overlay's lastError
+    JsonNode lastError = null;
+    for (long end = System.nanoTime() + 30_000_000_000L; System.nanoTime() < end; ) {
+      lastError = json(gw.send("GET", base + "/overlays/" + overlay + "/schedule", null))
+          .path("lastError");
+      if (lastError.isObject()) {
+        break;
+      }
+      Thread.sleep(200);
+    }
+    assertThat(lastError.isObject()).as("no lastError within 30 s").isTrue();
+    assertThat(lastError.get("detail").asText()).contains(endpoint).doesNotContain("/v1");
+    assertThat(gw.send("DELETE", base + "/overlays/" + overlay, null).statusCode()).isEqualTo(204);
+  }
+
+  @Test
   void anUnknownOperationIs404() {
     HttpResponse<String> r = gw.send("GET", base + "/operations/nope", null);
     assertThat(r.statusCode()).isEqualTo(404);
