@@ -2,13 +2,8 @@ package io.icegate.overlay.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.StringType;
-import io.delta.kernel.types.StructType;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.CatalogStorage;
@@ -27,7 +22,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,10 +33,10 @@ import org.apache.iceberg.io.FileInfo;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Generated files of deleted Tables and deleted Catalogs (issue 26, known gap of its closing
@@ -50,20 +44,16 @@ import software.amazon.awssdk.services.s3.S3Client;
  * deleted, then go; a live table's files under the same Catalog never go; a deleted Catalog's
  * record and storage secret outlive it until its tables' files are collected through them.
  * Deletions landing inside a pass and two collectors at once are driven through {@link
- * HookedStore}. The warehouse is an object store (s3proxy) reached only with the Catalog's own
- * keys, read from the credential store as the gateway does; memory and SQLite stores.
+ * HookedStore}. The Delta tables come from {@link UnityDeltaUpstream}; the warehouse is a second
+ * object store (s3proxy) reached only with the Catalog's own keys, read from the credential store
+ * as the gateway does; memory and SQLite stores.
  */
 class DeletedGeneratedFilesTest {
-  private static final String LAKE = "lake";
+  @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
   private static final String WAREHOUSE_SECRET = "warehouse-secret-7d2e";
   private static final Duration GRACE = Duration.ofHours(1);
-  private static final StructType ORDERS =
-      new StructType().add("id", LongType.LONG, false).add("region", StringType.STRING, true);
 
-  private static ObjectStoreFixture objects;
   private static ObjectStoreFixture warehouseStore;
-  private static UnityCatalogFixture unity;
-  private static S3Client s3;
   private static S3FileIO inspection;
   private static int worlds;
 
@@ -72,12 +62,7 @@ class DeletedGeneratedFilesTest {
   private HookedStore store;
 
   @BeforeAll
-  static void startUpstreams() throws Exception {
-    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
-    objects = ObjectStoreFixture.startS3Proxy();
-    objects.createBucket(LAKE);
-    s3 = objects.newClient();
-    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
+  static void startWarehouse() throws Exception {
     warehouseStore = ObjectStoreFixture.startS3Proxy("warehouse-key", WAREHOUSE_SECRET);
     warehouseStore.createBucket("generated");
     inspection = new S3FileIO();
@@ -85,12 +70,9 @@ class DeletedGeneratedFilesTest {
   }
 
   @AfterAll
-  static void stopUpstreams() throws Exception {
+  static void stopWarehouse() throws Exception {
     inspection.close();
-    unity.close();
-    s3.close();
     warehouseStore.close();
-    objects.close();
   }
 
   @AfterEach
@@ -267,12 +249,6 @@ class DeletedGeneratedFilesTest {
     return new World(store);
   }
 
-  private static void append(KernelTableWriter delta, String path, long id, String region) {
-    delta.append(path, Map.of("region", Literal.ofString(region)),
-        List.<Object[]>of(new Object[] {id, region}));
-    delta.uploadTable(path);
-  }
-
   private final class World {
     final ReconcileHarness h;
     final MutableClock clock = new MutableClock(Instant.now().plus(Duration.ofHours(2)));
@@ -294,20 +270,16 @@ class DeletedGeneratedFilesTest {
       catalog = h.services.core().catalogs().create(h.account, new Catalog("analytics" + n,
           warehouse, Map.of(), new CatalogStorage(s3Storage)), WAREHOUSE_SECRET,
           CreateRequest.plain()).outcome().resource();
-      String integration = h.unityIntegration("unity" + n, unity, objects, "main");
-      KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
-      Map<String, String> columns = new LinkedHashMap<>();
-      columns.put("id", "long");
-      columns.put("region", "string");
+      String integration =
+          h.unityIntegration("unity" + n, upstream.unity(), upstream.objects(), "main");
       String[] ids = new String[2];
       String[] overlays = new String[2];
       for (int i = 0; i < 2; i++) {
         String namespace = "gone" + n + (i == 0 ? "a" : "b");
         String path = namespace + "/orders";
-        delta.create(path, ORDERS, List.of("region"), Map.of());
-        append(delta, path, 1L, "EU");
-        unity.addTable("main", namespace, "orders", "EXTERNAL", "DELTA",
-            "s3://" + LAKE + "/" + path, columns);
+        KernelTableWriter delta = upstream.createOrders(scratch, path);
+        UnityDeltaUpstream.appendAndUpload(delta, path, "EU", 1L);
+        upstream.serveOrders(namespace, "orders");
         overlays[i] = h.overlay("o" + i, integration, catalog.id(), List.of(List.of(namespace)));
         assertThat(h.reconcile(overlays[i]).warnings()).isEmpty();
         ids[i] = h.relations(catalog.id()).get(namespace + ".orders").id();
