@@ -3,7 +3,6 @@ package io.icegate.overlay.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.icegate.access.delta.fixture.KernelTableWriter;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.CatalogStorage;
@@ -30,9 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,36 +41,22 @@ import org.junit.jupiter.params.provider.ValueSource;
  * deleted, then go; a live table's files under the same Catalog never go; a deleted Catalog's
  * record and storage secret outlive it until its tables' files are collected through them.
  * Deletions landing inside a pass and two collectors at once are driven through {@link
- * HookedStore}. The Delta tables come from {@link UnityDeltaUpstream}; the warehouse is a second
- * object store (s3proxy) reached only with the Catalog's own keys, read from the credential store
+ * HookedStore}. The Delta tables come from {@link UnityDeltaUpstream}; the warehouse is a {@link
+ * GeneratedWarehouse}, reached only with the Catalog's own keys, read from the credential store
  * as the gateway does; memory and SQLite stores.
  */
 class DeletedGeneratedFilesTest {
-  @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
   private static final String WAREHOUSE_SECRET = "warehouse-secret-7d2e";
+  @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
+  @RegisterExtension static final GeneratedWarehouse warehouse =
+      new GeneratedWarehouse(WAREHOUSE_SECRET);
   private static final Duration GRACE = Duration.ofHours(1);
 
-  private static ObjectStoreFixture warehouseStore;
-  private static S3FileIO inspection;
   private static int worlds;
 
   @TempDir Path scratch;
 
   private HookedStore store;
-
-  @BeforeAll
-  static void startWarehouse() throws Exception {
-    warehouseStore = ObjectStoreFixture.startS3Proxy("warehouse-key", WAREHOUSE_SECRET);
-    warehouseStore.createBucket("generated");
-    inspection = new S3FileIO();
-    inspection.initialize(new HashMap<>(warehouseStore.s3FileIoProperties()));
-  }
-
-  @AfterAll
-  static void stopWarehouse() throws Exception {
-    inspection.close();
-    warehouseStore.close();
-  }
 
   @AfterEach
   void clean() {
@@ -264,11 +247,12 @@ class DeletedGeneratedFilesTest {
     World(HookedStore hooked) throws Exception {
       h = new ReconcileHarness(hooked, Clock.systemUTC(), files);
       int n = ++worlds;
-      String warehouse = "s3://generated/deleted-" + n;
-      CatalogStorage.S3 s3Storage = new CatalogStorage.S3(warehouseStore.endpoint().toString(),
-          "us-east-1", true, warehouseStore.accessKeyId(), 0);
+      String location = "s3://" + GeneratedWarehouse.BUCKET + "/deleted-" + n;
+      CatalogStorage.S3 s3Storage = new CatalogStorage.S3(
+          warehouse.store().endpoint().toString(), "us-east-1", true,
+          warehouse.store().accessKeyId(), 0);
       catalog = h.services.core().catalogs().create(h.account, new Catalog("analytics" + n,
-          warehouse, Map.of(), new CatalogStorage(s3Storage)), WAREHOUSE_SECRET,
+          location, Map.of(), new CatalogStorage(s3Storage)), WAREHOUSE_SECRET,
           CreateRequest.plain()).outcome().resource();
       String integration =
           h.unityIntegration("unity" + n, upstream.unity(), upstream.objects(), "main");
@@ -303,7 +287,7 @@ class DeletedGeneratedFilesTest {
         String secret = h.services.credentials().read(id, settings.credentialGeneration())
             .orElseThrow(() -> new IllegalStateException("no storage secret for " + id))
             .get("secretAccessKey");
-        Map<String, String> properties = new HashMap<>(warehouseStore.s3Settings());
+        Map<String, String> properties = new HashMap<>(warehouse.store().s3Settings());
         properties.put("s3.access-key-id", settings.accessKeyId());
         properties.put("s3.secret-access-key", secret);
         S3FileIO io = new S3FileIO();
@@ -323,7 +307,7 @@ class DeletedGeneratedFilesTest {
 
     Set<String> listed(String prefix) {
       Set<String> out = new TreeSet<>();
-      for (FileInfo file : inspection.listPrefix(prefix + "/")) {
+      for (FileInfo file : warehouse.io().listPrefix(prefix + "/")) {
         out.add(file.location());
       }
       return out;

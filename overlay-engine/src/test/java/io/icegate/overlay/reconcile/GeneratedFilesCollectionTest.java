@@ -3,7 +3,6 @@ package io.icegate.overlay.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.icegate.access.delta.fixture.KernelTableWriter;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KvStore;
@@ -18,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,13 +25,10 @@ import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
-import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,33 +40,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  * longer references stay while their metadata file was current within the grace period (a reader
  * may hold it) and while they are younger than it (a capture in flight), then go; what the
  * current capture references never goes; a deleted Table's files go after the grace. The Delta
- * table comes from {@link UnityDeltaUpstream}.
+ * table comes from {@link UnityDeltaUpstream}, the object store from {@link GeneratedWarehouse}.
  */
 class GeneratedFilesCollectionTest {
   @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
+  @RegisterExtension static final GeneratedWarehouse warehouse =
+      new GeneratedWarehouse("warehouse-secret-5c1a");
   private static final Duration GRACE = Duration.ofHours(1);
-
-  private static ObjectStoreFixture warehouseStore;
-  private static S3FileIO s3Io;
 
   @TempDir Path scratch;
   @TempDir Path localWarehouse;
 
   private KvStore store;
-
-  @BeforeAll
-  static void startWarehouse() throws Exception {
-    warehouseStore = ObjectStoreFixture.startS3Proxy("warehouse-key", "warehouse-secret-5c1a");
-    warehouseStore.createBucket("generated");
-    s3Io = new S3FileIO();
-    s3Io.initialize(new HashMap<>(warehouseStore.s3FileIoProperties()));
-  }
-
-  @AfterAll
-  static void stopWarehouse() throws Exception {
-    s3Io.close();
-    warehouseStore.close();
-  }
 
   @AfterEach
   void clean() {
@@ -85,16 +65,16 @@ class GeneratedFilesCollectionTest {
       throws Exception {
     store = ReconcileHarness.openStore("memory", scratch);
     CatalogFiles files = catalog -> catalog.spec().warehouse().startsWith("s3:")
-        ? s3Io : CatalogFiles.LOCAL.forCatalog(catalog);
+        ? warehouse.io() : CatalogFiles.LOCAL.forCatalog(catalog);
     ReconcileHarness h = new ReconcileHarness(store, Clock.systemUTC(), files);
-    String warehouse = kind.equals("s3") ? "s3://generated/" + kind + "-wh"
+    String location = kind.equals("s3") ? "s3://" + GeneratedWarehouse.BUCKET + "/" + kind + "-wh"
         : "file:" + localWarehouse.toAbsolutePath();
     String namespace = "gc" + kind;
     String path = namespace + "/orders";
     KernelTableWriter delta = upstream.createOrders(scratch, path);
     UnityDeltaUpstream.appendAndUpload(delta, path, "EU", 1L);
     upstream.serveOrders(namespace, "orders");
-    var catalog = h.repos.catalogs(h.account).create(new Catalog("analytics", warehouse, Map.of()));
+    var catalog = h.repos.catalogs(h.account).create(new Catalog("analytics", location, Map.of()));
     FileIO io = files.forCatalog(catalog);
     String overlay = upstream.overlay(h, "gc", catalog.id(), namespace);
     assertThat(h.reconcile(overlay).warnings()).isEmpty();
