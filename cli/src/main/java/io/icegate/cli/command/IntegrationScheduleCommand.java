@@ -7,7 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code icegate integration schedule NAME|ID}: the integration's effective plan (issue 28) from
@@ -19,14 +19,12 @@ import picocli.CommandLine.Parameters;
 @Command(name = "schedule", mixinStandardHelpOptions = true,
     description = "Show an integration's refresh plan: interval, overlays, retries, next run.")
 final class IntegrationScheduleCommand extends AdminCommand {
-  @Parameters(index = "0", paramLabel = "NAME|ID")
-  String ref;
+  @Mixin
+  ScheduleTarget target;
 
   @Override
   protected void run(Session session) {
-    JsonNode integration = session.resolve(ResourceKind.INTEGRATION, ref);
-    JsonNode body = session.client().get(session.item(ResourceKind.INTEGRATION,
-        integration.get("id").asText()) + "/schedule").body();
+    JsonNode body = target.read(session, ResourceKind.INTEGRATION);
     List<String> overlays = new ArrayList<>();
     body.path("overlays").forEach(o -> overlays.add(o.asText()));
     List<String> retries = new ArrayList<>();

@@ -5,7 +5,7 @@ import io.icegate.cli.output.HumanDuration;
 import java.time.Instant;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code icegate overlay schedule NAME|ID}: the overlay's refresh schedule (issue 28) from {@code
@@ -16,14 +16,12 @@ import picocli.CommandLine.Parameters;
 @Command(name = "schedule", mixinStandardHelpOptions = true,
     description = "Show an overlay's refresh schedule: state, lag, last success, next run.")
 final class ScheduleCommand extends AdminCommand {
-  @Parameters(index = "0", paramLabel = "NAME|ID")
-  String ref;
+  @Mixin
+  ScheduleTarget target;
 
   @Override
   protected void run(Session session) {
-    JsonNode overlay = session.resolve(ResourceKind.OVERLAY, ref);
-    JsonNode body = session.client().get(
-        session.item(ResourceKind.OVERLAY, overlay.get("id").asText()) + "/schedule").body();
+    JsonNode body = target.read(session, ResourceKind.OVERLAY);
     JsonNode error = body.path("lastError");
     session.printer().table(
         List.of("STATE", "LAG", "LAST_SUCCESS", "LAST_ATTEMPT", "NEXT_RUN", "LAST_ERROR"),

@@ -2,13 +2,7 @@ package io.icegate.overlay.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.StringType;
-import io.delta.kernel.types.StructType;
 import io.icegate.access.delta.fixture.KernelTableWriter;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.CatalogStorage;
@@ -27,7 +21,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -36,13 +29,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Generated files of deleted Tables and deleted Catalogs (issue 26, known gap of its closing
@@ -50,48 +41,22 @@ import software.amazon.awssdk.services.s3.S3Client;
  * deleted, then go; a live table's files under the same Catalog never go; a deleted Catalog's
  * record and storage secret outlive it until its tables' files are collected through them.
  * Deletions landing inside a pass and two collectors at once are driven through {@link
- * HookedStore}. The warehouse is an object store (s3proxy) reached only with the Catalog's own
- * keys, read from the credential store as the gateway does; memory and SQLite stores.
+ * HookedStore}. The Delta tables come from {@link UnityDeltaUpstream}; the warehouse is a {@link
+ * GeneratedWarehouse}, reached only with the Catalog's own keys, read from the credential store
+ * as the gateway does; memory and SQLite stores.
  */
 class DeletedGeneratedFilesTest {
-  private static final String LAKE = "lake";
   private static final String WAREHOUSE_SECRET = "warehouse-secret-7d2e";
+  @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
+  @RegisterExtension static final GeneratedWarehouse warehouse =
+      new GeneratedWarehouse(WAREHOUSE_SECRET);
   private static final Duration GRACE = Duration.ofHours(1);
-  private static final StructType ORDERS =
-      new StructType().add("id", LongType.LONG, false).add("region", StringType.STRING, true);
 
-  private static ObjectStoreFixture objects;
-  private static ObjectStoreFixture warehouseStore;
-  private static UnityCatalogFixture unity;
-  private static S3Client s3;
-  private static S3FileIO inspection;
   private static int worlds;
 
   @TempDir Path scratch;
 
   private HookedStore store;
-
-  @BeforeAll
-  static void startUpstreams() throws Exception {
-    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
-    objects = ObjectStoreFixture.startS3Proxy();
-    objects.createBucket(LAKE);
-    s3 = objects.newClient();
-    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
-    warehouseStore = ObjectStoreFixture.startS3Proxy("warehouse-key", WAREHOUSE_SECRET);
-    warehouseStore.createBucket("generated");
-    inspection = new S3FileIO();
-    inspection.initialize(new HashMap<>(warehouseStore.s3FileIoProperties()));
-  }
-
-  @AfterAll
-  static void stopUpstreams() throws Exception {
-    inspection.close();
-    unity.close();
-    s3.close();
-    warehouseStore.close();
-    objects.close();
-  }
 
   @AfterEach
   void clean() {
@@ -267,12 +232,6 @@ class DeletedGeneratedFilesTest {
     return new World(store);
   }
 
-  private static void append(KernelTableWriter delta, String path, long id, String region) {
-    delta.append(path, Map.of("region", Literal.ofString(region)),
-        List.<Object[]>of(new Object[] {id, region}));
-    delta.uploadTable(path);
-  }
-
   private final class World {
     final ReconcileHarness h;
     final MutableClock clock = new MutableClock(Instant.now().plus(Duration.ofHours(2)));
@@ -288,26 +247,23 @@ class DeletedGeneratedFilesTest {
     World(HookedStore hooked) throws Exception {
       h = new ReconcileHarness(hooked, Clock.systemUTC(), files);
       int n = ++worlds;
-      String warehouse = "s3://generated/deleted-" + n;
-      CatalogStorage.S3 s3Storage = new CatalogStorage.S3(warehouseStore.endpoint().toString(),
-          "us-east-1", true, warehouseStore.accessKeyId(), 0);
+      String location = "s3://" + GeneratedWarehouse.BUCKET + "/deleted-" + n;
+      CatalogStorage.S3 s3Storage = new CatalogStorage.S3(
+          warehouse.store().endpoint().toString(), "us-east-1", true,
+          warehouse.store().accessKeyId(), 0);
       catalog = h.services.core().catalogs().create(h.account, new Catalog("analytics" + n,
-          warehouse, Map.of(), new CatalogStorage(s3Storage)), WAREHOUSE_SECRET,
+          location, Map.of(), new CatalogStorage(s3Storage)), WAREHOUSE_SECRET,
           CreateRequest.plain()).outcome().resource();
-      String integration = h.unityIntegration("unity" + n, unity, objects, "main");
-      KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
-      Map<String, String> columns = new LinkedHashMap<>();
-      columns.put("id", "long");
-      columns.put("region", "string");
+      String integration =
+          h.unityIntegration("unity" + n, upstream.unity(), upstream.objects(), "main");
       String[] ids = new String[2];
       String[] overlays = new String[2];
       for (int i = 0; i < 2; i++) {
         String namespace = "gone" + n + (i == 0 ? "a" : "b");
         String path = namespace + "/orders";
-        delta.create(path, ORDERS, List.of("region"), Map.of());
-        append(delta, path, 1L, "EU");
-        unity.addTable("main", namespace, "orders", "EXTERNAL", "DELTA",
-            "s3://" + LAKE + "/" + path, columns);
+        KernelTableWriter delta = upstream.createOrders(scratch, path);
+        UnityDeltaUpstream.appendAndUpload(delta, path, "EU", 1L);
+        upstream.serveOrders(namespace, "orders");
         overlays[i] = h.overlay("o" + i, integration, catalog.id(), List.of(List.of(namespace)));
         assertThat(h.reconcile(overlays[i]).warnings()).isEmpty();
         ids[i] = h.relations(catalog.id()).get(namespace + ".orders").id();
@@ -331,7 +287,7 @@ class DeletedGeneratedFilesTest {
         String secret = h.services.credentials().read(id, settings.credentialGeneration())
             .orElseThrow(() -> new IllegalStateException("no storage secret for " + id))
             .get("secretAccessKey");
-        Map<String, String> properties = new HashMap<>(warehouseStore.s3Settings());
+        Map<String, String> properties = new HashMap<>(warehouse.store().s3Settings());
         properties.put("s3.access-key-id", settings.accessKeyId());
         properties.put("s3.secret-access-key", secret);
         S3FileIO io = new S3FileIO();
@@ -351,7 +307,7 @@ class DeletedGeneratedFilesTest {
 
     Set<String> listed(String prefix) {
       Set<String> out = new TreeSet<>();
-      for (FileInfo file : inspection.listPrefix(prefix + "/")) {
+      for (FileInfo file : warehouse.io().listPrefix(prefix + "/")) {
         out.add(file.location());
       }
       return out;

@@ -2,13 +2,7 @@ package io.icegate.overlay.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.delta.kernel.expressions.Literal;
-import io.delta.kernel.types.LongType;
-import io.delta.kernel.types.StringType;
-import io.delta.kernel.types.StructType;
 import io.icegate.access.delta.fixture.KernelTableWriter;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
-import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KvStore;
@@ -23,8 +17,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -33,63 +25,33 @@ import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
-import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Issue 26, "unreferenced generated files are collected after a grace period", on a {@code file:}
  * warehouse and on an object store (s3proxy, the Catalog's own store): files a new capture no
  * longer references stay while their metadata file was current within the grace period (a reader
  * may hold it) and while they are younger than it (a capture in flight), then go; what the
- * current capture references never goes; a deleted Table's files go after the grace.
+ * current capture references never goes; a deleted Table's files go after the grace. The Delta
+ * table comes from {@link UnityDeltaUpstream}, the object store from {@link GeneratedWarehouse}.
  */
 class GeneratedFilesCollectionTest {
-  private static final String LAKE = "lake";
+  @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
+  @RegisterExtension static final GeneratedWarehouse warehouse =
+      new GeneratedWarehouse("warehouse-secret-5c1a");
   private static final Duration GRACE = Duration.ofHours(1);
-  private static final StructType ORDERS =
-      new StructType().add("id", LongType.LONG, false).add("region", StringType.STRING, true);
-
-  private static ObjectStoreFixture objects;
-  private static ObjectStoreFixture warehouseStore;
-  private static UnityCatalogFixture unity;
-  private static S3Client s3;
-  private static S3FileIO s3Io;
 
   @TempDir Path scratch;
   @TempDir Path localWarehouse;
 
   private KvStore store;
-
-  @BeforeAll
-  static void startUpstreams() throws Exception {
-    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
-    objects = ObjectStoreFixture.startS3Proxy();
-    objects.createBucket(LAKE);
-    s3 = objects.newClient();
-    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
-    warehouseStore = ObjectStoreFixture.startS3Proxy("warehouse-key", "warehouse-secret-5c1a");
-    warehouseStore.createBucket("generated");
-    s3Io = new S3FileIO();
-    s3Io.initialize(new HashMap<>(warehouseStore.s3FileIoProperties()));
-  }
-
-  @AfterAll
-  static void stopUpstreams() throws Exception {
-    s3Io.close();
-    unity.close();
-    s3.close();
-    warehouseStore.close();
-    objects.close();
-  }
 
   @AfterEach
   void clean() {
@@ -103,24 +65,18 @@ class GeneratedFilesCollectionTest {
       throws Exception {
     store = ReconcileHarness.openStore("memory", scratch);
     CatalogFiles files = catalog -> catalog.spec().warehouse().startsWith("s3:")
-        ? s3Io : CatalogFiles.LOCAL.forCatalog(catalog);
+        ? warehouse.io() : CatalogFiles.LOCAL.forCatalog(catalog);
     ReconcileHarness h = new ReconcileHarness(store, Clock.systemUTC(), files);
-    String warehouse = kind.equals("s3") ? "s3://generated/" + kind + "-wh"
+    String location = kind.equals("s3") ? "s3://" + GeneratedWarehouse.BUCKET + "/" + kind + "-wh"
         : "file:" + localWarehouse.toAbsolutePath();
     String namespace = "gc" + kind;
-    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
     String path = namespace + "/orders";
-    delta.create(path, ORDERS, List.of("region"), Map.of());
-    append(delta, path, 1L, "EU");
-    Map<String, String> columns = new LinkedHashMap<>();
-    columns.put("id", "long");
-    columns.put("region", "string");
-    unity.addTable("main", namespace, "orders", "EXTERNAL", "DELTA",
-        "s3://" + LAKE + "/" + path, columns);
-    var catalog = h.repos.catalogs(h.account).create(new Catalog("analytics", warehouse, Map.of()));
+    KernelTableWriter delta = upstream.createOrders(scratch, path);
+    UnityDeltaUpstream.appendAndUpload(delta, path, "EU", 1L);
+    upstream.serveOrders(namespace, "orders");
+    var catalog = h.repos.catalogs(h.account).create(new Catalog("analytics", location, Map.of()));
     FileIO io = files.forCatalog(catalog);
-    String overlay = h.overlay("gc", h.unityIntegration("unity", unity, objects, "main"),
-        catalog.id(), List.of(List.of(namespace)));
+    String overlay = upstream.overlay(h, "gc", catalog.id(), namespace);
     assertThat(h.reconcile(overlay).warnings()).isEmpty();
     String tableId = h.relations(catalog.id()).get(namespace + ".orders").id();
     String prefix = GeneratedFiles.location(catalog, tableId);
@@ -135,7 +91,7 @@ class GeneratedFilesCollectionTest {
     Set<String> firstFiles = listed(io, prefix);
 
     // a new commit; without retention the first snapshot goes from the metadata
-    append(delta, path, 2L, "US");
+    UnityDeltaUpstream.appendAndUpload(delta, path, "US", 2L);
     assertThat(h.reconcile(overlay).warnings()).isEmpty();
     TableMetadata second = current(captures, h, tableId);
     assertThat(second.snapshots()).hasSize(1);
@@ -167,12 +123,6 @@ class GeneratedFilesCollectionTest {
     later.advance(GRACE.plusMinutes(1));
     assertThat(collector.collect(catalog).deleted()).isEqualTo(after.size());
     assertThat(listed(io, prefix)).isEmpty();
-  }
-
-  private static void append(KernelTableWriter delta, String path, long id, String region) {
-    delta.append(path, Map.of("region", Literal.ofString(region)),
-        List.<Object[]>of(new Object[] {id, region}));
-    delta.uploadTable(path);
   }
 
   private static TableMetadata current(Captures captures, ReconcileHarness h, String tableId) {

@@ -7,9 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.icegate.overlay.store.testing.ContributionInvariants;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.delta.fixture.DeltaLogWriter;
-import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.repo.ExpectedGeneration;
@@ -25,10 +23,10 @@ import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * Issue 21, no mass retirement by mistake, on the in-memory store and on SQLite: a run that would
@@ -38,12 +36,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * catalog that does not exist is a NOT_FOUND naming that catalog.
  */
 class MassRetirementTest {
-  private static final String LAKE = "lake";
+  @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
   private static final AtomicInteger NAMESPACES = new AtomicInteger();
-  private static ObjectStoreFixture objects;
   private static IcebergRestFixture iceberg;
-  private static UnityCatalogFixture unity;
-  private static S3Client s3;
 
   @TempDir Path dir;
   private KvStore store;
@@ -52,19 +47,14 @@ class MassRetirementTest {
 
   @BeforeAll
   static void startUpstreams() throws Exception {
-    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
-    objects = ObjectStoreFixture.startS3Proxy();
-    objects.createBucket(LAKE);
-    s3 = objects.newClient();
-    iceberg = IcebergRestFixture.start(objects);
-    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
-    unity.requireOAuth();
-    DeltaLogWriter log = new DeltaLogWriter(s3, LAKE);
+    iceberg = IcebergRestFixture.start(upstream.objects());
+    upstream.unity().requireOAuth();
+    DeltaLogWriter log = new DeltaLogWriter(upstream.s3(), UnityDeltaUpstream.LAKE);
     for (String unityCatalog : List.of("main", "other")) {
       for (String name : List.of("a", "b")) {
         String path = unityCatalog + "/sales/" + name;
-        unity.addTable(unityCatalog, "sales", name, "EXTERNAL", "DELTA",
-            "s3://" + LAKE + "/" + path, Map.of("id", "long"));
+        upstream.unity().addTable(unityCatalog, "sales", name, "EXTERNAL", "DELTA",
+            UnityDeltaUpstream.location(path), Map.of("id", "long"));
         log.commitSchema(path, 0, Map.of("id", "long"));
       }
     }
@@ -72,10 +62,7 @@ class MassRetirementTest {
 
   @AfterAll
   static void stopUpstreams() throws Exception {
-    unity.close();
     iceberg.close();
-    s3.close();
-    objects.close();
   }
 
   @AfterEach
@@ -171,7 +158,7 @@ class MassRetirementTest {
   void anIntegrationPointedAtAnotherUnityCatalogRetiresNothingAndAMissingOneIsNamed(
       String kind) {
     open(kind);
-    String integration = h.unityIntegration("unity", unity, objects, "main");
+    String integration = h.unityIntegration("unity", upstream.unity(), upstream.objects(), "main");
     String overlay = h.overlay("o", integration, catalog, List.of());
     assertThat(h.reconcile(overlay).count(CREATED)).isEqualTo(2);
 

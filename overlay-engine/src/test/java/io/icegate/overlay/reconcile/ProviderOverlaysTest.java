@@ -4,6 +4,8 @@ import static io.icegate.overlay.reconcile.ReconcileCount.CREATED;
 import static io.icegate.overlay.reconcile.ReconcileCount.RETIRED;
 import static io.icegate.overlay.reconcile.ReconcileCount.UNCHANGED;
 import static io.icegate.overlay.reconcile.ReconcileCount.UPDATED;
+import static io.icegate.overlay.reconcile.UnityDeltaUpstream.LAKE;
+import static io.icegate.overlay.reconcile.UnityDeltaUpstream.location;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -11,7 +13,6 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.icegate.access.delta.fixture.DeltaLogWriter;
 import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
-import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.unity.UnitySettings;
 import io.icegate.access.delta.fixture.DeltaLogWriter;
 import io.icegate.access.unity.fixture.UnityCatalogFixture;
@@ -46,7 +47,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Overlays over all three provider types reconciling into one Catalog that also holds local
@@ -57,18 +58,15 @@ import software.amazon.awssdk.services.s3.S3Client;
  * core services on the in-memory store.
  */
 class ProviderOverlaysTest {
-  private static final String LAKE = "lake";
+  @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
   private static final String DS_SCHEMA =
       "{\"type\":\"struct\",\"fields\":["
           + "{\"name\":\"symbol\",\"type\":\"string\",\"nullable\":true,\"metadata\":{}},"
           + "{\"name\":\"price\",\"type\":\"double\",\"nullable\":true,\"metadata\":{}},"
           + "{\"name\":\"day\",\"type\":\"date\",\"nullable\":true,\"metadata\":{}}]}";
 
-  private static ObjectStoreFixture objects;
   private static IcebergRestFixture iceberg;
-  private static UnityCatalogFixture unity;
   private static DeltaSharingFixture sharing;
-  private static S3Client s3;
   private static DeltaLogWriter log;
 
   private KvStore store;
@@ -76,24 +74,16 @@ class ProviderOverlaysTest {
 
   @BeforeAll
   static void startUpstreams() throws Exception {
-    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
-    objects = ObjectStoreFixture.startS3Proxy();
-    objects.createBucket(LAKE);
-    s3 = objects.newClient();
-    log = new DeltaLogWriter(s3, LAKE);
-    iceberg = IcebergRestFixture.start(objects).seed();
-    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
-    unity.requireOAuth();
+    log = new DeltaLogWriter(upstream.s3(), LAKE);
+    iceberg = IcebergRestFixture.start(upstream.objects()).seed();
+    upstream.unity().requireOAuth();
     sharing = DeltaSharingFixture.start();
   }
 
   @AfterAll
   static void stopUpstreams() throws Exception {
     sharing.close();
-    unity.close();
     iceberg.close();
-    s3.close();
-    objects.close();
   }
 
   @BeforeEach
@@ -113,18 +103,18 @@ class ProviderOverlaysTest {
     // Unity: main.bronze. events' log is newer than Unity's column list (amount only in the log)
     // and partitioned by region; nolog has a location but no log (Unity's columns are used).
     Map<String, String> unityColumns = columns("id", "long", "region", "string");
-    String events = unity.addTable("main", "bronze", "events", "EXTERNAL", "DELTA",
+    String events = upstream.unity().addTable("main", "bronze", "events", "EXTERNAL", "DELTA",
         location("bronze/events"), unityColumns);
     log.commitSchema("bronze/events", 0, unityColumns, List.of("region"));
     log.commitSchema("bronze/events", 1,
         columns("id", "long", "region", "string", "amount", "double"), List.of("region"));
-    String clicks = unity.addTable("main", "bronze", "clicks", "MANAGED", "DELTA",
+    String clicks = upstream.unity().addTable("main", "bronze", "clicks", "MANAGED", "DELTA",
         location("bronze/clicks"), columns("id", "long"));
     log.commitSchema("bronze/clicks", 0, columns("id", "long"));
-    String nolog = unity.addTable("main", "bronze", "nolog", "EXTERNAL", "DELTA",
+    String nolog = upstream.unity().addTable("main", "bronze", "nolog", "EXTERNAL", "DELTA",
         location("bronze/nolog"), columns("id", "long", "day", "date"));
-    unity.partitionBy("main", "bronze", "nolog", List.of("day"));
-    String view = unity.addView("main", "bronze", "recent_events",
+    upstream.unity().partitionBy("main", "bronze", "nolog", List.of("day"));
+    String view = upstream.unity().addView("main", "bronze", "recent_events",
         "SELECT * FROM main.bronze.events WHERE id > 10", unityColumns);
     // Delta Sharing: share partners, schema feeds; trades partitioned by day.
     String token = sharing.issueToken();
@@ -247,7 +237,7 @@ class ProviderOverlaysTest {
 
     // Upstream changes: a table dropped in Unity and one no longer shared retire; a new Delta
     // commit that changes the schema updates the Table in place.
-    unity.dropTable("main", "bronze", "clicks");
+    upstream.unity().dropTable("main", "bronze", "clicks");
     log.commitSchema("bronze/events", 2,
         columns("id", "long", "region", "string", "amount", "double", "note", "string"),
         List.of("region"));
@@ -327,13 +317,14 @@ class ProviderOverlaysTest {
     Map<String, String> plain = columns("id", "long");
     Map<String, String> withInterval = columns("id", "long", "span", "interval");
     // Unity's columns already name the type Iceberg has no counterpart for; the log does later
-    unity.addTable("main", "odd", "intervals", "EXTERNAL", "DELTA", location("odd/intervals"),
-        withInterval);
+    upstream.unity().addTable("main", "odd", "intervals", "EXTERNAL", "DELTA",
+        location("odd/intervals"), withInterval);
     log.commitSchema("odd/intervals", 0, plain);
-    String locked = unity.addTable("main", "odd", "locked", "EXTERNAL", "DELTA",
+    String locked = upstream.unity().addTable("main", "odd", "locked", "EXTERNAL", "DELTA",
         location("odd/locked"), plain);
     log.commitSchema("odd/locked", 0, plain);
-    unity.addTable("main", "odd", "fine", "EXTERNAL", "DELTA", location("odd/fine"), plain);
+    upstream.unity().addTable("main", "odd", "fine", "EXTERNAL", "DELTA", location("odd/fine"),
+        plain);
     log.commitSchema("odd/fine", 0, plain);
     String catalog = h.catalog("analytics");
     String overlay = h.overlay("odd", unityIntegration(), catalog, List.of(List.of("odd")));
@@ -344,7 +335,7 @@ class ProviderOverlaysTest {
 
     // Unity's columns and the log now agree on a Delta type Iceberg has no counterpart for.
     log.commitSchema("odd/intervals", 1, withInterval);
-    unity.vending(locked, UnityCatalogFixture.Vending.REFUSED);
+    upstream.unity().vending(locked, UnityCatalogFixture.Vending.REFUSED);
     log.commitSchema("odd/locked", 1, columns("id", "long", "added", "string"));
     log.commitSchema("odd/fine", 1, columns("id", "long", "added", "string"));
     ReconcileReport second = h.reconcile(overlay);
@@ -367,7 +358,7 @@ class ProviderOverlaysTest {
       assertThat(definition(after.get(held))).isEqualTo(definition(before.get(held)));
     }
 
-    unity.vending(locked, UnityCatalogFixture.Vending.VALID);
+    upstream.unity().vending(locked, UnityCatalogFixture.Vending.VALID);
     ReconcileReport third = h.reconcile(overlay);
     assertThat(third.held()).extracting(ReconcileReport.Held::path)
         .containsExactly(List.of("odd", "intervals"));
@@ -385,18 +376,19 @@ class ProviderOverlaysTest {
   @Test
   void unityViewSqlIsPointedAtTheMaterializedObjectsWhenEveryNameResolves() {
     Map<String, String> cols = columns("id", "long", "cid", "long");
-    unity.addTable("main", "shop", "orders", "EXTERNAL", "DELTA", location("shop/orders"), cols);
+    upstream.unity().addTable("main", "shop", "orders", "EXTERNAL", "DELTA",
+        location("shop/orders"), cols);
     log.commitSchema("shop/orders", 0, cols);
-    unity.addTable("main", "shop", "customers", "EXTERNAL", "DELTA", location("shop/customers"),
-        cols);
+    upstream.unity().addTable("main", "shop", "customers", "EXTERNAL", "DELTA",
+        location("shop/customers"), cols);
     log.commitSchema("shop/customers", 0, cols);
-    unity.addTable("main", "hr", "pay", "EXTERNAL", "DELTA", location("hr/pay"), cols);
+    upstream.unity().addTable("main", "hr", "pay", "EXTERNAL", "DELTA", location("hr/pay"), cols);
     log.commitSchema("hr/pay", 0, cols);
-    unity.addView("main", "shop", "joined", "SELECT o.id, c.cid -- not main.hr.pay\n"
+    upstream.unity().addView("main", "shop", "joined", "SELECT o.id, c.cid -- not main.hr.pay\n"
         + "FROM main.shop.orders o JOIN shop.`Customers` c ON o.cid = c.id", cols);
-    unity.addView("main", "shop", "stacked", "WITH j AS (SELECT * FROM main.shop.joined)"
+    upstream.unity().addView("main", "shop", "stacked", "WITH j AS (SELECT * FROM main.shop.joined)"
         + " SELECT * FROM j", cols);
-    unity.addView("main", "shop", "paid",
+    upstream.unity().addView("main", "shop", "paid",
         "SELECT o.* FROM main.shop.orders o JOIN main.hr.pay p ON o.id = p.id", cols);
     String catalog = h.catalog("views");
     String overlay = h.overlay("shop", unityIntegration(), catalog, List.of(List.of("shop")));
@@ -443,7 +435,7 @@ class ProviderOverlaysTest {
         .isEqualTo("SELECT o.* FROM shop.orders o JOIN hr.pay p ON o.id = p.id");
 
     // A named table dropped upstream: the view goes back to Unity's SQL, with the warning.
-    unity.dropTable("main", "shop", "customers");
+    upstream.unity().dropTable("main", "shop", "customers");
     ReconcileReport dropped = h.reconcile(overlay);
     assertThat(dropped.count(RETIRED)).isEqualTo(1);
     assertThat(viewSql(h.relations(catalog).get("shop.joined"))).isEqualTo("SELECT o.id, c.cid"
@@ -457,7 +449,7 @@ class ProviderOverlaysTest {
   }
 
   private String unityIntegration() {
-    return h.unityIntegration("unity", unity, objects, "main");
+    return h.unityIntegration("unity", upstream.unity(), upstream.objects(), "main");
   }
 
   private String sharingIntegration(String token) {
@@ -483,10 +475,6 @@ class ProviderOverlaysTest {
   private static void identityOn(PartitionField field, int sourceId) {
     assertThat(field.transform().isIdentity()).isTrue();
     assertThat(field.sourceId()).isEqualTo(sourceId);
-  }
-
-  private static String location(String path) {
-    return "s3://" + LAKE + "/" + path;
   }
 
   /** Name, Delta type, name, Delta type, ... in order. */

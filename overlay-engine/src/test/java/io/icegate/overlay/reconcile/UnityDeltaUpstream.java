@@ -21,18 +21,20 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * The Unity upstream of the Delta reconcile tests, for one test class: an object store (s3proxy)
  * with the bucket {@code lake} that holds the Delta tables, and the Unity Catalog fixture, which
- * vends that store's keys; started before the class's tests and stopped after them. Register it
- * with {@code @RegisterExtension static final UnityDeltaUpstream upstream = new
+ * vends that store's keys; started before the class's tests (and its {@code @BeforeAll}, which
+ * may start more fixtures on {@link #objects()}) and stopped after them. Register it with
+ * {@code @RegisterExtension static final UnityDeltaUpstream upstream = new
  * UnityDeltaUpstream();}.
+ * Public for the tests of other packages (validation) that need the same lake and Unity.
  *
  * <p>The tables are {@link #ORDERS}-shaped ({@code id}, {@code region}, partitioned by region),
  * written by Delta Kernel under a test's scratch directory and uploaded to the lake; Unity serves
  * each as {@code main.<namespace>.<name>}. The Catalogs the tests reconcile into keep their
  * generated files in a local {@code file:} warehouse.
  */
-final class UnityDeltaUpstream implements BeforeAllCallback, AfterAllCallback {
+public final class UnityDeltaUpstream implements BeforeAllCallback, AfterAllCallback {
   /** The bucket of the Delta tables. */
-  static final String LAKE = "lake";
+  public static final String LAKE = "lake";
   static final StructType ORDERS =
       new StructType().add("id", LongType.LONG, false).add("region", StringType.STRING, true);
 
@@ -57,16 +59,16 @@ final class UnityDeltaUpstream implements BeforeAllCallback, AfterAllCallback {
   }
 
   /** The lake's object store (its reads are counted). */
-  ObjectStoreFixture objects() {
+  public ObjectStoreFixture objects() {
     return objects;
   }
 
-  UnityCatalogFixture unity() {
+  public UnityCatalogFixture unity() {
     return unity;
   }
 
   /** A client of the lake's store, with its keys. */
-  S3Client s3() {
+  public S3Client s3() {
     return s3;
   }
 

@@ -1,5 +1,6 @@
 package io.icegate.overlay.validation;
 
+import static io.icegate.overlay.reconcile.UnityDeltaUpstream.LAKE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
@@ -23,6 +24,7 @@ import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.overlay.reconcile.ReconcileHarness;
+import io.icegate.overlay.reconcile.UnityDeltaUpstream;
 import io.icegate.overlay.validation.CheckResult.Status;
 import java.time.Clock;
 import java.util.HashMap;
@@ -34,7 +36,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.s3.S3Client;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Integration validation over the three providers' fixtures on loopback (Iceberg's REST servlet
@@ -43,14 +45,11 @@ import software.amazon.awssdk.services.s3.S3Client;
  * each failure is reported, and which table the storage checks probe.
  */
 class IntegrationValidatorTest {
-  private static final String LAKE = "lake";
+  @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
   private static final Map<String, String> COLUMNS = Map.of("id", "long");
 
-  private static ObjectStoreFixture objects;
   private static IcebergRestFixture iceberg;
-  private static UnityCatalogFixture unity;
   private static DeltaSharingFixture sharing;
-  private static S3Client s3;
 
   private KvStore store;
   private ReconcileHarness h;
@@ -58,22 +57,14 @@ class IntegrationValidatorTest {
 
   @BeforeAll
   static void startUpstreams() throws Exception {
-    ObjectStoreFixture.useChecksumsOnlyWhenRequired();
-    objects = ObjectStoreFixture.startS3Proxy();
-    objects.createBucket(LAKE);
-    s3 = objects.newClient();
-    iceberg = IcebergRestFixture.start(objects).seed();
-    unity = UnityCatalogFixture.start(objects.accessKeyId(), objects.secretAccessKey());
+    iceberg = IcebergRestFixture.start(upstream.objects()).seed();
     sharing = DeltaSharingFixture.start();
   }
 
   @AfterAll
   static void stopUpstreams() throws Exception {
     sharing.close();
-    unity.close();
     iceberg.close();
-    s3.close();
-    objects.close();
   }
 
   @BeforeEach
@@ -109,9 +100,9 @@ class IntegrationValidatorTest {
 
   @Test
   void anExpiredUnityCredentialFailsExpiryNotVending() {
-    String id = unity.addTable("main", "stale", "events", "EXTERNAL", "DELTA",
+    String id = upstream.unity().addTable("main", "stale", "events", "EXTERNAL", "DELTA",
         "s3://" + LAKE + "/stale/events", COLUMNS);
-    unity.vending(id, UnityCatalogFixture.Vending.EXPIRED);
+    upstream.unity().vending(id, UnityCatalogFixture.Vending.EXPIRED);
     ValidationReport report = validator.validate(h.account, unityIntegration("main"),
         table("events", "stale"));
     assertThat(check(report, ValidationCheck.CREDENTIAL_VENDING).status()).isEqualTo(Status.OK);
@@ -126,11 +117,11 @@ class IntegrationValidatorTest {
   @Test
   void unityFileTablesThatVendNothingArePassedOverForOneThatVends() {
     // as in Unity's shipped catalog: the first table in sort order is a file: table
-    unity.addTable("shipped", "default", "a_marksheet", "MANAGED", "DELTA",
+    upstream.unity().addTable("shipped", "default", "a_marksheet", "MANAGED", "DELTA",
         "file:///tmp/unity/a_marksheet", COLUMNS);
-    unity.addTable("shipped", "default", "events", "EXTERNAL", "DELTA",
+    upstream.unity().addTable("shipped", "default", "events", "EXTERNAL", "DELTA",
         "s3://" + LAKE + "/shipped/events", COLUMNS);
-    new DeltaLogWriter(s3, LAKE).commitSchema("shipped/events", 0, COLUMNS);
+    new DeltaLogWriter(upstream.s3(), LAKE).commitSchema("shipped/events", 0, COLUMNS);
 
     ValidationReport report = validator.validate(h.account, unityIntegration("shipped"));
 
@@ -147,11 +138,11 @@ class IntegrationValidatorTest {
   @Test
   void theSearchAsksAtMostFiveTablesAndSaysWhichItPassedOver() {
     for (int i = 1; i <= IntegrationValidator.MAX_PROBED_TABLES + 1; i++) {
-      unity.addTable("crowded", "s", "t" + i, "MANAGED", "DELTA", "file:///tmp/unity/t" + i,
-          COLUMNS);
+      upstream.unity().addTable("crowded", "s", "t" + i, "MANAGED", "DELTA",
+          "file:///tmp/unity/t" + i, COLUMNS);
     }
-    unity.addTable("crowded", "s", "z_on_s3", "EXTERNAL", "DELTA", "s3://" + LAKE + "/crowded",
-        COLUMNS);
+    upstream.unity().addTable("crowded", "s", "z_on_s3", "EXTERNAL", "DELTA",
+        "s3://" + LAKE + "/crowded", COLUMNS);
 
     ValidationReport report = validator.validate(h.account, unityIntegration("crowded"));
 
@@ -236,8 +227,8 @@ class IntegrationValidatorTest {
 
   private static Vended vendedSession(long expiresAtMillis) {
     Map<String, String> session = new HashMap<>();
-    session.put("s3.access-key-id", objects.accessKeyId());
-    session.put("s3.secret-access-key", objects.secretAccessKey());
+    session.put("s3.access-key-id", upstream.objects().accessKeyId());
+    session.put("s3.secret-access-key", upstream.objects().secretAccessKey());
     session.put("s3.session-token", "validator-session-token");
     session.put("s3.session-token-expires-at-ms", Long.toString(expiresAtMillis));
     return new Vended(List.of(new StorageCredential(iceberg.warehouse(), session)), Map.of());
@@ -245,18 +236,19 @@ class IntegrationValidatorTest {
 
   private String icebergIntegration() {
     Integration spec = new Integration("rest", IntegrationType.ICEBERG_REST,
-        iceberg.uri().toString(), objects.s3Settings(), new IntegrationAuthentication.Bearer(), 0);
+        iceberg.uri().toString(), upstream.objects().s3Settings(),
+        new IntegrationAuthentication.Bearer(), 0);
     return create(spec, Map.of("token", "t-rest"));
   }
 
   private String unityIntegration(String catalog) {
     Map<String, String> properties = new LinkedHashMap<>();
     properties.put(UnitySettings.CATALOG, catalog);
-    properties.put(UnitySettings.S3_ENDPOINT, objects.endpoint().toString());
+    properties.put(UnitySettings.S3_ENDPOINT, upstream.objects().endpoint().toString());
     properties.put(UnitySettings.S3_REGION, ObjectStoreFixture.REGION);
     properties.put(UnitySettings.S3_PATH_STYLE_ACCESS, "true");
     Integration spec = new Integration("unity-" + catalog, IntegrationType.UNITY,
-        unity.uri().toString(), properties, new IntegrationAuthentication.Bearer(), 0);
+        upstream.unity().uri().toString(), properties, new IntegrationAuthentication.Bearer(), 0);
     return create(spec, Map.of("token", "unity-token"));
   }
 
