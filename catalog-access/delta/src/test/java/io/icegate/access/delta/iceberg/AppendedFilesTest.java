@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.delta.kernel.expressions.Literal;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
-import io.icegate.access.delta.iceberg.DeltaVersionCapture.Target;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.FileIO;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,13 +28,15 @@ class AppendedFilesTest {
 
   @TempDir Path lake;
   @TempDir Path warehouse;
+  LocalCaptures lakes;
   KernelTableWriter delta;
   FileIO io;
 
   @BeforeEach
   void setUp() {
-    delta = new KernelTableWriter(lake, null, null);
-    io = new HadoopFileIO(new Configuration());
+    lakes = new LocalCaptures(lake, warehouse);
+    delta = lakes.delta();
+    io = lakes.io();
   }
 
   @Test
@@ -116,21 +115,10 @@ class AppendedFilesTest {
   }
 
   private Captured capture(String table, TableMetadata previous, String generated) {
-    return DeltaVersionCapture.captureChanges(
-        delta.engine(),
-        delta.snapshot(table),
-        previous,
-        new Target(
-            "account/catalog/" + table,
-            warehouse.resolve(generated).toUri().toString().replaceAll("/$", ""),
-            io,
-            io));
+    return lakes.capture(table, previous, generated);
   }
 
   private void append(String table, String region, long id) {
-    delta.append(
-        table,
-        Map.of("region", Literal.ofString(region)),
-        List.<Object[]>of(new Object[] {id, "n" + id, DeltaVersionCaptureTest.TS + id, region}));
+    lakes.append(table, region, id);
   }
 }

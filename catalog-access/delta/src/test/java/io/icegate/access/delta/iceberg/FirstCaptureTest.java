@@ -8,7 +8,6 @@ import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.internal.InternalScanFileUtils;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
-import io.icegate.access.delta.iceberg.DeltaVersionCapture.Target;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,13 +17,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.FileIO;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,13 +40,15 @@ class FirstCaptureTest {
 
   @TempDir Path lake;
   @TempDir Path warehouse;
+  LocalCaptures lakes;
   KernelTableWriter delta;
   FileIO io;
 
   @BeforeEach
   void setUp() {
-    delta = new KernelTableWriter(lake, null, null);
-    io = new HadoopFileIO(new Configuration());
+    lakes = new LocalCaptures(lake, warehouse);
+    delta = lakes.delta();
+    io = lakes.io();
   }
 
   @Test
@@ -168,15 +167,7 @@ class FirstCaptureTest {
   // --- helpers ---
 
   Captured capture(String table, TableMetadata previous, String generated) {
-    return DeltaVersionCapture.captureChanges(
-        delta.engine(),
-        delta.snapshot(table),
-        previous,
-        new Target(
-            "account/catalog/" + table,
-            warehouse.resolve(generated).toUri().toString().replaceAll("/$", ""),
-            io,
-            io));
+    return lakes.capture(table, previous, generated);
   }
 
   /** One commit of {@code count} files in the region, each with the rows {@code id} and {@code -id}. */

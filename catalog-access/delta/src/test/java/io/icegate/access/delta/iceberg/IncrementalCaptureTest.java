@@ -25,7 +25,6 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
@@ -33,7 +32,6 @@ import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,33 +52,27 @@ class IncrementalCaptureTest {
 
   @TempDir Path lake;
   @TempDir Path warehouse;
+  LocalCaptures lakes;
   KernelTableWriter delta;
   FileIO io;
 
   @BeforeEach
   void setUp() {
-    delta = new KernelTableWriter(lake, null, null);
-    io = new HadoopFileIO(new Configuration());
+    lakes = new LocalCaptures(lake, warehouse);
+    delta = lakes.delta();
+    io = lakes.io();
   }
 
   Captured capture(String table, TableMetadata previous, String generated) {
-    return DeltaVersionCapture.captureChanges(
-        delta.engine(), delta.snapshot(table), previous, target(table, generated));
+    return lakes.capture(table, previous, generated);
   }
 
   Target target(String table, String generated) {
-    return new Target(
-        "account/catalog/" + table,
-        warehouse.resolve(generated).toUri().toString().replaceAll("/$", ""),
-        io,
-        io);
+    return lakes.target(table, generated);
   }
 
   long append(String table, String region, long id) {
-    return delta.append(
-        table,
-        Map.of("region", Literal.ofString(region)),
-        List.<Object[]>of(new Object[] {id, "n" + id, TS + id, region}));
+    return lakes.append(table, region, id);
   }
 
   @Test

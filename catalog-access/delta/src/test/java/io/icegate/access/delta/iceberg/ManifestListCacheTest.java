@@ -3,20 +3,16 @@ package io.icegate.access.delta.iceberg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.delta.kernel.expressions.Literal;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
-import io.icegate.access.delta.iceberg.DeltaVersionCapture.Target;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.exceptions.NotFoundException;
-import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
@@ -35,15 +31,17 @@ class ManifestListCacheTest {
 
   @TempDir Path lake;
   @TempDir Path warehouse;
+  LocalCaptures lakes;
   KernelTableWriter delta;
   FileIO store;
   List<String> listsRead;
 
   @BeforeEach
   void setUp() {
-    delta = new KernelTableWriter(lake, null, null);
+    lakes = new LocalCaptures(lake, warehouse);
+    delta = lakes.delta();
     listsRead = new ArrayList<>();
-    store = new ListReadsCounted(new HadoopFileIO(new Configuration()), listsRead);
+    store = new ListReadsCounted(lakes.io(), listsRead);
   }
 
   @Test
@@ -134,23 +132,11 @@ class ManifestListCacheTest {
 
   private Captured capture(ManifestListCache cache, String table, TableMetadata previous) {
     String generated = previous == null && cache == null ? table + "-uncached" : table;
-    FileIO io = cache == null ? store : cache.around(store);
-    return DeltaVersionCapture.captureChanges(
-        delta.engine(),
-        delta.snapshot(table),
-        previous,
-        new Target(
-            "account/catalog/" + table,
-            warehouse.resolve(generated).toUri().toString().replaceAll("/$", ""),
-            io,
-            io));
+    return lakes.capture(table, previous, generated, cache == null ? store : cache.around(store));
   }
 
   private void append(String table, String region, long id) {
-    delta.append(
-        table,
-        Map.of("region", Literal.ofString(region)),
-        List.<Object[]>of(new Object[] {id, "n" + id, DeltaVersionCaptureTest.TS + id, region}));
+    lakes.append(table, region, id);
   }
 
   /** Writes {@code size} bytes under the warehouse; returns the location the FileIO gives it. */
