@@ -64,31 +64,41 @@ public final class ConnectionBoundary {
 
   /** Checks the URI alone (scheme, user-info, fragment, query parameter names). */
   public static URI checkUri(String uri) {
+    return checkUri(uri, "uri");
+  }
+
+  /**
+   * Checks another URI an integration persists (e.g. {@code authentication.tokenUri}) as its
+   * {@code uri}: persisted settings are readable by every reader, so no URI may carry a secret.
+   *
+   * @param member the member's name, for the rejection
+   */
+  public static URI checkUri(String uri, String member) {
     URI parsed;
     try {
       parsed = new URI(uri);
     } catch (URISyntaxException e) {
-      throw rejected("uri (not a valid URI)");
+      throw rejected(member + " (not a valid URI)");
     }
     String scheme = parsed.getScheme() == null ? "" : parsed.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw rejected("uri scheme (only http and https)");
+      throw rejected(member + " scheme (only http and https)");
     }
     if (parsed.getRawUserInfo() != null) {
-      throw rejected("uri user-info");
+      throw rejected(member + " user-info");
     }
     if (parsed.getRawFragment() != null) {
-      throw rejected("uri fragment");
+      throw rejected(member + " fragment");
     }
     if (parsed.getHost() == null || parsed.getHost().isEmpty()) {
-      throw rejected("uri host (missing)");
+      throw rejected(member + " host (missing)");
     }
     String query = parsed.getRawQuery();
     if (query != null) {
       for (String pair : query.split("&")) {
         String name = pair.split("=", 2)[0];
         if (isSecretName(normalize(name))) {
-          throw rejected("uri query parameter " + quoted(name) + " (secret-bearing name)");
+          throw rejected(member + " query parameter " + quoted(name) + " (secret-bearing name)");
         }
       }
     }

@@ -233,6 +233,11 @@ public final class IntegrationService {
       throw new IcegateException(ErrorCode.AUTHENTICATION_NOT_SUPPORTED,
           ResourceKind.INTEGRATION, type, authentication.typeName());
     }
+    if (authentication instanceof IntegrationAuthentication.OAuth2ClientCredentials oauth
+        && oauth.tokenUri() != null) {
+      // persisted and shown to every reader, as the uri is: no secret in it either
+      ConnectionBoundary.checkUri(oauth.tokenUri(), "authentication.tokenUri");
+    }
     Set<String> given = secrets == null ? Set.of() : secrets.values().keySet();
     Set<String> missing = new TreeSet<>(authentication.requiredSecrets());
     missing.removeAll(given);

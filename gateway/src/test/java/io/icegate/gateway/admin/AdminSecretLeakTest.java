@@ -83,6 +83,9 @@ class AdminSecretLeakTest {
         {"POST", base + "/integrations", good.replace("\"ICEBERG_REST\"",
             "\"" + SECRET + "\""), null},
         {"POST", base + "/catalogs", catalog.replace("s3://b/p", SECRET), null},
+        // the token endpoint is persisted and read back as the uri is: no secret in it either
+        {"POST", base + "/integrations", oauth("https://u:" + SECRET + "@t.example.com/t"), null},
+        {"POST", base + "/integrations", oauth("https://t.example.com/t?token=" + SECRET), null},
         {"GET", base + "/integrations", null, null},
         {"GET", base + "/integrations/" + id, null, null},
         {"GET", base + "/catalogs", null, null},
@@ -100,6 +103,12 @@ class AdminSecretLeakTest {
           "If-Match", "\"stale\""));
       responses.add(gw.send("PUT", base + "/integrations/" + id + "/authentication",
           "{\"type\":\"bearer\",\"token\":7}", "If-Match", etag));
+      HttpResponse<String> tokenUri = gw.send("PUT", base + "/integrations/" + id
+          + "/authentication", oauthAuthentication("https://t.example.com/t?client_secret="
+          + SECRET), "If-Match", etag);
+      assertThat(tokenUri.statusCode()).as(tokenUri.body()).isEqualTo(400);
+      assertThat(tokenUri.body()).contains("authentication.tokenUri");
+      responses.add(tokenUri);
       HttpResponse<String> rotated = gw.send("PUT", base + "/integrations/" + id
           + "/authentication", auth, "If-Match", etag);
       assertThat(rotated.statusCode()).isEqualTo(200);
@@ -144,5 +153,15 @@ class AdminSecretLeakTest {
         .doesNotContain(SECRET);
     assertThat(AuthenticationBody.split(new ObjectMapper().readTree(
         "{\"type\":\"bearer\",\"token\":\"" + SECRET + "\"}")).toString()).doesNotContain(SECRET);
+  }
+
+  private static String oauth(String tokenUri) {
+    return "{\"displayName\":\"o\",\"type\":\"ICEBERG_REST\",\"uri\":\"https://c.example.com\","
+        + "\"authentication\":" + oauthAuthentication(tokenUri) + "}";
+  }
+
+  private static String oauthAuthentication(String tokenUri) {
+    return "{\"type\":\"oauth2-client-credentials\",\"tokenUri\":\"" + tokenUri
+        + "\",\"clientId\":\"c\",\"clientSecret\":\"cs\"}";
   }
 }
