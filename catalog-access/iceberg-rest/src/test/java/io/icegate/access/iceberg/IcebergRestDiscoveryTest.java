@@ -80,6 +80,36 @@ class IcebergRestDiscoveryTest {
   }
 
   @Test
+  void aPeerThatAcceptsAndClosesIsNamedByHostAndPort() throws Exception {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 50,
+        java.net.InetAddress.getLoopbackAddress())) {
+      Thread closer = new Thread(() -> {
+        while (!socket.isClosed()) {
+          try {
+            socket.accept().close(); // accepts, reads nothing, answers nothing
+          } catch (java.io.IOException e) {
+            return;
+          }
+        }
+      });
+      closer.setDaemon(true);
+      closer.start();
+      int port = socket.getLocalPort();
+      CatalogConnectionConfig config = new CatalogConnectionConfig(CatalogProtocol.ICEBERG_REST,
+          java.net.URI.create("http://127.0.0.1:" + port + "/v1"), Map.of(),
+          CatalogAuthentication.none());
+      assertThatThrownBy(() -> {
+        try (CatalogClient client = upstream.open(config, ResolvedCatalogCredentials.none())) {
+          client.listNamespaces(NamespacePath.root());
+        }
+      }).isInstanceOfSatisfying(CatalogAccessException.class, e -> {
+        assertThat(e.code()).isEqualTo(Code.CONNECTION_FAILED);
+        assertThat(e.getMessage()).contains("cannot reach the catalog at 127.0.0.1:" + port);
+      });
+    }
+  }
+
+  @Test
   void namespacesAreStructuredHierarchicalAndCasePreserving() {
     try (CatalogClient client = upstream.anonymous()) {
       assertThat(client.listNamespaces(NamespacePath.root()))

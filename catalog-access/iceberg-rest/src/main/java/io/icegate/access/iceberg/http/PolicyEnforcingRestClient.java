@@ -142,7 +142,9 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
       if (t instanceof java.net.SocketException
           || t instanceof java.net.UnknownHostException
           || t instanceof java.io.InterruptedIOException
-          || t instanceof javax.net.ssl.SSLException) {
+          || t instanceof javax.net.ssl.SSLException
+          // a peer that accepts and closes before answering: HttpClient's own I/O exception
+          || t instanceof org.apache.hc.core5.http.NoHttpResponseException) {
         return true;
       }
     }
