@@ -56,7 +56,8 @@ class MainTest {
         "http://host name:8181", "contains white space",
         " http://127.0.0.1:8181", "contains white space",
         "http://u:pw@127.0.0.1:8181", "carries user info",
-        "http://127.0.0.1:8181?x=1", "has a query or fragment");
+        "http://127.0.0.1:8181?x=1", "has a query or fragment",
+        "http://127.0.0.1:99999", "has port 99999 (at most 65535)");
     problems.forEach((endpoint, problem) -> {
       String[] lines = run(Main::commandLine, "catalog", "list", "--endpoint", endpoint)
           .split("\n");

@@ -67,6 +67,9 @@ final class Endpoint {
     if (uri.getHost() == null || uri.getHost().isEmpty()) {
       return "'" + url + "' names no host";
     }
+    if (uri.getPort() > 65_535) {
+      return "'" + url + "' has port " + uri.getPort() + " (at most 65535)";
+    }
     if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
       return "'" + url + "' has a query or fragment";
     }

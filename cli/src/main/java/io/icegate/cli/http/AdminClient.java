@@ -138,7 +138,16 @@ public final class AdminClient {
     if (body != null) {
       request.header("Content-Type", "application/json");
     }
-    headers.forEach(request::header);
+    headers.forEach((name, value) -> {
+      try {
+        request.header(name, value);
+      } catch (IllegalArgumentException e) {
+        // a value the shell passed with characters HTTP headers cannot carry (non-ASCII, a line
+        // break): not echoed, it may be anything the user pasted
+        throw new CliException(ExitCode.USAGE, "the " + name + " value cannot be sent in an HTTP"
+            + " header (only visible ASCII characters and spaces)");
+      }
+    });
     HttpResponse<String> response;
     try {
       response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());

@@ -234,6 +234,13 @@ class CliCommandsTest {
     assertThat(renamed.json().get("name").asText()).isEqualTo("cli-dup-2");
     run("catalog", "update", "cli-dup-2", "--name", "cli-dup", "--if-match", bare)
         .expect(ExitCode.PRECONDITION_FAILED); // the tag of the version before the rename
+    // a value HTTP headers cannot carry is a usage error naming the header, never a trace
+    for (String unsendable : new String[] {"\u00e4\u20ac", "a\r\nX-Evil: 1"}) {
+      Run refused = run("catalog", "update", "cli-dup-2", "--name", "x", "--if-match", unsendable)
+          .expect(ExitCode.USAGE);
+      assertThat(refused.err()).contains("If-Match").doesNotContain("Exception")
+          .doesNotContain("\tat ").doesNotContain("X-Evil");
+    }
 
     String first = run("catalog", "create", "cli-idem", "--warehouse", "file:/tmp/cli-idem",
         "--idempotency-key", "cli-key-1", "-o", "json").expect(0).json().get("id").asText();
