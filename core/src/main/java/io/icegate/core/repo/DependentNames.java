@@ -19,7 +19,7 @@ import java.util.function.Predicate;
 
 /**
  * Names what still depends on a Catalog or an Integration whose delete the dependency counters
- * refused (DEPENDENCY_EXISTS), so the answer tells the operator what to delete or retarget first
+ * refused (DEPENDENCY_EXISTS), so the answer tells the operator what to delete first
  * instead of a bare count. The counters only count; the names are read here, on the refusal path
  * only, in the refused delete's transaction (so they agree with the counts). Display names and ids
  * only: never a record's settings.
@@ -73,8 +73,12 @@ public final class DependentNames {
       details.addAll(top.stream().map(n -> "namespace '" + n + "'").toList());
       clauses.add("holds " + namespaces + " namespace(s), among them " + listed(top, top.size()));
     }
-    return refusal(refused, catalog, clauses, "delete or retarget the overlays and drop the namespaces"
-        + " (with their tables and views) first", details);
+    // an Overlay's catalogId cannot change (IMMUTABLE_MEMBER): deleting it is the only way
+    String advice = overlays.isEmpty()
+        ? "drop the namespaces (with their tables and views) first"
+        : namespaces == 0 ? "delete the overlays first"
+        : "delete the overlays and drop the namespaces (with their tables and views) first";
+    return refusal(refused, catalog, clauses, advice, details);
   }
 
   /** The refusal of deleting Integration {@code integration}: the Overlays bound to it. */

@@ -233,7 +233,7 @@ class OverlayApiTest {
     JsonNode problem = assertProblem(
         gw.send("DELETE", w.base() + "/catalogs/" + w.catalog(), null), 409, "DEPENDENCY_EXISTS");
     assertThat(problem.get("detail").asText()).startsWith(
-        "catalog 'target' is the target of overlay(s) 'o'; delete or retarget the overlays");
+        "catalog 'target' is the target of overlay(s) 'o'; delete the overlays");
     assertThat(problem.toString()).contains("overlay 'o' (id " + overlay + ")");
     assertThat(gw.send("DELETE", w.base() + "/overlays/" + overlay, null).statusCode())
         .isEqualTo(204);
