@@ -231,8 +231,12 @@ public final class DeltaVersionCapture {
         base.propertyAsLong(
             TableProperties.MANIFEST_TARGET_SIZE_BYTES,
             TableProperties.MANIFEST_TARGET_SIZE_BYTES_DEFAULT);
+    // every file live after the commits must lie under the table, whichever way they are applied
+    commits.ifPresent(
+        c ->
+            c.changes()
+                .forEach(ch -> ch.after().ifPresent(a -> refuseOutside(a.file(), tablePath, commitFile))));
     if (commits.isPresent() && AppendedFiles.only(commits.get())) {
-      commits.get().changes().forEach(c -> refuseOutside(c.after().get().file(), tablePath, commitFile));
       added =
           AppendedFiles.commit(
               table,
@@ -243,10 +247,7 @@ public final class DeltaVersionCapture {
               targetManifestBytes,
               version);
     } else if (commits.isPresent()) {
-      for (CommitChanges.Change change : commits.get().changes()) {
-        change.after().ifPresent(a -> refuseOutside(a.file(), tablePath, commitFile));
-        changes.changed(change);
-      }
+      commits.get().changes().forEach(changes::changed);
       if (commits.get().changes().size() <= INLINE_CHANGES) {
         delta.scanManifestsWith(CallingThread.EXECUTOR);
       }
