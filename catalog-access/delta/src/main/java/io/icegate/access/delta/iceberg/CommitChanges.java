@@ -147,6 +147,22 @@ final class CommitChanges {
    */
   static Optional<CommitChanges> read(
       Engine engine, String tablePath, long fromExclusive, Optional<Long> toInclusive) {
+    if (toInclusive.isEmpty()) {
+      // where the one commit since is the newest, it is read without listing the log
+      Optional<NextCommitProbe.Probe> probe = NextCommitProbe.next(engine, tablePath, fromExclusive);
+      if (probe.isPresent()) {
+        Optional<CommitChanges> read =
+            readRange(probe.get().reader(engine), tablePath, fromExclusive, toInclusive);
+        if (probe.get().newest()) {
+          return read;
+        }
+      }
+    }
+    return readRange(engine, tablePath, fromExclusive, toInclusive);
+  }
+
+  private static Optional<CommitChanges> readRange(
+      Engine reader, String tablePath, long fromExclusive, Optional<Long> toInclusive) {
     CommitRange range;
     try {
       CommitRangeBuilder builder =
@@ -154,7 +170,7 @@ final class CommitChanges {
       if (toInclusive.isPresent()) {
         builder = builder.withEndBoundary(CommitBoundary.atVersion(toInclusive.get()));
       }
-      range = builder.build(engine);
+      range = builder.build(reader);
     } catch (RuntimeException e) {
       // Kernel refuses a range whose first commits are gone ("missing delta files"); any other
       // failure to list the log fails the full scan that follows just the same
@@ -167,7 +183,7 @@ final class CommitChanges {
     long endTimestamp = 0;
     try (CloseableIterator<CommitActions> commits =
         range.getCommitActions(
-            engine,
+            reader,
             Set.of(DeltaAction.ADD, DeltaAction.REMOVE, DeltaAction.PROTOCOL, DeltaAction.METADATA))) {
       while (commits.hasNext()) {
         try (CommitActions commit = commits.next()) {

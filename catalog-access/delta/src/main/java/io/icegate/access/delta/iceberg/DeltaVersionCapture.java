@@ -205,16 +205,6 @@ public final class DeltaVersionCapture {
             target.tableIdentity());
     PartitionSpec spec = base.spec();
 
-    long snapshotId = snapshotId(target.tableIdentity(), version);
-    CaptureOperations ops =
-        new CaptureOperations(base, target.generatedIo(), target.generatedLocation(), snapshotId);
-    Table table = new BaseTable(ops, tablePath);
-    RowDelta delta = table.newRowDelta().set(DELTA_VERSION, String.valueOf(version));
-    DataFileEntries entries =
-        new DataFileEntries(spec, mapped, deltaProperties, target.dataIo());
-    DeletionVectorFiles vectors =
-        new DeletionVectorFiles(engine, tablePath, target.generatedIo(), target.generatedLocation());
-
     Optional<CommitChanges> commits =
         previousVersion.isPresent()
                 && previousVersion.get() < version
@@ -225,6 +215,48 @@ public final class DeltaVersionCapture {
                 .or(() -> CommitChanges.read(engine, tablePath, previousVersion.get(), version))
                 .filter(c -> c.endVersion() == version && locatable(c, spec))
             : Optional.empty();
+    // a small change's manifest and manifest list upload side by side, while the capture goes on
+    try (BackgroundUploads uploads = new BackgroundUploads(target.generatedIo())) {
+      boolean small = commits.map(c -> c.changes().size() <= INLINE_CHANGES).orElse(false);
+      Captured captured =
+          apply(
+              engine,
+              snapshot,
+              target,
+              base,
+              mapped,
+              commits,
+              small ? uploads.io() : target.generatedIo(),
+              commitFile,
+              state);
+      uploads.await();
+      return captured;
+    }
+  }
+
+  /** Applies the change (or the whole version) to {@code base} as one snapshot. */
+  private static Captured apply(
+      Engine engine,
+      Snapshot snapshot,
+      Target target,
+      TableMetadata base,
+      StableSchema.Mapped mapped,
+      Optional<CommitChanges> commits,
+      FileIO generatedIo,
+      String commitFile,
+      CapturedDeltaState state) {
+    long version = snapshot.getVersion();
+    String tablePath = snapshot.getPath();
+    PartitionSpec spec = base.spec();
+    long snapshotId = snapshotId(target.tableIdentity(), version);
+    CaptureOperations ops =
+        new CaptureOperations(base, generatedIo, target.generatedLocation(), snapshotId);
+    Table table = new BaseTable(ops, tablePath);
+    RowDelta delta = table.newRowDelta().set(DELTA_VERSION, String.valueOf(version));
+    DataFileEntries entries =
+        new DataFileEntries(spec, mapped, snapshot.getTableProperties(), target.dataIo());
+    DeletionVectorFiles vectors =
+        new DeletionVectorFiles(engine, tablePath, target.generatedIo(), target.generatedLocation());
     FileChanges changes = new FileChanges(entries, vectors, delta);
     List<DataFile> added;
     long targetManifestBytes =
@@ -242,7 +274,7 @@ public final class DeltaVersionCapture {
               table,
               entries,
               commits.get(),
-              target.generatedIo(),
+              generatedIo,
               target.generatedLocation(),
               targetManifestBytes,
               version);

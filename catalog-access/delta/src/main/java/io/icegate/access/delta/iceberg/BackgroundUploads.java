@@ -1,0 +1,276 @@
+package io.icegate.access.delta.iceberg;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.inmemory.InMemoryInputFile;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.PositionOutputStream;
+
+/**
+ * The generated files of one small capture, uploaded in the background: a file written through
+ * {@link #io()} is held in memory while it is written and its upload starts when its stream
+ * closes, so the capture goes on (iceberg-core writes the manifest list after the new manifest)
+ * while the store takes the file, and the uploads of one capture run side by side. {@link #await()}
+ * returns once each upload has finished and fails when one failed: the capture calls it before it
+ * returns metadata naming the files, so nothing can refer to a file the store does not hold.
+ *
+ * <p>Until then a file in flight is read from memory: iceberg-core may merge a manifest it was
+ * just given. A file over {@link #MAX_FILE_BYTES}, or one that would take the bytes in flight of
+ * all captures over {@link #MAX_BYTES}, is written to the store as it is written, as without this
+ * class, so memory stays bounded whatever a capture writes.
+ */
+final class BackgroundUploads implements AutoCloseable {
+
+  /** The largest file held in memory: a manifest of a few thousand entries. */
+  static final int MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+  /** The most bytes in flight in this process, over every capture. */
+  static final long MAX_BYTES = 32L * 1024 * 1024;
+
+  private static final AtomicLong IN_FLIGHT = new AtomicLong();
+
+  /** Uploads are short and few per capture; threads are made as captures need them. */
+  private static final ExecutorService UPLOADS =
+      Executors.newCachedThreadPool(
+          task -> {
+            Thread thread = new Thread(task, "icegate-delta-upload");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  private final FileIO io;
+  private final Map<String, byte[]> held = new ConcurrentHashMap<>();
+  private final List<Future<?>> uploads = new ArrayList<>();
+
+  /** @param io where the files go; not closed here (its owner closes it) */
+  BackgroundUploads(FileIO io) {
+    this.io = io;
+  }
+
+  /** The FileIO to write (and read back) this capture's generated files with. */
+  FileIO io() {
+    return new HeldFileIO();
+  }
+
+  /**
+   * Waits for every upload started so far.
+   *
+   * @throws UncheckedIOException when one failed (the first failure; the others are waited for)
+   */
+  void await() {
+    RuntimeException failure = null;
+    for (Future<?> upload : started()) {
+      try {
+        upload.get();
+      } catch (ExecutionException e) {
+        if (failure == null) {
+          failure =
+              e.getCause() instanceof UncheckedIOException unchecked
+                  ? unchecked
+                  : new UncheckedIOException(
+                      "uploading a capture's file failed",
+                      e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new UncheckedIOException(
+            new java.io.InterruptedIOException("interrupted waiting for a capture's uploads"));
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /** Waits for the uploads still running, without failing: a failed capture leaves none behind. */
+  @Override
+  public void close() {
+    for (Future<?> upload : started()) {
+      try {
+        upload.get();
+      } catch (ExecutionException e) {
+        // the capture failed already or await() reported it
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  private synchronized List<Future<?>> started() {
+    return List.copyOf(uploads);
+  }
+
+  private synchronized void started(Future<?> upload) {
+    uploads.add(upload);
+  }
+
+  /** Starts the upload of a closed file, or writes it now when the budget is spent. */
+  private void upload(String path, boolean overwrite, byte[] content) throws IOException {
+    if (IN_FLIGHT.addAndGet(content.length) > MAX_BYTES) {
+      IN_FLIGHT.addAndGet(-content.length);
+      write(path, overwrite, content);
+      return;
+    }
+    held.put(path, content);
+    started(
+        UPLOADS.submit(
+            () -> {
+              try {
+                write(path, overwrite, content);
+              } catch (IOException e) {
+                throw new UncheckedIOException("uploading " + path + " failed", e);
+              } finally {
+                IN_FLIGHT.addAndGet(-content.length);
+              }
+              return null;
+            }));
+  }
+
+  private void write(String path, boolean overwrite, byte[] content) throws IOException {
+    OutputFile file = io.newOutputFile(path);
+    try (PositionOutputStream out = overwrite ? file.createOrOverwrite() : file.create()) {
+      out.write(content);
+    }
+  }
+
+  private final class HeldFileIO implements FileIO {
+    @Override
+    public InputFile newInputFile(String path) {
+      byte[] content = held.get(path);
+      return content != null ? new InMemoryInputFile(path, content) : io.newInputFile(path);
+    }
+
+    @Override
+    public InputFile newInputFile(String path, long length) {
+      byte[] content = held.get(path);
+      return content != null ? new InMemoryInputFile(path, content) : io.newInputFile(path, length);
+    }
+
+    @Override
+    public OutputFile newOutputFile(String path) {
+      return new HeldOutputFile(path);
+    }
+
+    @Override
+    public void deleteFile(String path) {
+      io.deleteFile(path); // never one of this capture's files in flight: iceberg-core deletes
+      // only files of a failed commit, after the failure
+    }
+
+    @Override
+    public Map<String, String> properties() {
+      return io.properties();
+    }
+
+    @Override
+    public void close() {
+      // the wrapped FileIO is its owner's to close
+    }
+  }
+
+  private final class HeldOutputFile implements OutputFile {
+    private final String path;
+
+    HeldOutputFile(String path) {
+      this.path = path;
+    }
+
+    @Override
+    public PositionOutputStream create() {
+      return new HeldStream(path, false);
+    }
+
+    @Override
+    public PositionOutputStream createOrOverwrite() {
+      return new HeldStream(path, true);
+    }
+
+    @Override
+    public String location() {
+      return path;
+    }
+
+    @Override
+    public InputFile toInputFile() {
+      return new HeldFileIO().newInputFile(path);
+    }
+  }
+
+  /** Bytes in memory until the file grows past {@link #MAX_FILE_BYTES}, then the store's stream. */
+  private final class HeldStream extends PositionOutputStream {
+    private final String path;
+    private final boolean overwrite;
+    private ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    private PositionOutputStream direct;
+    private long length; // once closed: writers ask for the position after closing
+    private boolean closed;
+
+    HeldStream(String path, boolean overwrite) {
+      this.path = path;
+      this.overwrite = overwrite;
+    }
+
+    @Override
+    public long getPos() throws IOException {
+      if (closed) {
+        return length;
+      }
+      return direct != null ? direct.getPos() : buffer.size();
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      if (direct == null && buffer.size() + (long) len > MAX_FILE_BYTES) {
+        OutputFile file = io.newOutputFile(path);
+        direct = overwrite ? file.createOrOverwrite() : file.create();
+        buffer.writeTo(direct);
+        buffer = null;
+      }
+      if (direct != null) {
+        direct.write(b, off, len);
+      } else {
+        buffer.write(b, off, len);
+      }
+    }
+
+    @Override
+    public void flush() throws IOException {
+      if (direct != null) {
+        direct.flush();
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (closed) {
+        return;
+      }
+      length = getPos();
+      closed = true;
+      if (direct != null) {
+        direct.close();
+      } else {
+        upload(path, overwrite, buffer.toByteArray());
+        buffer = null;
+      }
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package io.icegate.access.delta.iceberg;
+
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.engine.ExpressionHandler;
+import io.delta.kernel.engine.FileReadRequest;
+import io.delta.kernel.engine.FileSystemClient;
+import io.delta.kernel.engine.JsonHandler;
+import io.delta.kernel.engine.MetricsReporter;
+import io.delta.kernel.engine.ParquetHandler;
+import io.delta.kernel.internal.util.Utils;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.FileStatus;
+import java.io.ByteArrayInputStream;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The one commit after a captured version, found by asking for two commit files by name at once
+ * (the next version's and the one after it) instead of listing the log. A streaming table gains
+ * about one commit between two captures; listing {@code _delta_log/} for it is the dearest
+ * request of an incremental capture (an object store's LIST; Hadoop's local file system stats
+ * every log file), two existence checks in parallel cost one round trip.
+ *
+ * <p>Commit files are written once under their version's name and never out of order (each is
+ * created only if absent, after the one before it), so "version {@code v + 1} exists and {@code v
+ * + 2} does not" names a version the table had, whatever commits land between the two checks. Any
+ * other answer (no commit since, several, a check that failed) leaves the listing to Kernel, as
+ * before. Kernel still reads and validates the commit: it is given an engine whose log listing
+ * is that one file ({@link #listing}).
+ */
+final class NextCommitProbe {
+
+  /** The second existence check runs here while the first runs on the capture's thread. */
+  private static final ExecutorService PROBES =
+      Executors.newCachedThreadPool(
+          task -> {
+            Thread thread = new Thread(task, "icegate-delta-probe");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  private NextCommitProbe() {}
+
+  /**
+   * The commit after a version, and the check that no commit follows it, still running.
+   *
+   * @param commit the commit file of the version after the captured one
+   */
+  record Probe(FileStatus commit, Future<Optional<FileStatus>> later) {
+    /**
+     * Whether {@link #commit} was the newest commit when checked; false also when the check
+     * failed (then only a listing says which is newest).
+     */
+    boolean newest() {
+      try {
+        return later.get().isEmpty();
+      } catch (ExecutionException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+
+    /** The engine that reads the commit range ending with {@link #commit} ({@link #listing}). */
+    Engine reader(Engine engine) {
+      return listing(engine, commit);
+    }
+  }
+
+  /**
+   * Checks for the commit files of {@code fromExclusive + 1} and {@code + 2} at once, and returns
+   * when the first is known: the caller reads it while the second check goes on.
+   *
+   * @return empty when there is no commit after {@code fromExclusive} or the check failed for
+   *     another reason than a missing file: then only a listing says which commits there are
+   */
+  static Optional<Probe> next(Engine engine, String tablePath, long fromExclusive) {
+    FileSystemClient files = engine.getFileSystemClient();
+    try {
+      // the form Kernel lists the log in, so the listing below is recognised
+      String root = files.resolvePath(tablePath);
+      String next = DeltaVersionCapture.commitFile(root, fromExclusive + 1);
+      String after = DeltaVersionCapture.commitFile(root, fromExclusive + 2);
+      Future<Optional<FileStatus>> later = PROBES.submit(() -> status(files, after));
+      Optional<Probe> probe = status(files, next).map(commit -> new Probe(commit, later));
+      if (probe.isEmpty()) {
+        later.cancel(false);
+      }
+      return probe;
+    } catch (IOException e) {
+      return Optional.empty(); // Kernel's listing meets the same store and says what is wrong
+    }
+  }
+
+  private static Optional<FileStatus> status(FileSystemClient files, String path)
+      throws IOException {
+    try {
+      return Optional.of(files.getFileStatus(path));
+    } catch (FileNotFoundException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * {@code engine}, except that a listing of the commit's directory answers with the commit alone
+   * (at or after the listed name, as a listing would): what Kernel needs to read the commit range
+   * that ends with it. Everything else, reading the commit included, is {@code engine}'s.
+   */
+  static Engine listing(Engine engine, FileStatus commit) {
+    return new ListedEngine(engine, new ListedFiles(engine.getFileSystemClient(), commit));
+  }
+
+  private record ListedEngine(Engine engine, FileSystemClient files) implements Engine {
+    @Override
+    public ExpressionHandler getExpressionHandler() {
+      return engine.getExpressionHandler();
+    }
+
+    @Override
+    public JsonHandler getJsonHandler() {
+      return engine.getJsonHandler();
+    }
+
+    @Override
+    public FileSystemClient getFileSystemClient() {
+      return files;
+    }
+
+    @Override
+    public ParquetHandler getParquetHandler() {
+      return engine.getParquetHandler();
+    }
+
+    @Override
+    public List<MetricsReporter> getMetricsReporters() {
+      return engine.getMetricsReporters();
+    }
+  }
+
+  private record ListedFiles(FileSystemClient files, FileStatus commit)
+      implements FileSystemClient {
+    @Override
+    public CloseableIterator<FileStatus> listFrom(String filePath) throws IOException {
+      String commitPath = commit.getPath();
+      String directory = commitPath.substring(0, commitPath.lastIndexOf('/') + 1);
+      if (!filePath.startsWith(directory) || filePath.indexOf('/', directory.length()) >= 0) {
+        return files.listFrom(filePath);
+      }
+      List<FileStatus> listed =
+          name(commitPath).compareTo(name(filePath)) >= 0 ? List.of(commit) : List.of();
+      return Utils.toCloseableIterator(listed.iterator());
+    }
+
+    private static String name(String path) {
+      return path.substring(path.lastIndexOf('/') + 1);
+    }
+
+    @Override
+    public String resolvePath(String path) throws IOException {
+      return files.resolvePath(path);
+    }
+
+    @Override
+    public CloseableIterator<ByteArrayInputStream> readFiles(
+        CloseableIterator<FileReadRequest> readRequests) throws IOException {
+      return files.readFiles(readRequests);
+    }
+
+    @Override
+    public boolean mkdirs(String path) throws IOException {
+      return files.mkdirs(path);
+    }
+
+    @Override
+    public boolean delete(String path) throws IOException {
+      return files.delete(path);
+    }
+
+    @Override
+    public FileStatus getFileStatus(String path) throws IOException {
+      return files.getFileStatus(path);
+    }
+
+    @Override
+    public void copyFileAtomically(String srcPath, String destPath, boolean overwrite)
+        throws IOException {
+      files.copyFileAtomically(srcPath, destPath, overwrite);
+    }
+  }
+}
