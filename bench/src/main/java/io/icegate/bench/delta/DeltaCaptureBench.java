@@ -69,7 +69,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java -cp bench/target/icegate-bench.jar io.icegate.bench.delta.DeltaCaptureBench \
- *     [partitions=100] [filesPerPartition=100] [iterations=5] [store=local|s3proxy]
+ *     [partitions=100] [filesPerPartition=100] [iterations=5] [store=local|s3proxy] [warmups=1]
  * </pre>
  */
 public final class DeltaCaptureBench {
@@ -113,8 +113,26 @@ public final class DeltaCaptureBench {
     }
   }
 
-  /** What to measure, and where. */
-  public record Plan(int partitions, int filesPerPartition, int iterations, Store store) {
+  /**
+   * What to measure, and where.
+   *
+   * @param warmups rounds run and printed before the counted ones, not counted: the capture code
+   *     is JIT-compiled over the first rounds (a gateway runs captures all day), so a run with one
+   *     warm-up measures its first iterations cold
+   */
+  public record Plan(
+      int partitions, int filesPerPartition, int iterations, Store store, int warmups) {
+    public Plan {
+      if (warmups < 1) {
+        throw new IllegalArgumentException("at least one warm-up round: " + warmups);
+      }
+    }
+
+    /** With one warm-up round. */
+    public Plan(int partitions, int filesPerPartition, int iterations, Store store) {
+      this(partitions, filesPerPartition, iterations, store, 1);
+    }
+
     /** On local disk, as before the store could be chosen. */
     public Plan(int partitions, int filesPerPartition, int iterations) {
       this(partitions, filesPerPartition, iterations, Store.LOCAL);
@@ -160,7 +178,8 @@ public final class DeltaCaptureBench {
             arg(args, 0, 100),
             arg(args, 1, 100),
             arg(args, 2, 5),
-            args.length > 3 ? Store.parse(args[3]) : Store.LOCAL);
+            args.length > 3 ? Store.parse(args[3]) : Store.LOCAL,
+            arg(args, 4, 1));
     double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     List<Measurement> measurements = run(plan, System.out);
     double loadAfter = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
@@ -202,7 +221,7 @@ public final class DeltaCaptureBench {
             (System.nanoTime() - started) / 1_000_000_000L);
       }
       List<Measurement> measurements = new ArrayList<>();
-      for (int i = 0; i <= plan.iterations(); i++) {
+      for (int i = 1 - plan.warmups(); i <= plan.iterations(); i++) {
         Cost pathsOnly = timed(() -> scan(table, true));
         Cost scan = timed(() -> scan(table, false));
         int iteration = i;
@@ -226,7 +245,7 @@ public final class DeltaCaptureBench {
             Locale.ROOT,
             "%s: scan %d ms (cpu %d; paths only %d ms, cpu %d), full capture %d ms (cpu %d;"
                 + " %.2fx scan, cpu %.2fx), incremental %d ms (cpu %d; %.3fx full, cpu %.3fx)%n",
-            i == 0 ? "warm-up" : "iteration " + i,
+            i <= 0 ? "warm-up" : "iteration " + i,
             scan.millis(),
             scan.cpuMillis(),
             pathsOnly.millis(),

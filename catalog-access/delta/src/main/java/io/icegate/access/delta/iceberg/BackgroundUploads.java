@@ -118,20 +118,20 @@ final class BackgroundUploads implements AutoCloseable {
   }
 
   /** Starts the upload of a closed file, or writes it now when the budget is spent. */
-  private void upload(String path, boolean overwrite, byte[] content) throws IOException {
+  private void upload(OutputFile file, boolean overwrite, byte[] content) throws IOException {
     if (IN_FLIGHT.addAndGet(content.length) > MAX_BYTES) {
       IN_FLIGHT.addAndGet(-content.length);
-      write(path, overwrite, content);
+      write(file, overwrite, content);
       return;
     }
-    held.put(path, content);
+    held.put(file.location(), content);
     started(
         UPLOADS.submit(
             () -> {
               try {
-                write(path, overwrite, content);
+                write(file, overwrite, content);
               } catch (IOException e) {
-                throw new UncheckedIOException("uploading " + path + " failed", e);
+                throw new UncheckedIOException("uploading " + file.location() + " failed", e);
               } finally {
                 IN_FLIGHT.addAndGet(-content.length);
               }
@@ -139,8 +139,8 @@ final class BackgroundUploads implements AutoCloseable {
             }));
   }
 
-  private void write(String path, boolean overwrite, byte[] content) throws IOException {
-    OutputFile file = io.newOutputFile(path);
+  private static void write(OutputFile file, boolean overwrite, byte[] content)
+      throws IOException {
     try (PositionOutputStream out = overwrite ? file.createOrOverwrite() : file.create()) {
       out.write(content);
     }
@@ -161,13 +161,15 @@ final class BackgroundUploads implements AutoCloseable {
 
     @Override
     public OutputFile newOutputFile(String path) {
-      return new HeldOutputFile(path);
+      // the store's own file, made now: its location is how the metadata will name it (a Hadoop
+      // FileIO spells file:///x as file:/x), and the key it is held under
+      return new HeldOutputFile(io.newOutputFile(path));
     }
 
     @Override
     public void deleteFile(String path) {
-      io.deleteFile(path); // never one of this capture's files in flight: iceberg-core deletes
-      // only files of a failed commit, after the failure
+      held.remove(path);
+      io.deleteFile(path);
     }
 
     @Override
@@ -182,44 +184,44 @@ final class BackgroundUploads implements AutoCloseable {
   }
 
   private final class HeldOutputFile implements OutputFile {
-    private final String path;
+    private final OutputFile file;
 
-    HeldOutputFile(String path) {
-      this.path = path;
+    HeldOutputFile(OutputFile file) {
+      this.file = file;
     }
 
     @Override
     public PositionOutputStream create() {
-      return new HeldStream(path, false);
+      return new HeldStream(file, false);
     }
 
     @Override
     public PositionOutputStream createOrOverwrite() {
-      return new HeldStream(path, true);
+      return new HeldStream(file, true);
     }
 
     @Override
     public String location() {
-      return path;
+      return file.location();
     }
 
     @Override
     public InputFile toInputFile() {
-      return new HeldFileIO().newInputFile(path);
+      return new HeldFileIO().newInputFile(file.location());
     }
   }
 
   /** Bytes in memory until the file grows past {@link #MAX_FILE_BYTES}, then the store's stream. */
   private final class HeldStream extends PositionOutputStream {
-    private final String path;
+    private final OutputFile file;
     private final boolean overwrite;
     private ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     private PositionOutputStream direct;
     private long length; // once closed: writers ask for the position after closing
     private boolean closed;
 
-    HeldStream(String path, boolean overwrite) {
-      this.path = path;
+    HeldStream(OutputFile file, boolean overwrite) {
+      this.file = file;
       this.overwrite = overwrite;
     }
 
@@ -239,7 +241,6 @@ final class BackgroundUploads implements AutoCloseable {
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
       if (direct == null && buffer.size() + (long) len > MAX_FILE_BYTES) {
-        OutputFile file = io.newOutputFile(path);
         direct = overwrite ? file.createOrOverwrite() : file.create();
         buffer.writeTo(direct);
         buffer = null;
@@ -268,7 +269,7 @@ final class BackgroundUploads implements AutoCloseable {
       if (direct != null) {
         direct.close();
       } else {
-        upload(path, overwrite, buffer.toByteArray());
+        upload(file, overwrite, buffer.toByteArray());
         buffer = null;
       }
     }

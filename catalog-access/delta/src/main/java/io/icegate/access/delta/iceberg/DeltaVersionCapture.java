@@ -9,8 +9,6 @@ import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.delta.schema.DeltaPartitions;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -20,7 +18,6 @@ import java.util.TreeSet;
 import java.util.UUID;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Metrics;
 import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.PartitionSpec;
@@ -28,11 +25,9 @@ import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.SchemaParser;
-import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.parquet.ParquetUtil;
 
 /**
@@ -190,7 +185,7 @@ public final class DeltaVersionCapture {
     StableSchema.Mapped mapped =
         StableSchema.map(snapshot.getSchema().toJson(), deltaProperties, previous);
     TableMetadata base =
-        evolve(
+        CaptureBase.of(
             previous,
             mapped,
             SpecFieldIds.stable(
@@ -461,49 +456,6 @@ public final class DeltaVersionCapture {
             feature, commitFile, "the table's protocol requires reader feature " + feature);
       }
     }
-  }
-
-  /** The previous capture (or a new table) with this version's schema, spec and properties. */
-  private static TableMetadata evolve(
-      TableMetadata previous,
-      StableSchema.Mapped mapped,
-      PartitionSpec spec,
-      String tablePath,
-      String tableIdentity) {
-    Map<String, String> properties = new HashMap<>();
-    properties.put(
-        TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapped.nameMapping()));
-    properties.put(DELTA_TABLE, tablePath);
-    TableMetadata.Builder builder =
-        previous == null
-            ? TableMetadata.buildFromEmpty(2)
-                .assignUUID(
-                    UUID.nameUUIDFromBytes(tableIdentity.getBytes(StandardCharsets.UTF_8)).toString())
-                .setLocation(tablePath)
-                .setDefaultSortOrder(SortOrder.unsorted())
-            : TableMetadata.buildFrom(SpecFieldNames.clearFor(previous, mapped.schema()));
-    if (previous != null) {
-      // a capture made before the Delta state left the metadata carried it in two properties
-      // every client saw: the capture after it drops them
-      Set<String> legacy = new HashSet<>(CapturedDeltaState.LEGACY_PROPERTIES);
-      legacy.retainAll(previous.properties().keySet());
-      if (!legacy.isEmpty()) {
-        builder.removeProperties(legacy);
-      }
-    }
-    if (previous != null && mapped.renumbered()) {
-      // column mapping was enabled on the existing table: Delta renumbered its columns and the
-      // files written since carry the new ids. Snapshots captured before would read the old files
-      // through the one name mapping, now on the new ids, and show their columns as missing:
-      // wrong rows. Dropped instead, so time travel to them fails; the schemas stay, so no id is
-      // ever given to another column
-      builder.removeSnapshots(previous.snapshots());
-    }
-    return builder
-        .setCurrentSchema(mapped.schema(), mapped.lastColumnId())
-        .setDefaultPartitionSpec(spec)
-        .setProperties(properties)
-        .build();
   }
 
   /** Footer metrics, for files the log has no statistics for. */

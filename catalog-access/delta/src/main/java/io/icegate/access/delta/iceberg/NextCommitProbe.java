@@ -24,8 +24,9 @@ import java.util.concurrent.Future;
  * The one commit after a captured version, found by asking for two commit files by name at once
  * (the next version's and the one after it) instead of listing the log. A streaming table gains
  * about one commit between two captures; listing {@code _delta_log/} for it is the dearest
- * request of an incremental capture (an object store's LIST; Hadoop's local file system stats
- * every log file), two existence checks in parallel cost one round trip.
+ * request of an incremental capture (an object store's LIST, a few times a HEAD's cost on
+ * s3proxy; Hadoop's local file system stats every log file). The first check answers on the
+ * capture's thread; Kernel reads that commit while the second is still on its way.
  *
  * <p>Commit files are written once under their version's name and never out of order (each is
  * created only if absent, after the one before it), so "version {@code v + 1} exists and {@code v
