@@ -132,6 +132,9 @@ final class BackgroundUploads implements AutoCloseable {
                 write(path, overwrite, content);
               } catch (IOException e) {
                 throw new UncheckedIOException("uploading " + path + " failed", e);
+              } catch (RuntimeException e) {
+                // FileIOs report refusals unchecked (create() over an existing file): named too
+                throw new UncheckedIOException("uploading " + path + " failed", new IOException(e));
               } finally {
                 IN_FLIGHT.addAndGet(-content.length);
               }
