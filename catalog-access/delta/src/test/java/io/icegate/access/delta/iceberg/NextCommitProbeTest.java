@@ -3,11 +3,13 @@ package io.icegate.access.delta.iceberg;
 import static io.icegate.access.delta.iceberg.CountedEngine.commitName;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.delta.kernel.engine.Engine;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -250,8 +252,8 @@ class NextCommitProbeTest {
 
     // another directory (a partition's data files, the table root, a directory inside the log)
     // is really listed
-    java.nio.file.Files.createDirectories(lake.resolve("listing/_delta_log/_sidecars"));
-    java.nio.file.Files.writeString(lake.resolve("listing/_delta_log/_sidecars/1.parquet"), "x");
+    Files.createDirectories(lake.resolve("listing/_delta_log/_sidecars"));
+    Files.writeString(lake.resolve("listing/_delta_log/_sidecars/1.parquet"), "x");
     String root = engine.getFileSystemClient().resolvePath(path);
     for (String from : List.of(root + "/region=EU/0", root + "/0", log + "_sidecars/0")) {
       List<String> real = paths(delta.engine().getFileSystemClient().listFrom(from));
@@ -308,7 +310,7 @@ class NextCommitProbeTest {
   }
 
   Captured captureByPath(
-      io.delta.kernel.engine.Engine with,
+      Engine with,
       String table,
       TableMetadata previous,
       Optional<CapturedDeltaState> state) {
