@@ -132,6 +132,10 @@ final class BackgroundUploads implements AutoCloseable {
                 write(file, overwrite, content);
               } catch (IOException e) {
                 throw new UncheckedIOException("uploading " + file.location() + " failed", e);
+              } catch (RuntimeException e) {
+                // FileIOs report refusals unchecked (create() over an existing file): named too
+                throw new UncheckedIOException(
+                    "uploading " + file.location() + " failed", new IOException(e));
               } finally {
                 IN_FLIGHT.addAndGet(-content.length);
               }
@@ -149,14 +153,27 @@ final class BackgroundUploads implements AutoCloseable {
   private final class HeldFileIO implements FileIO {
     @Override
     public InputFile newInputFile(String path) {
-      byte[] content = held.get(path);
+      byte[] content = held(path);
       return content != null ? new InMemoryInputFile(path, content) : io.newInputFile(path);
     }
 
     @Override
     public InputFile newInputFile(String path, long length) {
+      byte[] content = held(path);
+      return content != null
+          ? new InMemoryInputFile(path, content)
+          : io.newInputFile(path, length);
+    }
+
+    /**
+     * The held bytes of a file, asked for in its own spelling or another: held files are keyed by
+     * the store's output spelling ({@code file:/x} for {@code file:///x} on a Hadoop FileIO).
+     */
+    private byte[] held(String path) {
       byte[] content = held.get(path);
-      return content != null ? new InMemoryInputFile(path, content) : io.newInputFile(path, length);
+      return content != null || held.isEmpty()
+          ? content
+          : held.get(io.newOutputFile(path).location());
     }
 
     @Override
@@ -168,6 +185,8 @@ final class BackgroundUploads implements AutoCloseable {
 
     @Override
     public void deleteFile(String path) {
+      // iceberg-core deletes a capture's own files only after its commit failed; an upload still
+      // running then may store the file again, unreferenced, and the collector removes it later
       held.remove(path);
       io.deleteFile(path);
     }
@@ -218,6 +237,7 @@ final class BackgroundUploads implements AutoCloseable {
     private ByteArrayOutputStream buffer = new ByteArrayOutputStream();
     private PositionOutputStream direct;
     private long length; // once closed: writers ask for the position after closing
+    private boolean failed; // a write failed: what is held is not the whole file
     private boolean closed;
 
     HeldStream(OutputFile file, boolean overwrite) {
@@ -240,15 +260,23 @@ final class BackgroundUploads implements AutoCloseable {
 
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
-      if (direct == null && buffer.size() + (long) len > MAX_FILE_BYTES) {
-        direct = overwrite ? file.createOrOverwrite() : file.create();
-        buffer.writeTo(direct);
-        buffer = null;
+      if (failed) {
+        throw new IOException("an earlier write to " + file.location() + " failed");
       }
-      if (direct != null) {
-        direct.write(b, off, len);
-      } else {
-        buffer.write(b, off, len);
+      try {
+        if (direct == null && buffer.size() + (long) len > MAX_FILE_BYTES) {
+          direct = overwrite ? file.createOrOverwrite() : file.create();
+          buffer.writeTo(direct);
+          buffer = null;
+        }
+        if (direct != null) {
+          direct.write(b, off, len);
+        } else {
+          buffer.write(b, off, len);
+        }
+      } catch (IOException | RuntimeException e) {
+        failed = true; // close() must not upload a part of the file as if it were the whole
+        throw e;
       }
     }
 
@@ -264,8 +292,14 @@ final class BackgroundUploads implements AutoCloseable {
       if (closed) {
         return;
       }
-      length = getPos();
+      length = failed ? 0 : getPos();
       closed = true;
+      if (failed) {
+        if (direct != null) {
+          direct.close(); // the store's stream decides what a failed write leaves
+        }
+        return;
+      }
       if (direct != null) {
         direct.close();
       } else {
