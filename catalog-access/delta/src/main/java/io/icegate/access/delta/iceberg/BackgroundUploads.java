@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.inmemory.InMemoryInputFile;
@@ -41,14 +39,6 @@ final class BackgroundUploads implements AutoCloseable {
 
   private static final AtomicLong IN_FLIGHT = new AtomicLong();
 
-  /** Uploads are short and few per capture; threads are made as captures need them. */
-  private static final ExecutorService UPLOADS =
-      Executors.newCachedThreadPool(
-          task -> {
-            Thread thread = new Thread(task, "icegate-delta-upload");
-            thread.setDaemon(true);
-            return thread;
-          });
 
   private final FileIO io;
   private final Map<String, byte[]> held = new ConcurrentHashMap<>();
@@ -126,7 +116,7 @@ final class BackgroundUploads implements AutoCloseable {
     }
     held.put(file.location(), content);
     started(
-        UPLOADS.submit(
+        CaptureThreads.POOL.submit(
             () -> {
               try {
                 write(file, overwrite, content);

@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.Future;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Metrics;
@@ -377,8 +378,11 @@ public final class DeltaVersionCapture {
         || version.map(v -> v <= previousVersion.get()).orElse(false)) {
       return Optional.empty();
     }
+    // decoded while the commits since are fetched: the commit below reads that list first
+    Future<?> manifests = CaptureThreads.decodeManifestsAhead(previous, target.generatedIo());
     Optional<CommitChanges> commits =
         CommitChanges.read(engine, tablePath, previousVersion.get(), version);
+    CaptureThreads.settled(manifests);
     if (commits.isEmpty()) {
       return Optional.empty();
     }

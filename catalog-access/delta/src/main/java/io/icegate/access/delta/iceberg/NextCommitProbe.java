@@ -16,8 +16,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -37,14 +35,6 @@ import java.util.concurrent.Future;
  */
 final class NextCommitProbe {
 
-  /** The second existence check runs here while the first runs on the capture's thread. */
-  private static final ExecutorService PROBES =
-      Executors.newCachedThreadPool(
-          task -> {
-            Thread thread = new Thread(task, "icegate-delta-probe");
-            thread.setDaemon(true);
-            return thread;
-          });
 
   private NextCommitProbe() {}
 
@@ -89,7 +79,7 @@ final class NextCommitProbe {
       String root = files.resolvePath(tablePath);
       String next = DeltaVersionCapture.commitFile(root, fromExclusive + 1);
       String after = DeltaVersionCapture.commitFile(root, fromExclusive + 2);
-      Future<Optional<FileStatus>> later = PROBES.submit(() -> status(files, after));
+      Future<Optional<FileStatus>> later = CaptureThreads.POOL.submit(() -> status(files, after));
       Optional<Probe> probe = status(files, next).map(commit -> new Probe(commit, later));
       if (probe.isEmpty()) {
         later.cancel(false);

@@ -1,0 +1,55 @@
+package io.icegate.access.delta.iceberg;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * The threads a capture hands short store requests and decoding to while its own thread goes on:
+ * the second existence check of {@link NextCommitProbe}, the uploads of {@link BackgroundUploads}
+ * and the previous manifest list decoded ahead ({@link #decodeManifestsAhead}). Daemon threads,
+ * made as captures need them and gone when idle, so an idle gateway holds none.
+ */
+final class CaptureThreads {
+
+  static final ExecutorService POOL =
+      Executors.newCachedThreadPool(
+          task -> {
+            Thread thread = new Thread(task, "icegate-delta-capture");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  private CaptureThreads() {}
+
+  /**
+   * Decodes the manifest list of {@code previous}'s current snapshot on a pool thread, into the
+   * snapshot itself (iceberg-core keeps a snapshot's manifests once read): the commit of the next
+   * capture reads that list first, and decoding it takes as long as a store request. Call {@link
+   * #settled} before the snapshot is used again; a failure is left for the commit to meet.
+   */
+  static Future<?> decodeManifestsAhead(
+      TableMetadata previous, FileIO io) {
+    if (previous == null || previous.currentSnapshot() == null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    Snapshot snapshot = previous.currentSnapshot();
+    return POOL.submit(() -> snapshot.allManifests(io));
+  }
+
+  /** Waits for {@code work}; what it threw is not reported (the work is redone where it failed). */
+  static void settled(Future<?> work) {
+    try {
+      work.get();
+    } catch (ExecutionException e) {
+      // the caller reads the same list itself and meets the same failure there
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
