@@ -44,7 +44,9 @@ import java.util.stream.Stream;
  *   <li>{@code full}: a first capture of the same version ({@link DeltaVersionCapture}: snapshot,
  *       scan, metrics, manifests, manifest list; no file validation);
  *   <li>{@code incremental}: after one more small commit (one file), the capture of that version
- *       from the full capture's metadata.
+ *       from the full capture's metadata;
+ *   <li>{@code unchanged}: the capture once more, with no commit since (a scheduled refresh of a
+ *       table nobody wrote to): it must return the incremental capture's metadata itself.
  * </ol>
  *
  * Two stores ({@link Store}, the fourth argument, printed first):
@@ -150,7 +152,17 @@ public final class DeltaCaptureBench {
    * @param scan Kernel's scan reading what a reader and the capture read of each file: the baseline
    */
   public record Measurement(
-      int iteration, Cost pathsOnly, Cost scan, Cost full, Cost incremental, int files) {
+      int iteration,
+      Cost pathsOnly,
+      Cost scan,
+      Cost full,
+      Cost incremental,
+      Cost unchanged,
+      int files) {
+    double unchangedOverFull() {
+      return unchanged.millis() / (double) Math.max(1, full.millis());
+    }
+
     double fullOverPathsOnlyCpu() {
       return full.cpuMillis() / (double) Math.max(1, pathsOnly.cpuMillis());
     }
@@ -188,12 +200,14 @@ public final class DeltaCaptureBench {
     System.out.printf(
         Locale.ROOT,
         "median wall full/scan %.2fx, incremental/full %.3fx; median cpu full/scan %.2fx,"
-            + " incremental/full %.3fx; median cpu full/(paths-only scan) %.2fx%n",
+            + " incremental/full %.3fx; median cpu full/(paths-only scan) %.2fx;"
+            + " median wall unchanged/full %.3fx%n",
         median(measurements.stream().map(Measurement::fullOverScan).toList()),
         median(measurements.stream().map(Measurement::incrementalOverFull).toList()),
         median(measurements.stream().map(Measurement::fullOverScanCpu).toList()),
         median(measurements.stream().map(Measurement::incrementalOverFullCpu).toList()),
-        median(measurements.stream().map(Measurement::fullOverPathsOnlyCpu).toList()));
+        median(measurements.stream().map(Measurement::fullOverPathsOnlyCpu).toList()),
+        median(measurements.stream().map(Measurement::unchangedOverFull).toList()));
   }
 
   /** Writes the table, copies it to the store, warms up, measures. */
@@ -239,12 +253,21 @@ public final class DeltaCaptureBench {
         if (!incremental[0].incremental() || incremental[0].addedDataFiles().size() != 1) {
           throw new IllegalStateException("the capture after one commit was not incremental");
         }
+        // and once more with no commit since: what a scheduled refresh of an unchanged table costs
+        Captured[] again = new Captured[1];
+        Cost unchangedCost = timed(() -> again[0] = table.capture(incremental[0], iteration));
+        if (again[0].metadata() != incremental[0].metadata()) {
+          throw new IllegalStateException("the capture with no commit since changed the table");
+        }
         // the next iteration's full capture sees one more file; the baseline scan does too
-        Measurement m = new Measurement(i, pathsOnly, scan, fullCost, incrementalCost, files + i + 1);
+        Measurement m =
+            new Measurement(
+                i, pathsOnly, scan, fullCost, incrementalCost, unchangedCost, files + i + 1);
         out.printf(
             Locale.ROOT,
             "%s: scan %d ms (cpu %d; paths only %d ms, cpu %d), full capture %d ms (cpu %d;"
-                + " %.2fx scan, cpu %.2fx), incremental %d ms (cpu %d; %.3fx full, cpu %.3fx)%n",
+                + " %.2fx scan, cpu %.2fx), incremental %d ms (cpu %d; %.3fx full, cpu %.3fx),"
+                + " unchanged %d ms (cpu %d; %.3fx full)%n",
             i <= 0 ? "warm-up" : "iteration " + i,
             scan.millis(),
             scan.cpuMillis(),
@@ -257,7 +280,10 @@ public final class DeltaCaptureBench {
             incrementalCost.millis(),
             incrementalCost.cpuMillis(),
             m.incrementalOverFull(),
-            m.incrementalOverFullCpu());
+            m.incrementalOverFullCpu(),
+            unchangedCost.millis(),
+            unchangedCost.cpuMillis(),
+            m.unchangedOverFull());
         if (i > 0) {
           measurements.add(m);
         }

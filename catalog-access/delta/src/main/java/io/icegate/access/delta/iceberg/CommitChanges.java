@@ -143,22 +143,34 @@ final class CommitChanges {
    * when empty; the protocol and metadata they set are kept too.
    *
    * @return empty when those commit files are no longer all in the log, or there is none after
-   *     {@code fromExclusive}
+   *     {@code fromExclusive} as a listing shows; {@link #commits()} 0 (no change, {@link
+   *     #endTimestamp()} 0) when the existence checks show none after it while its own commit file
+   *     is still there
    */
   static Optional<CommitChanges> read(
       Engine engine, String tablePath, long fromExclusive, Optional<Long> toInclusive) {
     if (toInclusive.isEmpty()) {
-      // where the one commit since is the newest, it is read without listing the log
+      // where the one commit since is the newest, it is read without listing the log; where there
+      // is none, the log is not read at all
       Optional<NextCommitProbe.Probe> probe = NextCommitProbe.next(engine, tablePath, fromExclusive);
-      if (probe.isPresent()) {
+      if (probe.isPresent() && probe.get().commit().isPresent()) {
         Optional<CommitChanges> read =
             readRange(probe.get().reader(engine), tablePath, fromExclusive, toInclusive);
         if (probe.get().newest()) {
           return read;
         }
+      } else if (probe.isPresent()
+          && probe.get().newest()
+          && NextCommitProbe.kept(engine, tablePath, fromExclusive)) {
+        return Optional.of(none(fromExclusive));
       }
     }
     return readRange(engine, tablePath, fromExclusive, toInclusive);
+  }
+
+  /** No commit after {@code version}: the log's newest is the version itself. */
+  private static CommitChanges none(long version) {
+    return new CommitChanges(List.of(), 0, version, 0, Optional.empty(), Optional.empty());
   }
 
   private static Optional<CommitChanges> readRange(

@@ -386,6 +386,10 @@ public final class DeltaVersionCapture {
     if (commits.isEmpty()) {
       return Optional.empty();
     }
+    if (commits.get().commits() == 0) {
+      // the version captured is still the newest: nothing to load, nothing to write
+      return Optional.of(new Captured(previous, true, List.of(), Set.of(), state.get()));
+    }
     Snapshot snapshot =
         TableManager.loadSnapshot(tablePath)
             .atVersion(commits.get().endVersion())

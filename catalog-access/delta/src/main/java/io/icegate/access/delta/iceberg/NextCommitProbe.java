@@ -39,14 +39,15 @@ final class NextCommitProbe {
   private NextCommitProbe() {}
 
   /**
-   * The commit after a version, and the check that no commit follows it, still running.
+   * The commit after a version, if there is one, and the check that no commit follows it, still
+   * running.
    *
-   * @param commit the commit file of the version after the captured one
+   * @param commit the commit file of the version after the captured one; empty when missing
    */
-  record Probe(FileStatus commit, Future<Optional<FileStatus>> later) {
+  record Probe(Optional<FileStatus> commit, Future<Optional<FileStatus>> later) {
     /**
-     * Whether {@link #commit} was the newest commit when checked; false also when the check
-     * failed (then only a listing says which is newest).
+     * Whether no commit follows {@link #commit} (or the captured version, when there is none);
+     * false also when the check failed (then only a listing says which is newest).
      */
     boolean newest() {
       try {
@@ -61,7 +62,7 @@ final class NextCommitProbe {
 
     /** The engine that reads the commit range ending with {@link #commit} ({@link #listing}). */
     Engine reader(Engine engine) {
-      return listing(engine, commit);
+      return listing(engine, commit.orElseThrow());
     }
   }
 
@@ -69,8 +70,8 @@ final class NextCommitProbe {
    * Checks for the commit files of {@code fromExclusive + 1} and {@code + 2} at once, and returns
    * when the first is known: the caller reads it while the second check goes on.
    *
-   * @return empty when there is no commit after {@code fromExclusive} or the check failed for
-   *     another reason than a missing file: then only a listing says which commits there are
+   * @return empty when a check failed for another reason than a missing file: then only a
+   *     listing says which commits there are
    */
   static Optional<Probe> next(Engine engine, String tablePath, long fromExclusive) {
     FileSystemClient files = engine.getFileSystemClient();
@@ -80,13 +81,24 @@ final class NextCommitProbe {
       String next = DeltaVersionCapture.commitFile(root, fromExclusive + 1);
       String after = DeltaVersionCapture.commitFile(root, fromExclusive + 2);
       Future<Optional<FileStatus>> later = CaptureThreads.POOL.submit(() -> status(files, after));
-      Optional<Probe> probe = status(files, next).map(commit -> new Probe(commit, later));
-      if (probe.isEmpty()) {
-        later.cancel(false);
-      }
-      return probe;
+      return Optional.of(new Probe(status(files, next), later));
     } catch (IOException e) {
       return Optional.empty(); // Kernel's listing meets the same store and says what is wrong
+    }
+  }
+
+  /**
+   * Whether {@code version}'s commit file is in the log: with no commit after it, the log's newest
+   * version is still the one captured. A log without it (cleaned up after a checkpoint, or the
+   * table written anew at its path with fewer versions) is left to a listing.
+   */
+  static boolean kept(Engine engine, String tablePath, long version) {
+    FileSystemClient files = engine.getFileSystemClient();
+    try {
+      return status(files, DeltaVersionCapture.commitFile(files.resolvePath(tablePath), version))
+          .isPresent();
+    } catch (IOException e) {
+      return false;
     }
   }
 

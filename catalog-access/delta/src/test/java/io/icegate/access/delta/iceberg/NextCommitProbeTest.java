@@ -122,13 +122,47 @@ class NextCommitProbeTest {
     assertSame(read, listed(path, v, newest));
   }
 
+  /**
+   * No commit since: the next two commit files are missing and the captured version's is there,
+   * so the answer is "no change" without a listing (an unchanged table's capture reads nothing of
+   * its log). Without the captured version's commit file (cleaned up after a checkpoint, or the
+   * table written anew with fewer versions) the listing decides, as before.
+   */
   @Test
-  void noNewCommitReadsNothing() {
+  void noNewCommitIsNoChangeWithoutAListingWhileTheCapturedCommitIsThere() {
     long v = table("none", 2);
-    assertThat(CommitChanges.read(engine, delta.location("none"), v, Optional.empty())).isEmpty();
-    // only the next commit was looked for by name; its absence leaves the answer to the listing
-    assertThat(engine.checked()).extracting(NextCommitProbeTest::name).contains(commitName(v + 1));
+    String path = delta.location("none");
+    CommitChanges none = CommitChanges.read(engine, path, v, Optional.empty()).orElseThrow();
+    assertThat(none.commits()).isZero();
+    assertThat(none.endVersion()).isEqualTo(v);
+    assertThat(none.changes()).isEmpty();
+    assertThat(none.protocol()).isEmpty();
+    assertThat(none.metadata()).isEmpty();
+    assertThat(engine.logListings()).isZero();
+    assertThat(engine.checked())
+        .extracting(NextCommitProbeTest::name)
+        .contains(commitName(v), commitName(v + 1), commitName(v + 2));
+
+    engine.reset();
+    engine.onCheckOf(commitName(v), CountedEngine.missing());
+    assertThat(CommitChanges.read(engine, path, v, Optional.empty())).isEmpty();
     assertThat(engine.logListings()).isGreaterThanOrEqualTo(1);
+  }
+
+  /** An unchanged table's capture by path returns the previous capture itself, listing nothing. */
+  @Test
+  void anUnchangedTableIsCapturedAsItWasWithoutReadingItsLog() {
+    table("same", 2);
+    Captured first = captureByPath(delta.engine(), "same", null, Optional.empty());
+    engine.reset();
+    Captured again =
+        captureByPath(engine, "same", first.metadata(), Optional.of(first.deltaState()));
+    assertThat(again.metadata()).isSameAs(first.metadata());
+    assertThat(again.addedDataFiles()).isEmpty();
+    assertThat(again.removedDataFiles()).isEmpty();
+    assertThat(again.deltaState().toJson()).isEqualTo(first.deltaState().toJson());
+    // a full load of the version would list the log (and read its checkpoint, if any)
+    assertThat(engine.logListings()).isZero();
   }
 
   /**
@@ -198,12 +232,12 @@ class NextCommitProbeTest {
     String next = engine.getFileSystemClient().resolvePath(DeltaVersionCapture.commitFile(path, v + 1));
 
     NextCommitProbe.Probe alone = NextCommitProbe.next(engine, path, v).orElseThrow();
-    assertThat(alone.commit().getPath()).isEqualTo(next);
+    assertThat(alone.commit().orElseThrow().getPath()).isEqualTo(next);
     assertThat(alone.newest()).isTrue();
 
     lakes.append("probe", "US", 11);
     assertThat(NextCommitProbe.next(engine, path, v).orElseThrow().newest()).isFalse();
-    assertThat(NextCommitProbe.next(engine, path, v + 2)).isEmpty();
+    assertThat(NextCommitProbe.next(engine, path, v + 2).orElseThrow().commit()).isEmpty();
     assertThat(engine.logListings()).isZero();
   }
 
@@ -241,7 +275,7 @@ class NextCommitProbeTest {
     long v = table("listing", 2);
     String path = delta.location("listing");
     NextCommitProbe.Probe probe = NextCommitProbe.next(engine, path, v - 1).orElseThrow();
-    FileStatus commit = probe.commit();
+    FileStatus commit = probe.commit().orElseThrow();
     String log = commit.getPath().substring(0, commit.getPath().lastIndexOf('/') + 1);
     var listing = NextCommitProbe.listing(engine, commit).getFileSystemClient();
 
