@@ -2,6 +2,7 @@ package io.icegate.access.delta.iceberg;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,7 +40,6 @@ final class BackgroundUploads implements AutoCloseable {
 
   private static final AtomicLong IN_FLIGHT = new AtomicLong();
 
-
   private final FileIO io;
   private final Map<String, byte[]> held = new ConcurrentHashMap<>();
   private final List<Future<?>> uploads = new ArrayList<>();
@@ -60,7 +60,25 @@ final class BackgroundUploads implements AutoCloseable {
    * @throws UncheckedIOException when one failed (the first failure; the others are waited for)
    */
   void await() {
-    RuntimeException failure = null;
+    UncheckedIOException failure = waitForAll();
+    if (failure != null) {
+      throw failure;
+    }
+    if (Thread.currentThread().isInterrupted()) {
+      throw new UncheckedIOException(
+          new InterruptedIOException("interrupted waiting for a capture's uploads"));
+    }
+  }
+
+  /** Waits for the uploads still running, without failing: a failed capture leaves none behind. */
+  @Override
+  public void close() {
+    waitForAll();
+  }
+
+  /** Waits for each upload (until interrupted); the first failure, or null. */
+  private UncheckedIOException waitForAll() {
+    UncheckedIOException failure = null;
     for (Future<?> upload : started()) {
       try {
         upload.get();
@@ -70,33 +88,14 @@ final class BackgroundUploads implements AutoCloseable {
               e.getCause() instanceof UncheckedIOException unchecked
                   ? unchecked
                   : new UncheckedIOException(
-                      "uploading a capture's file failed",
-                      e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
+                      "uploading a capture's file failed", new IOException(e.getCause()));
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new UncheckedIOException(
-            new java.io.InterruptedIOException("interrupted waiting for a capture's uploads"));
+        return failure;
       }
     }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  /** Waits for the uploads still running, without failing: a failed capture leaves none behind. */
-  @Override
-  public void close() {
-    for (Future<?> upload : started()) {
-      try {
-        upload.get();
-      } catch (ExecutionException e) {
-        // the capture failed already or await() reported it
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
-    }
+    return failure;
   }
 
   private synchronized List<Future<?>> started() {
