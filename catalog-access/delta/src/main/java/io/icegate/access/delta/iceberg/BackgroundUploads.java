@@ -121,6 +121,9 @@ final class BackgroundUploads implements AutoCloseable {
                 write(file, overwrite, content);
               } catch (IOException e) {
                 throw new UncheckedIOException("uploading " + file.location() + " failed", e);
+              } catch (UncheckedIOException e) {
+                throw new UncheckedIOException(
+                    "uploading " + file.location() + " failed", e.getCause());
               } catch (RuntimeException e) {
                 // FileIOs report refusals unchecked (create() over an existing file): named too
                 throw new UncheckedIOException(

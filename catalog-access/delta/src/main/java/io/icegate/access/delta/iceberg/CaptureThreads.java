@@ -3,7 +3,9 @@ package io.icegate.access.delta.iceberg;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Future;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
@@ -13,17 +15,36 @@ import org.apache.iceberg.io.FileIO;
  * The threads a capture hands short store requests and decoding to while its own thread goes on:
  * the second existence check of {@link NextCommitProbe}, the uploads of {@link BackgroundUploads}
  * and the previous manifest list decoded ahead ({@link #decodeManifestsAhead}). Daemon threads,
- * made as captures need them and gone when idle, so an idle gateway holds none.
+ * made as captures need them (a bounded number) and gone when idle, so an idle gateway holds
+ * none.
  */
 final class CaptureThreads {
 
-  static final ExecutorService POOL =
-      Executors.newCachedThreadPool(
-          task -> {
-            Thread thread = new Thread(task, "icegate-delta-capture");
-            thread.setDaemon(true);
-            return thread;
-          });
+  /** The most threads at once, over every capture of the process. */
+  static final int MAX_THREADS = 16;
+
+  /**
+   * At most {@link #MAX_THREADS}; more work waits in line (no task waits for another, so the line
+   * always drains). Idle threads end after a minute.
+   */
+  static final ExecutorService POOL = pool();
+
+  private static ExecutorService pool() {
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            MAX_THREADS,
+            MAX_THREADS,
+            60,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            task -> {
+              Thread thread = new Thread(task, "icegate-delta-capture");
+              thread.setDaemon(true);
+              return thread;
+            });
+    pool.allowCoreThreadTimeOut(true);
+    return pool;
+  }
 
   private CaptureThreads() {}
 

@@ -380,9 +380,12 @@ public final class DeltaVersionCapture {
     }
     // decoded while the commits since are fetched: the commit below reads that list first
     Future<?> manifests = CaptureThreads.decodeManifestsAhead(previous, target.generatedIo());
-    Optional<CommitChanges> commits =
-        CommitChanges.read(engine, tablePath, previousVersion.get(), version);
-    CaptureThreads.settled(manifests);
+    Optional<CommitChanges> commits;
+    try {
+      commits = CommitChanges.read(engine, tablePath, previousVersion.get(), version);
+    } finally {
+      CaptureThreads.settled(manifests); // never left writing into a snapshot a caller holds
+    }
     if (commits.isEmpty()) {
       return Optional.empty();
     }

@@ -13,10 +13,13 @@ import io.delta.kernel.utils.FileStatus;
 import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The one commit after a captured version, found by asking for two commit files by name at once
@@ -35,6 +38,13 @@ import java.util.concurrent.Future;
  */
 final class NextCommitProbe {
 
+  /**
+   * How long the check for the commit after the next one may take once the next one was read: it
+   * was sent at the same time as the first, so a longer wait means a stuck request, and Kernel's
+   * listing answers instead of holding the capture for the socket timeout.
+   */
+  static final Duration SECOND_CHECK_WAIT = Duration.ofSeconds(1);
+
 
   private NextCommitProbe() {}
 
@@ -51,8 +61,11 @@ final class NextCommitProbe {
      */
     boolean newest() {
       try {
-        return later.get().isEmpty();
+        return later.get(SECOND_CHECK_WAIT.toMillis(), TimeUnit.MILLISECONDS).isEmpty();
       } catch (ExecutionException e) {
+        return false;
+      } catch (TimeoutException e) {
+        later.cancel(true); // a stuck request: the listing answers instead
         return false;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -81,9 +94,16 @@ final class NextCommitProbe {
       String next = DeltaVersionCapture.commitFile(root, fromExclusive + 1);
       String after = DeltaVersionCapture.commitFile(root, fromExclusive + 2);
       Future<Optional<FileStatus>> later = CaptureThreads.POOL.submit(() -> status(files, after));
-      return Optional.of(new Probe(status(files, next), later));
-    } catch (IOException e) {
-      return Optional.empty(); // Kernel's listing meets the same store and says what is wrong
+      try {
+        return Optional.of(new Probe(status(files, next), later));
+      } catch (IOException | RuntimeException e) {
+        later.cancel(true);
+        throw e;
+      }
+    } catch (IOException | RuntimeException e) {
+      // a refusal of any kind (file systems report some unchecked): Kernel's listing meets the
+      // same store and says what is wrong
+      return Optional.empty();
     }
   }
 
@@ -97,7 +117,7 @@ final class NextCommitProbe {
     try {
       return status(files, DeltaVersionCapture.commitFile(files.resolvePath(tablePath), version))
           .isPresent();
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
       return false;
     }
   }

@@ -1,5 +1,9 @@
 package io.icegate.access.delta.iceberg;
 
+import java.util.concurrent.CountDownLatch;
+import java.time.Duration;
+import java.io.FileNotFoundException;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static io.icegate.access.delta.iceberg.CountedEngine.commitName;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -264,6 +268,66 @@ class NextCommitProbeTest {
     assertThat(read.endVersion()).isEqualTo(newest);
     engine.reset();
     assertSame(read, listed(path, v, newest));
+  }
+
+  /**
+   * A file system may report a refused check unchecked (not every client maps its errors to
+   * IOException): the next commit's refusal leaves the answer to Kernel's listing, like the
+   * second commit's.
+   */
+  @Test
+  void anUncheckedRefusalOfEitherCheckFallsBackToTheListing() {
+    long v = table("unchecked", 1);
+    long one = lakes.append("unchecked", "EU", 10);
+    String path = delta.location("unchecked");
+    CommitChanges expected = listed(path, v, one);
+    for (long refused : List.of(v + 1, v + 2)) {
+      engine.reset();
+      engine.onCheckOf(
+          commitName(refused),
+          (p, real) -> {
+            throw new IllegalStateException("403 Forbidden " + p);
+          });
+      CommitChanges read = CommitChanges.read(engine, path, v, Optional.empty()).orElseThrow();
+      assertThat(engine.logListings()).as("refused check of %d", refused).isGreaterThanOrEqualTo(1);
+      assertSame(read, expected);
+    }
+  }
+
+  /**
+   * A check for the second commit that never answers (a stuck request) does not hold the read:
+   * after {@link NextCommitProbe#SECOND_CHECK_WAIT} the listing answers, with the same result.
+   * The check stays blocked until the read has returned, so a read that waited for it would never
+   * return (the test's timeout).
+   */
+  @Test
+  void aStuckSecondCheckGivesWayToTheListing() throws Exception {
+    long v = table("stuck", 1);
+    long one = lakes.append("stuck", "EU", 10);
+    String path = delta.location("stuck");
+    CommitChanges expected = listed(path, v, one);
+    CountDownLatch released = new CountDownLatch(1);
+    engine.reset();
+    engine.onCheckOf(
+        commitName(v + 2),
+        (p, real) -> {
+          try {
+            released.await();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // cancelled by the reader: answer nothing more
+          }
+          throw new FileNotFoundException(p);
+        });
+    try {
+      CommitChanges read =
+          assertTimeoutPreemptively(
+              Duration.ofSeconds(60),
+              () -> CommitChanges.read(engine, path, v, Optional.empty()).orElseThrow());
+      assertThat(engine.logListings()).isGreaterThanOrEqualTo(1);
+      assertSame(read, expected);
+    } finally {
+      released.countDown();
+    }
   }
 
   /**
