@@ -1,16 +1,10 @@
 package io.icegate.access.delta.iceberg;
 
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.engine.ExpressionHandler;
-import io.delta.kernel.engine.FileReadRequest;
 import io.delta.kernel.engine.FileSystemClient;
-import io.delta.kernel.engine.JsonHandler;
-import io.delta.kernel.engine.MetricsReporter;
-import io.delta.kernel.engine.ParquetHandler;
 import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
-import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.time.Duration;
@@ -137,38 +131,17 @@ final class NextCommitProbe {
    * that ends with it. Everything else, reading the commit included, is {@code engine}'s.
    */
   static Engine listing(Engine engine, FileStatus commit) {
-    return new ListedEngine(engine, new ListedFiles(engine.getFileSystemClient(), commit));
+    return new ForwardingEngine(engine, new ListedFiles(engine.getFileSystemClient(), commit));
   }
 
-  private record ListedEngine(Engine engine, FileSystemClient files) implements Engine {
-    @Override
-    public ExpressionHandler getExpressionHandler() {
-      return engine.getExpressionHandler();
+  private static final class ListedFiles extends ForwardingEngine.Files {
+    private final FileStatus commit;
+
+    ListedFiles(FileSystemClient files, FileStatus commit) {
+      super(files);
+      this.commit = commit;
     }
 
-    @Override
-    public JsonHandler getJsonHandler() {
-      return engine.getJsonHandler();
-    }
-
-    @Override
-    public FileSystemClient getFileSystemClient() {
-      return files;
-    }
-
-    @Override
-    public ParquetHandler getParquetHandler() {
-      return engine.getParquetHandler();
-    }
-
-    @Override
-    public List<MetricsReporter> getMetricsReporters() {
-      return engine.getMetricsReporters();
-    }
-  }
-
-  private record ListedFiles(FileSystemClient files, FileStatus commit)
-      implements FileSystemClient {
     @Override
     public CloseableIterator<FileStatus> listFrom(String filePath) throws IOException {
       String commitPath = commit.getPath();
@@ -183,38 +156,6 @@ final class NextCommitProbe {
 
     private static String name(String path) {
       return path.substring(path.lastIndexOf('/') + 1);
-    }
-
-    @Override
-    public String resolvePath(String path) throws IOException {
-      return files.resolvePath(path);
-    }
-
-    @Override
-    public CloseableIterator<ByteArrayInputStream> readFiles(
-        CloseableIterator<FileReadRequest> readRequests) throws IOException {
-      return files.readFiles(readRequests);
-    }
-
-    @Override
-    public boolean mkdirs(String path) throws IOException {
-      return files.mkdirs(path);
-    }
-
-    @Override
-    public boolean delete(String path) throws IOException {
-      return files.delete(path);
-    }
-
-    @Override
-    public FileStatus getFileStatus(String path) throws IOException {
-      return files.getFileStatus(path);
-    }
-
-    @Override
-    public void copyFileAtomically(String srcPath, String destPath, boolean overwrite)
-        throws IOException {
-      files.copyFileAtomically(srcPath, destPath, overwrite);
     }
   }
 }

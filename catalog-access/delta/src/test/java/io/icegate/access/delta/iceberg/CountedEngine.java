@@ -1,15 +1,9 @@
 package io.icegate.access.delta.iceberg;
 
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.engine.ExpressionHandler;
-import io.delta.kernel.engine.FileReadRequest;
 import io.delta.kernel.engine.FileSystemClient;
-import io.delta.kernel.engine.JsonHandler;
-import io.delta.kernel.engine.MetricsReporter;
-import io.delta.kernel.engine.ParquetHandler;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
-import java.io.ByteArrayInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -25,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * followed by an action (a commit landing just before or just after the check). Everything else is
  * the wrapped engine's, so what Kernel reads is the real table.
  */
-final class CountedEngine implements Engine {
+final class CountedEngine extends ForwardingEngine {
 
   /** How one existence check is answered; {@code real} is the wrapped engine's client. */
   @FunctionalInterface
@@ -66,15 +60,20 @@ final class CountedEngine implements Engine {
     };
   }
 
-  private final Engine engine;
-  private final Files files;
-  private final AtomicInteger logListings = new AtomicInteger();
-  private final List<String> checked = new ArrayList<>();
-  private final Map<String, Check> checks = new ConcurrentHashMap<>();
+  private final AtomicInteger logListings;
+  private final List<String> checked;
+  private final Map<String, Check> checks;
 
   CountedEngine(Engine engine) {
-    this.engine = engine;
-    this.files = new Files(engine.getFileSystemClient());
+    this(engine, new AtomicInteger(), new ArrayList<>(), new ConcurrentHashMap<>());
+  }
+
+  private CountedEngine(
+      Engine engine, AtomicInteger logListings, List<String> checked, Map<String, Check> checks) {
+    super(engine, new Counted(engine.getFileSystemClient(), logListings, checked, checks));
+    this.logListings = logListings;
+    this.checked = checked;
+    this.checks = checks;
   }
 
   /** How many times a {@code _delta_log/} directory was listed since the last {@link #reset}. */
@@ -109,36 +108,21 @@ final class CountedEngine implements Engine {
     return String.format("%020d.json", version);
   }
 
-  @Override
-  public ExpressionHandler getExpressionHandler() {
-    return engine.getExpressionHandler();
-  }
+  /** Kernel's file system client, with log listings counted and existence checks steered. */
+  private static final class Counted extends ForwardingEngine.Files {
+    private final AtomicInteger logListings;
+    private final List<String> checked;
+    private final Map<String, Check> checks;
 
-  @Override
-  public JsonHandler getJsonHandler() {
-    return engine.getJsonHandler();
-  }
-
-  @Override
-  public FileSystemClient getFileSystemClient() {
-    return files;
-  }
-
-  @Override
-  public ParquetHandler getParquetHandler() {
-    return engine.getParquetHandler();
-  }
-
-  @Override
-  public List<MetricsReporter> getMetricsReporters() {
-    return engine.getMetricsReporters();
-  }
-
-  private final class Files implements FileSystemClient {
-    private final FileSystemClient files;
-
-    Files(FileSystemClient files) {
-      this.files = files;
+    Counted(
+        FileSystemClient files,
+        AtomicInteger logListings,
+        List<String> checked,
+        Map<String, Check> checks) {
+      super(files);
+      this.logListings = logListings;
+      this.checked = checked;
+      this.checks = checks;
     }
 
     @Override
@@ -158,33 +142,6 @@ final class CountedEngine implements Engine {
       }
       Check check = checks.get(path.substring(path.lastIndexOf('/') + 1));
       return check != null ? check.answer(path, files) : files.getFileStatus(path);
-    }
-
-    @Override
-    public String resolvePath(String path) throws IOException {
-      return files.resolvePath(path);
-    }
-
-    @Override
-    public CloseableIterator<ByteArrayInputStream> readFiles(
-        CloseableIterator<FileReadRequest> readRequests) throws IOException {
-      return files.readFiles(readRequests);
-    }
-
-    @Override
-    public boolean mkdirs(String path) throws IOException {
-      return files.mkdirs(path);
-    }
-
-    @Override
-    public boolean delete(String path) throws IOException {
-      return files.delete(path);
-    }
-
-    @Override
-    public void copyFileAtomically(String srcPath, String destPath, boolean overwrite)
-        throws IOException {
-      files.copyFileAtomically(srcPath, destPath, overwrite);
     }
   }
 }
