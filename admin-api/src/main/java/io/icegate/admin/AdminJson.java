@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -20,6 +21,7 @@ import io.icegate.admin.model.InvalidMemberException;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
@@ -144,6 +146,12 @@ public final class AdminJson {
           ? " in " + path(mapping) : "";
       return malformed("duplicate member " + duplicate + where);
     }
+    if (e instanceof InvalidFormatException invalid && !invalid.getPath().isEmpty()
+        && invalid.getTargetType() != null && invalid.getTargetType().isEnum()) {
+      // the accepted values, as the body spells them; never the value given
+      return malformed("member " + path(invalid) + " must be one of "
+          + enumValues(invalid.getTargetType()));
+    }
     if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
       IcegateException coded = modelCheck(mapping.getCause());
       if (coded != null) {
@@ -156,6 +164,19 @@ public final class AdminJson {
       return coded != null ? coded : malformed("the body is not the expected JSON object");
     }
     return malformed("the body is not valid JSON");
+  }
+
+  /** An enum's values as the mapper writes them (its JSON names), e.g. {@code [UNITY, ...]}. */
+  private static String enumValues(Class<?> type) {
+    return Arrays.stream(type.getEnumConstants())
+        .map(value -> {
+          try {
+            return MAPPER.writeValueAsString(value).replace("\"", "");
+          } catch (JsonProcessingException e) {
+            return String.valueOf(value);
+          }
+        })
+        .collect(Collectors.joining(", ", "[", "]"));
   }
 
   /**

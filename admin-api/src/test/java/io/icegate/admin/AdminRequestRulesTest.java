@@ -141,6 +141,17 @@ class AdminRequestRulesTest {
     assertThat(server.send("GET", base + "/catalogs", null).body()).doesNotContain("\"dup\"");
   }
 
+  /** Tryout: an unknown integration type was "missing or has the wrong type or value". */
+  @Test
+  void anUnknownEnumValueIsAnsweredWithTheAcceptedValuesNotTheValueGiven() {
+    JsonNode problem = assertProblem(server.send("POST", base + "/integrations",
+        "{\"displayName\":\"m2\",\"type\":\"KAFKA-hush\","
+            + "\"uri\":\"https://example.com/api\"}"), 400, "MALFORMED_REQUEST");
+    assertThat(problem.get("detail").asText())
+        .contains("member type must be one of [ICEBERG_REST, UNITY, DELTA_SHARING]")
+        .doesNotContain("hush");
+  }
+
   /** Tryout: an ETag whose quotes a shell stripped got a bare 412 with nothing to go on. */
   @Test
   void anUnquotedTagIs412SayingToQuoteItAndSeveralLinesAreOneList() {
