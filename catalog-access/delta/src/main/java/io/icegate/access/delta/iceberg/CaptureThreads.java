@@ -54,8 +54,7 @@ final class CaptureThreads {
    * capture reads that list first, and decoding it takes as long as a store request. Call {@link
    * #settled} before the snapshot is used again; a failure is left for the commit to meet.
    */
-  static Future<?> decodeManifestsAhead(
-      TableMetadata previous, FileIO io) {
+  static Future<?> decodeManifestsAhead(TableMetadata previous, FileIO io) {
     if (previous == null || previous.currentSnapshot() == null) {
       return CompletableFuture.completedFuture(null);
     }

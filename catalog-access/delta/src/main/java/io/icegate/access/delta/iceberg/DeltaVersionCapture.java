@@ -361,9 +361,10 @@ public final class DeltaVersionCapture {
 
   /**
    * The capture from the commits since {@code previous} alone, the version loaded with the
-   * protocol and metadata of the previous capture's state and those commits changed; empty when
-   * that cannot be done (no previous capture of this table, no state, no new commit, the commits
-   * since are cleaned up).
+   * protocol and metadata of the previous capture's state and those commits changed; {@code
+   * previous} itself when the log holds no commit since ({@link CommitChanges#read}); empty when
+   * that cannot be done (no previous capture of this table, no state, no new commit as a listing
+   * shows, the commits since are cleaned up).
    */
   private static Optional<Captured> sincePrevious(
       Engine engine,

@@ -39,7 +39,6 @@ final class NextCommitProbe {
    */
   static final Duration SECOND_CHECK_WAIT = Duration.ofSeconds(1);
 
-
   private NextCommitProbe() {}
 
   /**
