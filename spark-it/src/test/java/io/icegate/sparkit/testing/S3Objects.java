@@ -56,8 +56,8 @@ public final class S3Objects {
 
   /**
    * Copies every file under {@code directory} to {@code prefix} ({@code s3://bucket/key}), keeping
-   * relative paths, overwriting what is there: how a test puts a table written on local disk onto
-   * the object store.
+   * relative paths, that is not there yet ({@code _last_checkpoint} is overwritten): how a test
+   * puts a table written on local disk onto the object store, and each later commit's files.
    *
    * @param fileIoProperties as {@link #list}
    */
@@ -67,6 +67,13 @@ public final class S3Objects {
       io.initialize(new HashMap<>(fileIoProperties));
       for (Path file : files.filter(Files::isRegularFile).toList()) {
         String key = directory.relativize(file).toString().replace(File.separatorChar, '/');
+        // as a writer on the bucket leaves a table: its files are written once (a rewrite would
+        // give a commit file a new modification time no real log shows); _last_checkpoint is
+        // the one file Delta overwrites
+        if (!file.getFileName().toString().equals("_last_checkpoint")
+            && io.newInputFile(prefix + "/" + key).exists()) {
+          continue;
+        }
         try (OutputStream out = io.newOutputFile(prefix + "/" + key).createOrOverwrite()) {
           Files.copy(file, out);
         }

@@ -21,13 +21,20 @@ final class CaptureBase {
 
   private CaptureBase() {}
 
-  /** The previous capture (or a new table) with this version's schema, spec and properties. */
+  /**
+   * The previous capture (or a new table) with this version's schema, spec and properties.
+   *
+   * @param dropSnapshots whether the snapshots captured before cannot be served with this version's
+   *     schema or are not this table's: column mapping was enabled on the existing table ({@link
+   *     StableSchema.Mapped#renumbered}), or a new Delta table was written at the path
+   */
   static TableMetadata of(
       TableMetadata previous,
       StableSchema.Mapped mapped,
       PartitionSpec spec,
       String tablePath,
-      String tableIdentity) {
+      String tableIdentity,
+      boolean dropSnapshots) {
     Map<String, String> properties = new HashMap<>();
     properties.put(
         TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapped.nameMapping()));
@@ -49,12 +56,13 @@ final class CaptureBase {
         builder.removeProperties(legacy);
       }
     }
-    if (previous != null && mapped.renumbered()) {
+    if (previous != null && dropSnapshots) {
       // column mapping was enabled on the existing table: Delta renumbered its columns and the
       // files written since carry the new ids. Snapshots captured before would read the old files
       // through the one name mapping, now on the new ids, and show their columns as missing:
-      // wrong rows. Dropped instead, so time travel to them fails; the schemas stay, so no id is
-      // ever given to another column
+      // wrong rows. A new table at the path: the snapshots before are another table's rows.
+      // Dropped instead, so time travel to them fails; the schemas stay, so no id is ever given
+      // to another column
       builder.removeSnapshots(previous.snapshots());
     }
     return builder

@@ -35,7 +35,8 @@ import org.apache.iceberg.TableMetadata;
  * <p>The text is icegate's own small JSON of the fields Kernel's {@link Protocol} and {@link
  * Metadata} hold (protocol: versions and features; metadata: id, name, description, format,
  * schema string, partition columns, creation time, configuration), so it does not depend on Kernel
- * serializing its internal actions.
+ * serializing its internal actions, and the captured version's commit file as the store stated it
+ * ({@link CommitStamp}): how the next capture tells that the log is still the one captured.
  */
 public final class CapturedDeltaState {
 
@@ -55,10 +56,30 @@ public final class CapturedDeltaState {
 
   private final Protocol protocol;
   private final Metadata metadata;
+  private final Optional<CommitStamp> commit;
 
   CapturedDeltaState(Protocol protocol, Metadata metadata) {
+    this(protocol, metadata, Optional.empty());
+  }
+
+  CapturedDeltaState(Protocol protocol, Metadata metadata, Optional<CommitStamp> commit) {
     this.protocol = protocol;
     this.metadata = metadata;
+    this.commit = commit;
+  }
+
+  /** This state with the captured version's commit file as the store stated it. */
+  CapturedDeltaState withCommit(Optional<CommitStamp> stamp) {
+    return new CapturedDeltaState(protocol, metadata, stamp);
+  }
+
+  /**
+   * The captured version's commit file as the store stated it when the capture read the log;
+   * empty for a state recorded before icegate kept it (or when the file could not be stated): then
+   * the next capture cannot tell that the log is still this table's and loads the version in full.
+   */
+  Optional<CommitStamp> commit() {
+    return commit;
   }
 
   Protocol protocol() {
@@ -74,6 +95,7 @@ public final class CapturedDeltaState {
     ObjectNode state = JSON.createObjectNode();
     state.set("protocol", protocolJson());
     state.set("metadata", metadataJson());
+    commit.ifPresent(c -> state.set("commit", c.toJson(JSON)));
     return state.toString();
   }
 
@@ -84,7 +106,8 @@ public final class CapturedDeltaState {
   public static Optional<CapturedDeltaState> parse(String json) {
     try {
       JsonNode state = JSON.readTree(json);
-      return read(state.path("protocol"), state.path("metadata"));
+      return read(state.path("protocol"), state.path("metadata"))
+          .map(s -> s.withCommit(CommitStamp.fromJson(state.path("commit"))));
     } catch (JsonProcessingException | RuntimeException e) {
       return Optional.empty();
     }

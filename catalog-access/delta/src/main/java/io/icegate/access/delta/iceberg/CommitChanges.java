@@ -76,6 +76,8 @@ final class CommitChanges {
   private final long endTimestamp;
   private final Optional<Protocol> protocol;
   private final Optional<Metadata> metadata;
+  private final Optional<FileStatus> startCommit;
+  private final Optional<FileStatus> endCommit;
 
   private CommitChanges(
       List<Change> changes,
@@ -83,13 +85,23 @@ final class CommitChanges {
       long endVersion,
       long endTimestamp,
       Optional<Protocol> protocol,
-      Optional<Metadata> metadata) {
+      Optional<Metadata> metadata,
+      Optional<FileStatus> startCommit,
+      Optional<FileStatus> endCommit) {
     this.changes = changes;
     this.commits = commits;
     this.endVersion = endVersion;
     this.endTimestamp = endTimestamp;
     this.protocol = protocol;
     this.metadata = metadata;
+    this.startCommit = startCommit;
+    this.endCommit = endCommit;
+  }
+
+  /** These changes, with the commit files of the start and end versions as the store stated them. */
+  private CommitChanges stated(Optional<FileStatus> start, Optional<FileStatus> end) {
+    return new CommitChanges(
+        changes, commits, endVersion, endTimestamp, protocol, metadata, start, end);
   }
 
   /** The changed paths, in the order they were first touched. */
@@ -127,6 +139,19 @@ final class CommitChanges {
   }
 
   /**
+   * The commit file of the version the range starts after, as the store stated it while the range
+   * was read; empty when it was not asked for (a listing read the range).
+   */
+  Optional<FileStatus> startCommit() {
+    return startCommit;
+  }
+
+  /** The commit file of {@link #endVersion()} as the store stated it; empty when not asked for. */
+  Optional<FileStatus> endCommit() {
+    return endCommit;
+  }
+
+  /**
    * Reads commits {@code fromExclusive + 1} to {@code toInclusive}.
    *
    * @return empty when those commit files are no longer all in the log (cleaned up after a
@@ -145,7 +170,8 @@ final class CommitChanges {
    * @return empty when those commit files are no longer all in the log, or there is none after
    *     {@code fromExclusive} as a listing shows; {@link #commits()} 0 (no change, {@link
    *     #endTimestamp()} 0) when the existence checks show none after it while its own commit file
-   *     is still there
+   *     is still there. Where the checks answered, {@link #startCommit()} and {@link #endCommit()}
+   *     say what they found
    */
   static Optional<CommitChanges> read(
       Engine engine, String tablePath, long fromExclusive, Optional<Long> toInclusive) {
@@ -157,12 +183,15 @@ final class CommitChanges {
         Optional<CommitChanges> read =
             readRange(probe.get().reader(engine), tablePath, fromExclusive, toInclusive);
         if (probe.get().newest()) {
-          return read;
+          Optional<FileStatus> start = probe.get().capturedCommit();
+          Optional<FileStatus> end = probe.get().commit().map(WholeFileReads.WholeFile::status);
+          return read.map(r -> r.stated(start, end));
         }
-      } else if (probe.isPresent()
-          && probe.get().newest()
-          && NextCommitProbe.kept(engine, tablePath, fromExclusive)) {
-        return Optional.of(none(fromExclusive));
+      } else if (probe.isPresent() && probe.get().newest()) {
+        Optional<FileStatus> kept = probe.get().capturedCommit();
+        if (kept.isPresent()) {
+          return Optional.of(none(fromExclusive).stated(kept, kept));
+        }
       }
     }
     return readRange(engine, tablePath, fromExclusive, toInclusive);
@@ -170,7 +199,9 @@ final class CommitChanges {
 
   /** No commit after {@code version}: the log's newest is the version itself. */
   private static CommitChanges none(long version) {
-    return new CommitChanges(List.of(), 0, version, 0, Optional.empty(), Optional.empty());
+    return new CommitChanges(
+        List.of(), 0, version, 0, Optional.empty(), Optional.empty(), Optional.empty(),
+        Optional.empty());
   }
 
   private static Optional<CommitChanges> readRange(
@@ -247,7 +278,9 @@ final class CommitChanges {
             range.getEndVersion(),
             endTimestamp,
             Optional.ofNullable(protocol),
-            Optional.ofNullable(metadata)));
+            Optional.ofNullable(metadata),
+            Optional.empty(),
+            Optional.empty()));
   }
 
   private static void removed(Map<String, Change> byPath, AddFilePaths root, RemoveFile remove) {

@@ -162,22 +162,33 @@ public final class DeltaVersionCapture {
    */
   public static Captured captureChanges(
       Engine engine, Snapshot snapshot, TableMetadata previous, Target target) {
-    return capture(engine, snapshot, previous, target, Optional.empty());
+    return capture(engine, snapshot, previous, Optional.empty(), target, Optional.empty());
   }
 
-  /** As above, with the commits since the previous capture when they were read already. */
+  /**
+   * As above, with the previous capture's Delta state, when known, and the commits since the
+   * previous capture when they were read already.
+   */
   private static Captured capture(
       Engine engine,
       Snapshot snapshot,
       TableMetadata previous,
+      Optional<CapturedDeltaState> previousState,
       Target target,
       Optional<CommitChanges> commitsRead) {
     long version = snapshot.getVersion();
+    Future<Optional<CommitStamp>> stamp = CommitStamps.of(engine, snapshot, commitsRead);
     CapturedDeltaState state =
         new CapturedDeltaState(snapshot.getProtocol(), snapshot.getMetadata());
+    // a new table at the previous one's path (another Delta table id): nothing captured before is
+    // this table's, neither its files nor its versions
+    boolean recreated =
+        previousState.isPresent()
+            && !previousState.get().metadata().getId().equals(snapshot.getMetadata().getId());
     Optional<Long> previousVersion = capturedVersion(previous);
-    if (previousVersion.isPresent() && previousVersion.get() == version) {
-      return new Captured(previous, true, List.of(), Set.of(), state);
+    if (previousVersion.isPresent() && previousVersion.get() == version && !recreated) {
+      return new Captured(
+          previous, true, List.of(), Set.of(), state.withCommit(CommitStamps.settled(stamp)));
     }
     String tablePath = snapshot.getPath();
     String commitFile = commitFile(tablePath, version);
@@ -198,7 +209,8 @@ public final class DeltaVersionCapture {
                         snapshot.getPartitionColumnNames(),
                         tablePath))),
             tablePath,
-            target.tableIdentity());
+            target.tableIdentity(),
+            mapped.renumbered() || recreated);
     PartitionSpec spec = base.spec();
 
     Optional<CommitChanges> commits =
@@ -207,6 +219,7 @@ public final class DeltaVersionCapture {
                 && tablePath.equals(previous.property(DELTA_TABLE, null))
                 && previous.spec().specId() == spec.specId()
                 && !mapped.renumbered()
+                && !recreated
             ? commitsRead
                 .or(() -> CommitChanges.read(engine, tablePath, previousVersion.get(), version))
                 .filter(c -> c.endVersion() == version && locatable(c, spec))
@@ -224,7 +237,7 @@ public final class DeltaVersionCapture {
               commits,
               small ? uploads.io() : target.generatedIo(),
               commitFile,
-              state);
+              state.withCommit(CommitStamps.settled(stamp)));
       uploads.await();
       return captured;
     }
@@ -356,7 +369,7 @@ public final class DeltaVersionCapture {
       }
       throw e;
     }
-    return captureChanges(engine, snapshot, previous, target);
+    return capture(engine, snapshot, previous, previousState, target, Optional.empty());
   }
 
   /**
@@ -387,8 +400,8 @@ public final class DeltaVersionCapture {
     } finally {
       CaptureThreads.settled(manifests); // never left writing into a snapshot a caller holds
     }
-    if (commits.isEmpty()) {
-      return Optional.empty();
+    if (commits.isEmpty() || !CommitStamps.sameLog(engine, tablePath, state.get(), commits.get())) {
+      return Optional.empty(); // cleaned up, or the table was written anew: load it in full
     }
     if (commits.get().commits() == 0) {
       // the version captured is still the newest: nothing to load, nothing to write
@@ -404,7 +417,7 @@ public final class DeltaVersionCapture {
     if (!snapshot.getPath().equals(previous.property(DELTA_TABLE, null))) {
       return Optional.empty(); // the state is another table's: load this one in full
     }
-    return Optional.of(capture(engine, snapshot, previous, target, commits));
+    return Optional.of(capture(engine, snapshot, previous, state, target, commits));
   }
 
   /** The Delta version the capture's current snapshot shows, if it is one of ours. */

@@ -2,14 +2,17 @@ package io.icegate.access.delta.iceberg;
 
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.engine.FileSystemClient;
+import io.delta.kernel.engine.JsonHandler;
 import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.icegate.access.delta.iceberg.WholeFileReads.WholeFile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +24,12 @@ import java.util.concurrent.TimeoutException;
  * about one commit between two captures; listing {@code _delta_log/} for it is the dearest
  * request of an incremental capture (an object store's LIST, a few times a HEAD's cost on
  * s3proxy; Hadoop's local file system stats every log file). The first check answers on the
- * capture's thread; Kernel reads that commit while the second is still on its way.
+ * capture's thread; Kernel reads that commit while the second is still on its way. Where the
+ * store reads a small file whole in one request ({@link WholeFileReads}), the first check is that
+ * read, and Kernel parses the commit from memory ({@link FetchedCommitJson}): no request follows.
+ * A third check, also sent at once, states the captured version's own commit file: with no commit
+ * since it shows the log still ends there, and it tells whether the log is still the one captured
+ * ({@link CommitStamp}).
  *
  * <p>Commit files are written once under their version's name and never out of order (each is
  * created only if absent, after the one before it), so "version {@code v + 1} exists and {@code v
@@ -33,50 +41,88 @@ import java.util.concurrent.TimeoutException;
 final class NextCommitProbe {
 
   /**
-   * How long the check for the commit after the next one may take once the next one was read: it
-   * was sent at the same time as the first, so a longer wait means a stuck request, and Kernel's
-   * listing answers instead of holding the capture for the socket timeout.
+   * How long the checks sent beside the first may take once it answered: they were sent at the
+   * same time, so a longer wait means a stuck request, and Kernel's listing answers instead of
+   * holding the capture for the socket timeout.
    */
   static final Duration SECOND_CHECK_WAIT = Duration.ofSeconds(1);
+
+  /**
+   * The largest next commit read whole into memory (a commit of a few hundred added files; a
+   * streaming append's is a few KiB). A larger one is read by Kernel as a stream, as before.
+   */
+  static final long INLINE_COMMIT_BYTES = 1 << 20;
 
   private NextCommitProbe() {}
 
   /**
-   * The commit after a version, if there is one, and the check that no commit follows it, still
-   * running.
+   * The commit after a version, if there is one, and the checks that no commit follows it and of
+   * the captured version's own commit file, still running.
    *
-   * @param commit the commit file of the version after the captured one; empty when missing
+   * @param commit the commit file of the version after the captured one (with its bytes where it
+   *     was read whole); empty when missing
    */
-  record Probe(Optional<FileStatus> commit, Future<Optional<FileStatus>> later) {
+  record Probe(
+      Optional<WholeFile> commit,
+      Future<Optional<FileStatus>> later,
+      Future<Optional<FileStatus>> captured) {
+
     /**
      * Whether no commit follows {@link #commit} (or the captured version, when there is none);
      * false also when the check failed (then only a listing says which is newest).
      */
     boolean newest() {
-      try {
-        return later.get(SECOND_CHECK_WAIT.toMillis(), TimeUnit.MILLISECONDS).isEmpty();
-      } catch (ExecutionException e) {
-        return false;
-      } catch (TimeoutException e) {
-        later.cancel(true); // a stuck request: the listing answers instead
-        return false;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
+      return settled(later).map(Optional::isEmpty).orElse(false);
+    }
+
+    /**
+     * The captured version's commit file as the store states it; empty when it is not in the log
+     * (cleaned up after a checkpoint, or the table written anew with fewer versions) or the check
+     * failed.
+     */
+    Optional<FileStatus> capturedCommit() {
+      return settled(captured).flatMap(f -> f);
     }
 
     /** The engine that reads the commit range ending with {@link #commit} ({@link #listing}). */
     Engine reader(Engine engine) {
-      return listing(engine, commit.orElseThrow());
+      WholeFile next = commit.orElseThrow();
+      Engine listing = listing(engine, next.status());
+      return next.content().isEmpty()
+          ? listing
+          : new ForwardingEngine(listing, listing.getFileSystemClient()) {
+            private final JsonHandler json =
+                new FetchedCommitJson(listing.getJsonHandler(), next.status().getPath(), next.content().get());
+
+            @Override
+            public JsonHandler getJsonHandler() {
+              return json;
+            }
+          };
+    }
+  }
+
+  /** A check's answer; empty when it failed or did not answer in {@link #SECOND_CHECK_WAIT}. */
+  private static Optional<Optional<FileStatus>> settled(Future<Optional<FileStatus>> check) {
+    try {
+      return Optional.of(check.get(SECOND_CHECK_WAIT.toMillis(), TimeUnit.MILLISECONDS));
+    } catch (ExecutionException | CancellationException e) {
+      return Optional.empty();
+    } catch (TimeoutException e) {
+      check.cancel(true); // a stuck request: the listing answers instead
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
     }
   }
 
   /**
-   * Checks for the commit files of {@code fromExclusive + 1} and {@code + 2} at once, and returns
-   * when the first is known: the caller reads it while the second check goes on.
+   * Checks for the commit files of {@code fromExclusive + 1} and {@code + 2}, and of {@code
+   * fromExclusive} itself, at once, and returns when the first is known: the caller reads it while
+   * the others go on.
    *
-   * @return empty when a check failed for another reason than a missing file: then only a
+   * @return empty when the first check failed for another reason than a missing file: then only a
    *     listing says which commits there are
    */
   static Optional<Probe> next(Engine engine, String tablePath, long fromExclusive) {
@@ -86,11 +132,18 @@ final class NextCommitProbe {
       String root = files.resolvePath(tablePath);
       String next = DeltaVersionCapture.commitFile(root, fromExclusive + 1);
       String after = DeltaVersionCapture.commitFile(root, fromExclusive + 2);
+      String captured = DeltaVersionCapture.commitFile(root, fromExclusive);
       Future<Optional<FileStatus>> later = CaptureThreads.POOL.submit(() -> status(files, after));
+      Future<Optional<FileStatus>> own = CaptureThreads.POOL.submit(() -> status(files, captured));
       try {
-        return Optional.of(new Probe(status(files, next), later));
+        Optional<WholeFile> commit =
+            engine instanceof WholeFileReads whole
+                ? whole.readWhole(next, INLINE_COMMIT_BYTES)
+                : status(files, next).map(s -> new WholeFile(s, Optional.empty()));
+        return Optional.of(new Probe(commit, later, own));
       } catch (IOException | RuntimeException e) {
         later.cancel(true);
+        own.cancel(true);
         throw e;
       }
     } catch (IOException | RuntimeException e) {
@@ -101,17 +154,15 @@ final class NextCommitProbe {
   }
 
   /**
-   * Whether {@code version}'s commit file is in the log: with no commit after it, the log's newest
-   * version is still the one captured. A log without it (cleaned up after a checkpoint, or the
-   * table written anew at its path with fewer versions) is left to a listing.
+   * {@code version}'s commit file as the store states it; empty when it is missing or the store
+   * refused.
    */
-  static boolean kept(Engine engine, String tablePath, long version) {
+  static Optional<FileStatus> commitStatus(Engine engine, String tablePath, long version) {
     FileSystemClient files = engine.getFileSystemClient();
     try {
-      return status(files, DeltaVersionCapture.commitFile(files.resolvePath(tablePath), version))
-          .isPresent();
+      return status(files, DeltaVersionCapture.commitFile(files.resolvePath(tablePath), version));
     } catch (IOException | RuntimeException e) {
-      return false;
+      return Optional.empty();
     }
   }
 

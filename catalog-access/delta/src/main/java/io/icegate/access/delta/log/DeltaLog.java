@@ -12,6 +12,7 @@ import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.delta.iceberg.CapturedDeltaState;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.access.delta.iceberg.KernelReadFileIO;
+import io.icegate.access.delta.iceberg.WholeFileReads;
 import io.icegate.access.delta.schema.DeltaSchemas;
 import io.icegate.access.storage.s3.S3Location;
 import io.icegate.access.storage.s3.VendedS3Client;
@@ -159,7 +160,8 @@ public final class DeltaLog {
       String tableIdentity,
       String generatedLocation,
       org.apache.iceberg.io.FileIO generatedIo) {
-    Engine engine = DefaultEngine.create(files);
+    // the next commit is read in one GET, not a HEAD and a GET
+    Engine engine = WholeFileReads.engine(DefaultEngine.create(files), files);
     try {
       return DeltaVersionCapture.captureChanges(
           engine,

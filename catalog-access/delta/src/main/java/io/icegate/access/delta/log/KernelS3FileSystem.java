@@ -6,6 +6,7 @@ import io.delta.kernel.defaults.engine.fileio.OutputFile;
 import io.delta.kernel.defaults.engine.fileio.SeekableInputStream;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
+import io.icegate.access.delta.iceberg.WholeFileReads;
 import io.icegate.access.storage.s3.S3Location;
 import io.icegate.access.storage.s3.VendedS3Client;
 import java.io.FileNotFoundException;
@@ -44,7 +45,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * UnsupportedOperationException}: icegate only ever reads an upstream table's log. The client is
  * the caller's to close; providers pass one that holds exactly the vended credentials.
  */
-public final class KernelS3FileSystem implements FileIO {
+public final class KernelS3FileSystem implements FileIO, WholeFileReads {
 
   /** A forward seek up to this many bytes skips within the open response instead of reopening. */
   static final long SKIP_WITHIN_RESPONSE = 256 * 1024;
@@ -95,6 +96,44 @@ public final class KernelS3FileSystem implements FileIO {
           path,
           head.contentLength(),
           head.lastModified() == null ? 0 : head.lastModified().toEpochMilli());
+    } catch (SdkException e) {
+      throw failure(path, e);
+    }
+  }
+
+  /**
+   * One GET: a missing object is empty, an object over {@code maxBytes} is its status alone (the
+   * response is aborted before its body is downloaded).
+   */
+  @Override
+  public Optional<WholeFile> readWhole(String path, long maxBytes) throws IOException {
+    S3Location p = S3Location.parse(path);
+    ResponseInputStream<GetObjectResponse> body;
+    try {
+      body = s3.getObject(b -> b.bucket(p.bucket()).key(p.key()));
+    } catch (SdkException e) {
+      IOException failure = failure(path, e);
+      if (failure instanceof FileNotFoundException) {
+        return Optional.empty();
+      }
+      throw failure;
+    }
+    try (body) {
+      GetObjectResponse response = body.response();
+      if (response.contentLength() == null) {
+        body.abort(); // a store that does not say the size: it is stated as Kernel would
+        return Optional.of(new WholeFile(getFileStatus(path), Optional.empty()));
+      }
+      FileStatus status =
+          FileStatus.of(
+              path,
+              response.contentLength(),
+              response.lastModified() == null ? 0 : response.lastModified().toEpochMilli());
+      if (response.contentLength() > maxBytes) {
+        body.abort();
+        return Optional.of(new WholeFile(status, Optional.empty()));
+      }
+      return Optional.of(new WholeFile(status, Optional.of(body.readAllBytes())));
     } catch (SdkException e) {
       throw failure(path, e);
     }

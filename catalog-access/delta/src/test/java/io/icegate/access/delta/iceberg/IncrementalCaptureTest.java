@@ -331,7 +331,11 @@ class IncrementalCaptureTest {
             .build();
     Optional<CapturedDeltaState> read = CapturedDeltaState.fromLegacyProperties(legacy);
     assertThat(read).isPresent();
-    assertThat(read.get().toJson()).isEqualTo(first.deltaState().toJson());
+    // the protocol and metadata; a stamp of the commit file was never kept in properties
+    JsonNode legacyRead = new ObjectMapper().readTree(read.get().toJson());
+    assertThat(legacyRead.get("protocol")).isEqualTo(state.get("protocol"));
+    assertThat(legacyRead.get("metadata")).isEqualTo(state.get("metadata"));
+    assertThat(legacyRead.has("commit")).isFalse();
 
     append("legacy", "US", 2);
     Captured second = captureByPath("legacy", legacy, read);

@@ -70,10 +70,10 @@ class NextCommitProbeTest {
 
     CommitChanges probed = CommitChanges.read(engine, path, v, Optional.empty()).orElseThrow();
     assertThat(engine.logListings()).isZero();
-    // both checks were made, by name: the next commit and the one after it
+    // the three checks were made, by name: the next commit, the one after it and the captured one
     assertThat(engine.checked())
         .extracting(NextCommitProbeTest::name)
-        .containsExactlyInAnyOrder(commitName(v + 1), commitName(v + 2));
+        .containsExactlyInAnyOrder(commitName(v + 1), commitName(v + 2), commitName(v));
 
     engine.reset();
     CommitChanges listed = listed(path, v, v + 1);
@@ -236,7 +236,7 @@ class NextCommitProbeTest {
     String next = engine.getFileSystemClient().resolvePath(DeltaVersionCapture.commitFile(path, v + 1));
 
     NextCommitProbe.Probe alone = NextCommitProbe.next(engine, path, v).orElseThrow();
-    assertThat(alone.commit().orElseThrow().getPath()).isEqualTo(next);
+    assertThat(alone.commit().orElseThrow().status().getPath()).isEqualTo(next);
     assertThat(alone.newest()).isTrue();
 
     lakes.append("probe", "US", 11);
@@ -339,7 +339,7 @@ class NextCommitProbeTest {
     long v = table("listing", 2);
     String path = delta.location("listing");
     NextCommitProbe.Probe probe = NextCommitProbe.next(engine, path, v - 1).orElseThrow();
-    FileStatus commit = probe.commit().orElseThrow();
+    FileStatus commit = probe.commit().orElseThrow().status();
     String log = commit.getPath().substring(0, commit.getPath().lastIndexOf('/') + 1);
     var listing = NextCommitProbe.listing(engine, commit).getFileSystemClient();
 

@@ -129,6 +129,46 @@ class KernelS3FileSystemTest {
     assertThatThrownBy(() -> files.resolvePath("gs://store/t")).isInstanceOf(IllegalArgumentException.class);
   }
 
+  /**
+   * A whole read is one GET: the object's bytes and the status a HEAD states (size, time); a
+   * missing object is empty, one over the size asked for is its status alone; the store's other
+   * refusals stay failures.
+   */
+  @Test
+  void wholeReadsGiveBytesAndTheStatusAHeadGives() throws IOException {
+    FileStatus head = files.getFileStatus("s3://store/blob");
+    var whole = files.readWhole("s3://store/blob", BLOB.length).orElseThrow();
+    assertThat(whole.content()).hasValueSatisfying(bytes -> assertThat(bytes).isEqualTo(BLOB));
+    assertThat(whole.status().getPath()).isEqualTo("s3://store/blob");
+    assertThat(whole.status().getSize()).isEqualTo(head.getSize());
+    assertThat(whole.status().getModificationTime()).isEqualTo(head.getModificationTime()).isPositive();
+
+    var large = files.readWhole("s3://store/blob", BLOB.length - 1).orElseThrow();
+    assertThat(large.content()).isEmpty();
+    assertThat(large.status().getSize()).isEqualTo(BLOB.length);
+    // the aborted response left the client usable
+    assertThat(files.readWhole("s3://store/t/_delta_log/00000000000000000010.json", 100))
+        .hasValueSatisfying(f -> assertThat(new String(f.content().orElseThrow())).isEqualTo("{}"));
+
+    assertThat(files.readWhole("s3://store/t/_delta_log/00000000000000000099.json", 100)).isEmpty();
+    // a refusal (keys the store does not know: 403) is a failure, never "missing"
+    try (S3Client stranger =
+        S3Client.builder()
+            .endpointOverride(store.endpoint())
+            .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+            .forcePathStyle(true)
+            .credentialsProvider(
+                software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                    software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(
+                        "stranger", "not-the-secret")))
+            .build()) {
+      assertThatThrownBy(() -> new KernelS3FileSystem(stranger).readWhole("s3://store/blob", 100))
+          .isInstanceOf(IOException.class)
+          .isNotInstanceOf(FileNotFoundException.class)
+          .hasMessageContaining("403");
+    }
+  }
+
   static byte[] slice(int from, int length) {
     byte[] out = new byte[length];
     System.arraycopy(BLOB, from, out, 0, length);

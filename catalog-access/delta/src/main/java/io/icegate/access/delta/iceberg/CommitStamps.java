@@ -1,0 +1,79 @@
+package io.icegate.access.delta.iceberg;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.utils.FileStatus;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Taking and checking {@link CommitStamp}s: a capture records its version's commit file, and the
+ * next capture reads commits on top of it only while that file is still the one in the log.
+ */
+final class CommitStamps {
+
+  /**
+   * How long a capture waits, once its work is done, for the statement of its version's commit
+   * file (sent when the capture began). Without it the capture is still published; the next one
+   * loads its version in full.
+   */
+  static final Duration STAMP_WAIT = Duration.ofSeconds(5);
+
+  private CommitStamps() {}
+
+  /**
+   * The stamp of {@code snapshot}'s commit file: the one the commits read already stated, else
+   * stated by the store on the capture pool while the capture goes on.
+   */
+  static Future<Optional<CommitStamp>> of(
+      Engine engine, Snapshot snapshot, Optional<CommitChanges> commitsRead) {
+    long version = snapshot.getVersion();
+    Optional<FileStatus> stated =
+        commitsRead.filter(c -> c.endVersion() == version).flatMap(CommitChanges::endCommit);
+    if (stated.isPresent()) {
+      return CompletableFuture.completedFuture(Optional.of(CommitStamp.of(version, stated.get())));
+    }
+    String tablePath = snapshot.getPath();
+    return CaptureThreads.POOL.submit(
+        () ->
+            NextCommitProbe.commitStatus(engine, tablePath, version)
+                .map(file -> CommitStamp.of(version, file)));
+  }
+
+  /** The stamp, or empty when the store did not state the file in time. */
+  static Optional<CommitStamp> settled(Future<Optional<CommitStamp>> stamp) {
+    try {
+      return stamp.get(STAMP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      return Optional.empty();
+    } catch (TimeoutException e) {
+      stamp.cancel(true);
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Whether the log the commits were read from is still the one {@code state} was captured from:
+   * the captured version's commit file is the one stamped. False without a stamp (a state recorded
+   * before icegate kept one): only a full load can tell then.
+   */
+  static boolean sameLog(
+      Engine engine, String tablePath, CapturedDeltaState state, CommitChanges commits) {
+    Optional<CommitStamp> stamp = state.commit();
+    long start = commits.endVersion() - commits.commits();
+    if (stamp.isEmpty() || stamp.get().version() != start) {
+      return false;
+    }
+    Optional<FileStatus> file =
+        commits.startCommit().or(() -> NextCommitProbe.commitStatus(engine, tablePath, start));
+    return file.map(stamp.get()::matches).orElse(false);
+  }
+}
