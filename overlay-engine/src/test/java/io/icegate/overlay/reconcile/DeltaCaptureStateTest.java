@@ -32,6 +32,8 @@ import java.util.TreeSet;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.util.JsonUtil;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -146,6 +148,50 @@ class DeltaCaptureStateTest {
     assertThat(stamped.reads()).isNotEmpty();
     assertThat(stamped.checkpointReads()).isZero();
     ContributionInvariants.checker(store).assertClean();
+    store.close();
+  }
+
+  /**
+   * A reconcile reads each selected table's newest version for its definition, also when nothing
+   * changed: once this process has read it, that is checks of commit files by name, never the
+   * checkpoint (a full load's read, which grows with the table). A log whose newest commit file
+   * was written again loads it in full: the control that the count can fail.
+   */
+  @Test
+  void aReconcileOfAnUnchangedTableReadsNoCheckpoint() throws Exception {
+    KvStore store = ReconcileHarness.openStore("memory", dir);
+    ReconcileHarness h = new ReconcileHarness(store, Clock.systemUTC());
+    KernelTableWriter delta = table("heads", "EU", "US");
+    delta.checkpoint("heads/orders");
+    delta.uploadTable("heads/orders");
+    String catalog = UnityDeltaUpstream.catalog(h, warehouse);
+    String overlay = upstream.overlay(h, "heads", catalog, "heads");
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+
+    int before = upstream.objects().reads().size();
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    assertThat(upstream.objects().reads().subList(before, upstream.objects().reads().size()))
+        .noneMatch(key -> key.contains("checkpoint"));
+
+    append(delta, "heads", "EU", 3);
+    int beforeCommit = upstream.objects().reads().size();
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    assertThat(upstream.objects().reads().subList(beforeCommit, upstream.objects().reads().size()))
+        .noneMatch(key -> key.contains("checkpoint"));
+
+    // the newest commit file written again (as a re-sync of the bucket would, a second later): the
+    // remembered head cannot show the log is unchanged, so the head is loaded in full
+    Thread.sleep(1_100);
+    String newest = String.format("heads/orders/_delta_log/%020d.json", 3);
+    try (S3Client s3 = upstream.objects().newClient()) {
+      byte[] commit =
+          s3.getObjectAsBytes(b -> b.bucket(UnityDeltaUpstream.LAKE).key(newest)).asByteArray();
+      s3.putObject(b -> b.bucket(UnityDeltaUpstream.LAKE).key(newest), RequestBody.fromBytes(commit));
+    }
+    int beforeRewrite = upstream.objects().reads().size();
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    assertThat(upstream.objects().reads().subList(beforeRewrite, upstream.objects().reads().size()))
+        .anyMatch(key -> key.contains("checkpoint"));
     store.close();
   }
 

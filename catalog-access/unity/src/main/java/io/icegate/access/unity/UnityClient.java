@@ -6,6 +6,7 @@ import io.icegate.access.client.CatalogCapabilities;
 import io.icegate.access.client.CatalogClient;
 import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
+import io.icegate.access.delta.iceberg.DeltaHeads;
 import io.icegate.access.delta.log.DeltaLog;
 import io.icegate.access.delta.schema.DeltaPartitions;
 import io.icegate.access.delta.schema.DeltaSchemas;
@@ -89,6 +90,7 @@ final class UnityClient implements CatalogClient {
   private final UnityHttp http;
   private final StorageAccessProbe storage;
   private final Clock clock;
+  private final DeltaHeads heads;
   private final AtomicBoolean closed = new AtomicBoolean();
 
   /** A schema-level namespace in Unity's terms. */
@@ -98,14 +100,20 @@ final class UnityClient implements CatalogClient {
     }
   }
 
+  /**
+   * @param heads the Delta heads this process read (the provider's, kept across clients): a
+   *     table's definition is then read from the commits since its last read
+   */
   UnityClient(
       CatalogConnectionConfig config,
       ResolvedCatalogCredentials credentials,
       OutboundAddressPolicy policy,
-      Clock clock) {
+      Clock clock,
+      DeltaHeads heads) {
     this.settings = UnitySettings.from(config);
     this.policy = policy;
     this.clock = clock;
+    this.heads = heads;
     this.http = new UnityHttp(settings, policy);
     this.storage = new StorageAccessProbe(settings.s3Settings(), policy);
     http.authenticateWith(CatalogTokens.forConnection(config, credentials, settings, http, clock));
@@ -344,7 +352,7 @@ final class UnityClient implements CatalogClient {
                     new CatalogAccessException(
                         Code.UNSUPPORTED, "Unity vended no storage credentials for the table"));
     try (S3Client s3 = VendedS3Client.open(credentials, settings.s3Settings(), policy)) {
-      return new DeltaLog(s3, info.storageLocation()).head();
+      return new DeltaLog(s3, info.storageLocation()).head(heads);
     }
   }
 

@@ -7,6 +7,7 @@ import io.icegate.access.client.CatalogClient;
 import io.icegate.access.connection.CatalogConnectionConfig;
 import io.icegate.access.connection.CatalogProtocol;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
+import io.icegate.access.delta.iceberg.DeltaHeads;
 import io.icegate.access.network.OutboundAddressPolicy;
 import java.time.Clock;
 
@@ -27,6 +28,9 @@ public final class UnityProvider extends BaseCatalogClientProvider {
           CatalogCapability.STORAGE_VALIDATION,
           CatalogCapability.STABLE_TABLE_IDENTITY);
 
+  // the provider lives as long as the process; its clients, one per reconcile or request, do not
+  private final DeltaHeads heads = new DeltaHeads();
+
   public UnityProvider() {
     super(CatalogProtocol.UNITY, CAPABILITIES);
   }
@@ -36,6 +40,6 @@ public final class UnityProvider extends BaseCatalogClientProvider {
       CatalogConnectionConfig config,
       ResolvedCatalogCredentials credentials,
       OutboundAddressPolicy policy) {
-    return new UnityClient(config, credentials, policy, Clock.systemUTC());
+    return new UnityClient(config, credentials, policy, Clock.systemUTC(), heads);
   }
 }

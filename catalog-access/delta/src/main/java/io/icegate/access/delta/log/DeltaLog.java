@@ -10,6 +10,7 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.delta.iceberg.CapturedDeltaState;
+import io.icegate.access.delta.iceberg.DeltaHeads;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.access.delta.iceberg.KernelReadFileIO;
 import io.icegate.access.delta.iceberg.WholeFileReads;
@@ -97,7 +98,36 @@ public final class DeltaLog {
    * @throws CatalogAccessException when the outbound address policy refused the store's address
    */
   public Head head() {
-    Engine engine = DefaultEngine.create(files);
+    return head(null);
+  }
+
+  /**
+   * As {@link #head()}, following the commits since the head {@code heads} remembers of this
+   * table, where it remembers one the log still shows ({@link DeltaHeads#since}); else loading the
+   * newest version in full and remembering it.
+   *
+   * @param heads the heads this process read; null to always load in full
+   */
+  public Head head(DeltaHeads heads) {
+    Engine engine = WholeFileReads.engine(DefaultEngine.create(files), files);
+    if (heads != null) {
+      Optional<DeltaHeads.Head> known;
+      try {
+        known = heads.since(engine, tableLocation);
+      } catch (RuntimeException e) {
+        // a commit since that Kernel cannot read: the full load below says why
+        known = Optional.empty();
+      }
+      if (known.isPresent()) {
+        DeltaHeads.Head head = known.get();
+        return new Head(
+            head.version(),
+            logLocation + String.format("%020d.json", head.version()),
+            head.schemaJson(),
+            head.partitionColumns(),
+            head.configuration());
+      }
+    }
     Snapshot snapshot;
     try {
       snapshot = Table.forPath(engine, tableLocation).getLatestSnapshot(engine);
@@ -109,6 +139,9 @@ public final class DeltaLog {
       // a packaging fault, not the table's: Kernel's Parquet reader needs Hadoop's client jars
       throw new UnreadableLogException(
           "Delta Kernel is missing a class to read the log: " + e.getMessage(), e);
+    }
+    if (heads != null) {
+      heads.remember(engine, tableLocation, snapshot);
     }
     return new Head(
         snapshot.getVersion(),

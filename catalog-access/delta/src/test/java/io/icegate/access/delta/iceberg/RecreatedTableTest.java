@@ -111,12 +111,17 @@ class RecreatedTableTest {
    */
   void writeAnew(String table, int lastVersion) {
     Path root = lake.resolve(table);
-    long later = System.currentTimeMillis() + 5_000;
     delete(root);
     delta.create(table, DeltaVersionCaptureTest.ORDERS, List.of("region"), Map.of());
     for (int v = 1; v <= lastVersion; v++) {
       lakes.append(table, v % 2 == 0 ? "EU" : "APAC", 100 + v);
     }
+    dateLogLater(root);
+  }
+
+  /** Dates every log file of the table at {@code root} a few seconds from now. */
+  static void dateLogLater(Path root) {
+    long later = System.currentTimeMillis() + 5_000;
     try (Stream<Path> log = Files.list(root.resolve("_delta_log"))) {
       for (Path file : log.toList()) {
         Files.setLastModifiedTime(file, FileTime.fromMillis(later));

@@ -9,6 +9,7 @@ import io.delta.kernel.types.StructType;
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogAccessException.Code;
 import io.icegate.access.delta.fixture.DeltaLogWriter;
+import io.icegate.access.delta.iceberg.DeltaHeads;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.network.OutboundAddressPolicy;
@@ -96,6 +97,51 @@ class DeltaLogTest {
     assertThat(head.version()).isEqualTo(2);
     assertThat(head.schemaString()).contains("\"amount\"");
     assertThat(head.configuration()).containsEntry("delta.columnMapping.mode", "name");
+  }
+
+  /**
+   * A head read through the process's remembered heads is the head a full load reads, first, with
+   * nothing new, after a schema change and across a checkpoint; once remembered, an unchanged
+   * table's head and one commit's reads no checkpoint (the s3proxy fixture records every GET).
+   */
+  @Test
+  void aRememberedHeadFollowsTheCommitsSinceAndEqualsAFullLoad() {
+    KernelTableWriter kernel = new KernelTableWriter(scratch, s3, BUCKET);
+    String path = "kernel/remembered";
+    StructType orders = new StructType().add("id", LongType.LONG).add("region", StringType.STRING);
+    kernel.create(path, orders, List.of("region"), Map.of("delta.columnMapping.mode", "name"));
+    kernel.commitNothing(path);
+    kernel.checkpoint(path);
+    kernel.uploadTable(path);
+    DeltaHeads heads = new DeltaHeads();
+    DeltaLog log = new DeltaLog(s3, location(path));
+
+    assertThat(log.head(heads)).isEqualTo(log.head());
+    assertThat(heads.size()).isEqualTo(1);
+    int before = store.reads().size();
+    DeltaLog.Head unchanged = log.head(heads);
+    // a full load reads _last_checkpoint and the checkpoint; the remembered head neither
+    assertThat(store.reads().subList(before, store.reads().size()))
+        .noneMatch(key -> key.contains("checkpoint"));
+    assertThat(unchanged).isEqualTo(log.head());
+
+    kernel.changeSchema(path, kernel.snapshot(path).getSchema().add("amount", LongType.LONG));
+    kernel.uploadTable(path);
+    int beforeChange = store.reads().size();
+    DeltaLog.Head changed = log.head(heads);
+    List<String> reads = store.reads().subList(beforeChange, store.reads().size());
+    assertThat(reads).noneMatch(key -> key.contains("checkpoint"));
+    assertThat(changed).isEqualTo(log.head());
+    assertThat(changed.schemaString()).contains("\"amount\"");
+
+    kernel.commitNothing(path);
+    kernel.commitNothing(path); // two commits since: read through Kernel's listing
+    kernel.uploadTable(path);
+    assertThat(log.head(heads)).isEqualTo(log.head());
+    int beforeUnchanged = store.reads().size();
+    assertThat(log.head(heads).version()).isEqualTo(kernel.snapshot(path).getVersion());
+    assertThat(store.reads().subList(beforeUnchanged, store.reads().size()))
+        .noneMatch(key -> key.contains("checkpoint"));
   }
 
   @Test
