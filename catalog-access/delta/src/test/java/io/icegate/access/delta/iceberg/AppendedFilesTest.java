@@ -3,19 +3,14 @@ package io.icegate.access.delta.iceberg;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.delta.kernel.expressions.Literal;
-import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.io.FileIO;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Commits that only add files are captured as an Iceberg append of a manifest the capture writes
@@ -24,20 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and a table appended to capture after capture must keep a bounded number of manifests, as the
  * row delta's merging kept it. Tables are written by Delta Kernel's own writer.
  */
-class AppendedFilesTest {
+class AppendedFilesTest extends LocalLakeTest {
 
-  @TempDir Path lake;
-  @TempDir Path warehouse;
-  LocalCaptures lakes;
-  KernelTableWriter delta;
-  FileIO io;
 
-  @BeforeEach
-  void setUp() {
-    lakes = new LocalCaptures(lake, warehouse);
-    delta = lakes.delta();
-    io = lakes.io();
-  }
 
   @Test
   void appendedFilesAreAnAppendWithTheTotalsOfAFullCapture() {

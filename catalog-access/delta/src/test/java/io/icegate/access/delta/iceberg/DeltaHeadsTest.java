@@ -3,13 +3,10 @@ package io.icegate.access.delta.iceberg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.icegate.access.delta.fixture.KernelTableWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A remembered head is used only while the log shows it is still right: never for a table written
@@ -18,19 +15,13 @@ import org.junit.jupiter.api.io.TempDir;
  * writer on local disk and read through its default engine, log listings counted ({@link
  * CountedEngine}); the s3proxy path is in {@code DeltaLogTest}.
  */
-class DeltaHeadsTest {
+class DeltaHeadsTest extends LocalLakeTest {
 
-  @TempDir Path lake;
-  @TempDir Path warehouse;
-  LocalCaptures lakes;
-  KernelTableWriter delta;
   CountedEngine engine;
   DeltaHeads heads;
 
   @BeforeEach
   void setUp() {
-    lakes = new LocalCaptures(lake, warehouse);
-    delta = lakes.delta();
     engine = new CountedEngine(delta.engine());
     heads = new DeltaHeads();
   }

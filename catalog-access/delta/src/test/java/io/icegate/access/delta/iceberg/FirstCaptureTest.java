@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.internal.InternalScanFileUtils;
-import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,10 +21,7 @@ import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.io.FileIO;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A capture with no snapshot to compare with writes its manifests while Kernel's scan goes on
@@ -34,22 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
  * commits were cleaned up): the same live files, partitions, record counts, bounds and rows. Tables
  * are written by Delta Kernel's own writer, with more files than one hand-over batch.
  */
-class FirstCaptureTest {
+class FirstCaptureTest extends LocalLakeTest {
 
   static final long TS = DeltaVersionCaptureTest.TS;
 
-  @TempDir Path lake;
-  @TempDir Path warehouse;
-  LocalCaptures lakes;
-  KernelTableWriter delta;
-  FileIO io;
 
-  @BeforeEach
-  void setUp() {
-    lakes = new LocalCaptures(lake, warehouse);
-    delta = lakes.delta();
-    io = lakes.io();
-  }
 
   @Test
   void aFirstCaptureAppendsStreamedManifestsAndLeavesWhatTheRowDeltaLeaves() throws IOException {

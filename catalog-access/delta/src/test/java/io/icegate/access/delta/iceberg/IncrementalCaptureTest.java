@@ -8,7 +8,6 @@ import io.delta.kernel.data.Row;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.internal.deletionvectors.Base85Codec;
-import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Target;
 import java.io.IOException;
@@ -34,9 +33,7 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.roaringbitmap.RoaringBitmap;
 
 /**
@@ -46,22 +43,11 @@ import org.roaringbitmap.RoaringBitmap;
  * written by Delta Kernel's own writer, checkpoints included; a log cleaned up past the earlier
  * version falls back to the full scan.
  */
-class IncrementalCaptureTest {
+class IncrementalCaptureTest extends LocalLakeTest {
 
   static final long TS = DeltaVersionCaptureTest.TS;
 
-  @TempDir Path lake;
-  @TempDir Path warehouse;
-  LocalCaptures lakes;
-  KernelTableWriter delta;
-  FileIO io;
 
-  @BeforeEach
-  void setUp() {
-    lakes = new LocalCaptures(lake, warehouse);
-    delta = lakes.delta();
-    io = lakes.io();
-  }
 
   Captured capture(String table, TableMetadata previous, String generated) {
     return lakes.capture(table, previous, generated);

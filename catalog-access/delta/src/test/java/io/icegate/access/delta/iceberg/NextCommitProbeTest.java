@@ -10,20 +10,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
-import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.io.FileIO;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The one commit after a captured version is read without listing the log ({@link
@@ -34,31 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  * Kernel's own writer on local disk and read through Kernel's default engine, with its log
  * listings counted and chosen existence checks steered ({@link CountedEngine}).
  */
-class NextCommitProbeTest {
+class NextCommitProbeTest extends LocalLakeTest {
 
-  @TempDir Path lake;
-  @TempDir Path warehouse;
-  LocalCaptures lakes;
-  KernelTableWriter delta;
-  FileIO io;
   CountedEngine engine;
 
   @BeforeEach
   void setUp() {
-    lakes = new LocalCaptures(lake, warehouse);
-    delta = lakes.delta();
-    io = lakes.io();
     engine = new CountedEngine(delta.engine());
-  }
-
-  /** A partitioned table of {@code appends} one-file commits after its creation; its newest version. */
-  long table(String table, int appends) {
-    delta.create(table, DeltaVersionCaptureTest.ORDERS, List.of("region"), Map.of());
-    long version = 0;
-    for (int i = 1; i <= appends; i++) {
-      version = lakes.append(table, i % 2 == 0 ? "EU" : "US", i);
-    }
-    return version;
   }
 
   @Test

@@ -2,7 +2,6 @@ package io.icegate.access.delta.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,13 +11,9 @@ import java.nio.file.attribute.FileTime;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.io.FileIO;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A Delta table deleted and written anew at the same path between two captures: its commit files
@@ -28,20 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * whatever its number of versions against the captured one, and none of the old table's snapshots
  * stays reachable. Tables are written by Kernel's own writer on local disk ({@link LocalCaptures}).
  */
-class RecreatedTableTest {
+class RecreatedTableTest extends LocalLakeTest {
 
-  @TempDir Path lake;
-  @TempDir Path warehouse;
-  LocalCaptures lakes;
-  KernelTableWriter delta;
-  FileIO io;
 
-  @BeforeEach
-  void setUp() {
-    lakes = new LocalCaptures(lake, warehouse);
-    delta = lakes.delta();
-    io = lakes.io();
-  }
 
   @Test
   void aNewTableWithMoreVersionsIsCapturedAsItselfNotOnTopOfTheOld() {
@@ -151,13 +135,7 @@ class RecreatedTableTest {
   }
 
   Captured captureByPath(String table, Captured previous) {
-    return DeltaVersionCapture.captureChanges(
-        delta.engine(),
-        delta.location(table),
-        Optional.empty(),
-        previous == null ? null : previous.metadata(),
-        previous == null ? Optional.empty() : Optional.of(previous.deltaState()),
-        lakes.target(table, table));
+    return captureByPath(delta.engine(), table, previous);
   }
 
   static void delete(Path root) {

@@ -9,7 +9,6 @@ import io.delta.kernel.engine.JsonHandler;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
-import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
 import io.icegate.access.delta.iceberg.WholeFileReads.WholeFile;
 import java.io.FileNotFoundException;
@@ -21,10 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.apache.iceberg.io.FileIO;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Where the store reads a small file whole ({@link WholeFileReads}), the one commit after a
@@ -35,13 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * java.nio} (the S3 implementation is tested against s3proxy in {@code KernelS3FileSystemTest});
  * Kernel's engine is its real default one, with its JSON file reads recorded.
  */
-class WholeFileReadsTest {
+class WholeFileReadsTest extends LocalLakeTest {
 
-  @TempDir Path lake;
-  @TempDir Path warehouse;
-  LocalCaptures lakes;
-  KernelTableWriter delta;
-  FileIO io;
   CountedEngine counted;
   List<String> jsonReads;
   List<String> wholeReads;
@@ -50,9 +42,6 @@ class WholeFileReadsTest {
 
   @BeforeEach
   void setUp() {
-    lakes = new LocalCaptures(lake, warehouse);
-    delta = lakes.delta();
-    io = lakes.io();
     counted = new CountedEngine(delta.engine());
     jsonReads = new CopyOnWriteArrayList<>();
     wholeReads = new CopyOnWriteArrayList<>();
@@ -132,25 +121,6 @@ class WholeFileReadsTest {
   }
 
   // --- helpers ---
-
-  long table(String table, int appends) {
-    delta.create(table, DeltaVersionCaptureTest.ORDERS, List.of("region"), Map.of());
-    long version = 0;
-    for (int i = 1; i <= appends; i++) {
-      version = lakes.append(table, i % 2 == 0 ? "EU" : "US", i);
-    }
-    return version;
-  }
-
-  Captured captureByPath(Engine with, String table, Captured previous) {
-    return DeltaVersionCapture.captureChanges(
-        with,
-        delta.location(table),
-        Optional.empty(),
-        previous == null ? null : previous.metadata(),
-        previous == null ? Optional.empty() : Optional.of(previous.deltaState()),
-        lakes.target(table, table));
-  }
 
   /** Local disk's whole read: the file's status as Kernel states it, and its bytes. */
   Optional<WholeFile> readWhole(String path, long max) throws IOException {
