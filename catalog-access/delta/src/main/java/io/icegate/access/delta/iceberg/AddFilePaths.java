@@ -24,9 +24,12 @@ final class AddFilePaths {
   private final Path root;
   private final String prefix;
 
-  /** @param tableRoot the table root as Kernel names it ({@code Snapshot.getPath()}) */
+  /**
+   * @param tableRoot the table root as Kernel names it ({@code Snapshot.getPath()}: a path, not a
+   *     URI, so a space or a {@code %} in it is itself); Kernel's scan resolves against its URI
+   */
   AddFilePaths(String tableRoot) {
-    this.root = new Path(URI.create(tableRoot));
+    this.root = new Path(new Path(tableRoot).toUri());
     String probe = kernel(PROBE);
     this.prefix = probe.substring(0, probe.length() - PROBE.length());
   }

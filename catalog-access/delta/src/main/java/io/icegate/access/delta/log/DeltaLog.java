@@ -6,6 +6,7 @@ import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.KernelException;
 import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.internal.fs.Path;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.client.CatalogAccessException;
@@ -22,6 +23,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -81,14 +84,31 @@ public final class DeltaLog {
   private final String logLocation;
 
   /**
-   * @param tableLocation {@code s3://bucket/path} (also {@code s3a}, {@code s3n})
+   * @param tableLocation {@code s3://bucket/path} (also {@code s3a}, {@code s3n}), as a catalog
+   *     names it: a URI ({@code my%20table} is the key {@code my table}), or, where it is not one
+   *     (a raw space), the key as written
    * @throws IllegalArgumentException for another scheme
    */
   public DeltaLog(S3Client s3, String tableLocation) {
-    S3Location.parse(tableLocation);
     this.files = new KernelS3FileSystem(s3);
-    this.tableLocation = files.resolvePath(tableLocation);
+    this.tableLocation = files.resolvePath(kernelPath(tableLocation));
     this.logLocation = this.tableLocation + "/_delta_log/";
+  }
+
+  /**
+   * The location in the form Kernel takes a table path in, a file system path: a URI decoded (so
+   * Kernel's own resolution of the log's URI-encoded paths meets the store's keys), anything else
+   * as it is.
+   */
+  static String kernelPath(String location) {
+    S3Location.ofPath(location); // the scheme and bucket, whichever form
+    URI uri;
+    try {
+      uri = new URI(location);
+    } catch (URISyntaxException e) {
+      return location;
+    }
+    return new Path(uri).toString();
   }
 
   /**

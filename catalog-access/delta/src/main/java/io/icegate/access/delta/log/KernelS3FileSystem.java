@@ -33,7 +33,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Iceberg's {@code S3FileIO}.)
  *
  * <p>Paths are {@code s3://bucket/key} (also {@code s3a}, {@code s3n}; the scheme is kept as
- * given: {@link S3Location}). Listing follows Kernel's contract for {@code listFrom}: the files of the path's parent directory
+ * given) in Kernel's form, a file system path, not a URI: the key is taken as written ({@link
+ * S3Location#ofPath}), as Kernel resolves a log path like {@code region=a%20b/x.parquet} to the
+ * key {@code region=a b/x.parquet}. Listing follows Kernel's contract for {@code listFrom}: the files of the path's parent directory
  * whose names sort at or after the path's name, in that order; subdirectories are left out. Input
  * files read with plain GETs, and from an offset with a ranged GET, reopened on a backward or long
  * forward seek. A missing object is a {@link FileNotFoundException}, which Kernel relies on (an
@@ -58,7 +60,7 @@ public final class KernelS3FileSystem implements FileIO, WholeFileReads {
 
   @Override
   public CloseableIterator<FileStatus> listFrom(String filePath) throws IOException {
-    S3Location from = S3Location.parse(filePath);
+    S3Location from = S3Location.ofPath(filePath);
     String directory = directory(from.key());
     ListObjectsV2Request.Builder request =
         ListObjectsV2Request.builder().bucket(from.bucket()).prefix(directory).delimiter("/");
@@ -89,7 +91,7 @@ public final class KernelS3FileSystem implements FileIO, WholeFileReads {
 
   @Override
   public FileStatus getFileStatus(String path) throws IOException {
-    S3Location p = S3Location.parse(path);
+    S3Location p = S3Location.ofPath(path);
     try {
       HeadObjectResponse head = s3.headObject(b -> b.bucket(p.bucket()).key(p.key()));
       return FileStatus.of(
@@ -107,7 +109,7 @@ public final class KernelS3FileSystem implements FileIO, WholeFileReads {
    */
   @Override
   public Optional<WholeFile> readWhole(String path, long maxBytes) throws IOException {
-    S3Location p = S3Location.parse(path);
+    S3Location p = S3Location.ofPath(path);
     ResponseInputStream<GetObjectResponse> body;
     try {
       body = s3.getObject(b -> b.bucket(p.bucket()).key(p.key()));
@@ -141,13 +143,13 @@ public final class KernelS3FileSystem implements FileIO, WholeFileReads {
 
   @Override
   public String resolvePath(String path) {
-    S3Location.parse(path); // rejects what this FileIO cannot read
+    S3Location.ofPath(path); // rejects what this FileIO cannot read
     return path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
   }
 
   @Override
   public InputFile newInputFile(String path, long fileSize) {
-    S3Location p = S3Location.parse(path);
+    S3Location p = S3Location.ofPath(path);
     return new InputFile() {
       @Override
       public long length() throws IOException {

@@ -87,4 +87,83 @@ class DeltaLogCaptureTest {
     assertThat(earlier.currentSnapshot().snapshotId()).isEqualTo(DeltaVersionCapture.snapshotId("t-1", v1));
     assertThat(earlier.currentSnapshot().summary()).containsEntry("total-data-files", "1");
   }
+
+  /**
+   * A table whose keys hold characters a URI escapes (a space, {@code #}, {@code %}) in its root and
+   * in a partition value: the catalog's location given as a URI or as the raw key, the log read,
+   * a footer read where the log has no statistics, and the data files named by their real keys;
+   * the next commit is captured from the commits alone.
+   */
+  @Test
+  void keysWithCharactersAUriEscapesAreReadAsTheStoreHoldsThem() throws Exception {
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, BUCKET);
+    delta.create("odd", ORDERS, List.of("region"), Map.of());
+    delta.append("odd", Map.of("region", Literal.ofString("EU")), List.<Object[]>of(new Object[] {1L, "EU"}));
+    delta.appendWithoutStats(
+        "odd", Map.of("region", Literal.ofString("a b/c%")), List.<Object[]>of(new Object[] {2L, "a b/c%"}));
+    String root = "odd chars/my table#1";
+    copy(scratch.resolve("odd"), root);
+    FileIO generated = new HadoopFileIO(new Configuration());
+    String generatedLocation = "file:" + warehouse.toAbsolutePath();
+
+    for (String location :
+        List.of("s3://lake/odd%20chars/my%20table%231", "s3://lake/odd chars/my table#1")) {
+      DeltaVersionCapture.Captured first =
+          new DeltaLog(s3, location)
+              .captureChanges(Optional.empty(), null, Optional.empty(), "t-odd", generatedLocation, generated);
+      List<DataFile> files = new ArrayList<>();
+      first.metadata().currentSnapshot().addedDataFiles(generated).forEach(files::add);
+      assertThat(files)
+          .extracting(f -> f.partition().get(0, String.class) + "=" + f.recordCount())
+          .containsExactlyInAnyOrder("EU=1", "a b/c%=1");
+      for (DataFile file : files) {
+        // the location is the object's key as written, which S3FileIO requests as it is
+        assertThat(file.location()).startsWith("s3://lake/" + root + "/region=");
+        String key = file.location().substring("s3://lake/".length());
+        assertThat(s3.headObject(b -> b.bucket(BUCKET).key(key)).contentLength()).isPositive();
+      }
+    }
+
+    DeltaLog log = new DeltaLog(s3, "s3://lake/odd%20chars/my%20table%231");
+    DeltaVersionCapture.Captured first =
+        log.captureChanges(Optional.empty(), null, Optional.empty(), "t-odd", generatedLocation, generated);
+    delta.append("odd", Map.of("region", Literal.ofString("a b/c%")), List.<Object[]>of(new Object[] {3L, "a b/c%"}));
+    copy(scratch.resolve("odd"), root);
+    DeltaVersionCapture.Captured next =
+        log.captureChanges(
+            Optional.empty(), first.metadata(), Optional.of(first.deltaState()), "t-odd",
+            generatedLocation, generated);
+    assertThat(next.incremental()).isTrue();
+    // (Kernel's writer names the partition directory by its URI form, so the key has %20 in it)
+    assertThat(next.addedDataFiles()).singleElement()
+        .satisfies(f -> assertThat(f.location()).startsWith("s3://lake/" + root + "/region="))
+        .satisfies(
+            f -> assertThat(
+                    s3.headObject(b -> b.bucket(BUCKET).key(f.location().substring("s3://lake/".length())))
+                        .contentLength())
+                .isPositive());
+  }
+
+  /** Copies the files of a table written on local disk under {@code prefix}, new ones only. */
+  private static void copy(Path table, String prefix) throws Exception {
+    try (var files = java.nio.file.Files.walk(table)) {
+      for (Path file : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+        String name = file.getFileName().toString();
+        String key = prefix + "/" + table.relativize(file).toString().replace('\\', '/');
+        if (name.startsWith(".") || exists(key)) {
+          continue;
+        }
+        s3.putObject(b -> b.bucket(BUCKET).key(key), software.amazon.awssdk.core.sync.RequestBody.fromFile(file));
+      }
+    }
+  }
+
+  private static boolean exists(String key) {
+    try {
+      s3.headObject(b -> b.bucket(BUCKET).key(key));
+      return true;
+    } catch (software.amazon.awssdk.services.s3.model.NoSuchKeyException e) {
+      return false;
+    }
+  }
 }

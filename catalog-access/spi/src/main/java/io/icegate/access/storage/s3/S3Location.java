@@ -31,6 +31,28 @@ public record S3Location(String scheme, String bucket, String key) {
     return new S3Location(scheme, uri.getHost(), key.startsWith("/") ? key.substring(1) : key);
   }
 
+  /**
+   * A location as a file system path names it (Delta Kernel's and Hadoop's form): the key is taken
+   * as written, with no URI decoding, so a space, {@code %}, {@code #} or {@code ?} in it is
+   * itself. {@link #parse} reads a URI, where {@code %2F} would be a slash.
+   *
+   * @throws IllegalArgumentException for another scheme or no bucket
+   */
+  public static S3Location ofPath(String path) {
+    int schemeEnd = path.indexOf("://");
+    String scheme = schemeEnd < 0 ? "" : path.substring(0, schemeEnd).toLowerCase(Locale.ROOT);
+    if (!scheme.equals("s3") && !scheme.equals("s3a") && !scheme.equals("s3n")) {
+      throw new IllegalArgumentException("storage location scheme '" + scheme + "' is not S3");
+    }
+    String rest = path.substring(schemeEnd + 3);
+    int slash = rest.indexOf('/');
+    String bucket = slash < 0 ? rest : rest.substring(0, slash);
+    if (bucket.isEmpty()) {
+      throw new IllegalArgumentException("storage location " + path + " names no bucket");
+    }
+    return new S3Location(scheme, bucket, slash < 0 ? "" : rest.substring(slash + 1));
+  }
+
   /** Another object of the same bucket, as a location with this one's scheme. */
   public String withKey(String otherKey) {
     return scheme + "://" + bucket + "/" + otherKey;

@@ -30,4 +30,23 @@ class S3LocationTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no bucket");
   }
+
+  /** A path keeps its key as written: what URI parsing would decode or refuse is itself. */
+  @Test
+  void aPathIsTakenAsWritten() {
+    S3Location odd = S3Location.ofPath("S3://lake/my table#1/region=a b%2Fc%25/x?.parquet");
+    assertThat(odd.scheme()).isEqualTo("s3");
+    assertThat(odd.bucket()).isEqualTo("lake");
+    assertThat(odd.key()).isEqualTo("my table#1/region=a b%2Fc%25/x?.parquet");
+    assertThat(odd.toString()).isEqualTo("s3://lake/my table#1/region=a b%2Fc%25/x?.parquet");
+    assertThat(S3Location.ofPath("s3a://lake").key()).isEmpty();
+    assertThat(S3Location.ofPath("s3://lake/").key()).isEmpty();
+    assertThatThrownBy(() -> S3Location.ofPath("gs://lake/t"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'gs'");
+    assertThatThrownBy(() -> S3Location.ofPath("/lake/t")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> S3Location.ofPath("s3:///t"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no bucket");
+  }
 }
