@@ -130,6 +130,16 @@ class BadInputTest {
     expectError(404, "GET", "/iceberg/v1/not-a-catalog/namespaces", null);
   }
 
+  /** tryout: a client that used the Catalog's name as prefix got no hint of the expected one. */
+  @Test
+  void aCatalogNameUsedAsPrefixIsTheConfigRouteHintedAt() throws Exception {
+    JsonNode error = expectError(404, "GET", "/iceberg/v1/default/namespaces", null);
+    assertThat(error.get("type").asText()).isEqualTo("NotFoundException");
+    assertThat(error.get("message").asText())
+        .contains("Catalog does not exist: default", "Catalog's id",
+            "/iceberg/v1/config?warehouse=", "overrides.prefix");
+  }
+
   @Test
   void bodiesOverTheLimitAre413() throws Exception {
     String huge = "{\"namespace\":[\"big\"],\"properties\":{\"k\":\""
