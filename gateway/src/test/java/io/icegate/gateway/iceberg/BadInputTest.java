@@ -94,6 +94,20 @@ class BadInputTest {
     expectError(404, "GET", "/iceberg/v1/" + prefix + "/namespaces/nulls/views/v", null);
   }
 
+  /** tryout: a create-table without a schema was answered with iceberg-core's "Invalid schema: null". */
+  @Test
+  void aCreateTableWithoutASchemaIs400SayingTheSchemaIsRequired() throws Exception {
+    String tables = "/iceberg/v1/" + prefix + "/namespaces/ns/tables";
+    for (String body : new String[] {"{\"name\":\"no_schema\"}",
+        "{\"name\":\"no_schema\",\"schema\":null}",
+        "{\"name\":\"no_schema\",\"stage-create\":true}"}) {
+      JsonNode error = expectError(400, "POST", tables, body);
+      assertThat(error.get("type").asText()).as(body).isEqualTo("BadRequestException");
+      assertThat(error.get("message").asText()).as(body).contains("schema is required")
+          .doesNotContain("null");
+    }
+  }
+
   @Test
   void unknownRoutesAre404AndWrongMethods405() throws Exception {
     expectError(404, "GET", "/iceberg/v1/" + prefix + "/nonsense", null);
