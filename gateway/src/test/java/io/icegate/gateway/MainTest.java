@@ -58,6 +58,21 @@ class MainTest {
         .doesNotContain("Usage:");
   }
 
+  /** tryout: {@code --property '=v'} created a property named "". */
+  @Test
+  void aPropertyWithoutANameIsAUsageError() {
+    for (String[] args : new String[][] {
+        {"catalog", "create", "c", "--warehouse", "file:/tmp/c", "--property", "=v"},
+        {"catalog", "update", "c", "--property", "a=1", "--property", " =v"},
+        {"integration", "create", "i", "--type", "ICEBERG_REST", "--uri", "http://h/v1",
+            "--auth-type", "none", "--property", "=v"},
+        {"integration", "update", "i", "--property", "="}}) {
+      assertThat(run(Main::commandLine, args)).as(String.join(" ", args)).startsWith("2\n")
+          .contains("--property", "a property needs a name before '='")
+          .doesNotContain("Exception");
+    }
+  }
+
   @Test
   void versionIsTheBuildsOnEveryLevel() {
     String expected = "0\nicegate " + BuildVersion.version() + "\n";
