@@ -142,6 +142,34 @@ class AdminRequestRulesTest {
   }
 
   /** Tryout: an unknown integration type was "missing or has the wrong type or value". */
+  /** tryout: a property with an empty name was stored (the CLI's {@code --property '=v'}). */
+  @Test
+  void aPropertyWithAnEmptyOrBlankKeyIs400() {
+    Created catalog = createCatalog("named-keys");
+    String integration = "{\"displayName\":\"named-keys\",\"type\":\"ICEBERG_REST\","
+        + "\"uri\":\"https://catalog.example.com/v1\","
+        + "\"authentication\":{\"type\":\"bearer\",\"token\":\"t\"},"
+        + "\"properties\":";
+    HttpResponse<String> created = server.send("POST", base + "/integrations", integration + "{}}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    String integrationPath = base + "/integrations/" + json(created).get("id").asText();
+    String integrationTag = created.headers().firstValue("ETag").orElseThrow();
+    for (String[] request : new String[][] {
+        {"POST", base + "/catalogs", "{\"name\":\"k\",\"warehouse\":\"file:/tmp/k\","
+            + "\"properties\":{\"\":\"v\"}}"},
+        {"PATCH", catalog.path(), "{\"properties\":{\"a\":\"1\",\" \":\"v\"}}"},
+        {"POST", base + "/integrations", integration + "{\"\":\"v\"}}"},
+        {"PATCH", integrationPath, "{\"properties\":{\"\":\"v\"}}"}}) {
+      String tag = request[1].equals(integrationPath) ? integrationTag : catalog.etag();
+      JsonNode problem = assertProblem(server.send(request[0], request[1], request[2],
+          "If-Match", tag), 400, "INVALID_ARGUMENT");
+      assertThat(problem.get("detail").asText()).as(request[2])
+          .contains("properties", "must not be empty");
+    }
+    assertThat(json(server.send("GET", catalog.path(), null)).get("properties")).isEmpty();
+    assertThat(json(server.send("GET", integrationPath, null)).get("properties")).isEmpty();
+  }
+
   @Test
   void anUnknownEnumValueIsAnsweredWithTheAcceptedValuesNotTheValueGiven() {
     JsonNode problem = assertProblem(server.send("POST", base + "/integrations",

@@ -35,6 +35,7 @@ public final class Cli {
     }
     root.setOut(environment.out());
     root.setErr(environment.err());
+    UsageErrorHandler.installOn(root);
     root.setExecutionExceptionHandler((e, commandLine, parsed) -> {
       if (e instanceof CliException failure) {
         environment.err().println("icegate: " + failure.getMessage());

@@ -53,6 +53,8 @@ public final class Gateway implements AutoCloseable {
   private final AssumeRoleVending assumeRole;
   private final ChunkCollection chunkCollection;
   private final RefreshScheduler scheduler;
+  private final java.util.concurrent.atomic.AtomicBoolean closed =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private Gateway(DataDirLock lock, KvStore store, HttpServer server,
       AssumeRoleVending assumeRole, ChunkCollection chunkCollection, RefreshScheduler scheduler) {
@@ -223,9 +225,16 @@ public final class Gateway implements AutoCloseable {
     server.join();
   }
 
-  /** Stops the server, then closes the store. Idempotent. */
+  /**
+   * Stops the server, then closes the store, and logs one "gateway stopped" line (what an operator
+   * looks for after a SIGTERM: `serve`'s shutdown hook calls this). Idempotent.
+   */
   @Override
   public void close() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    int port = server.port();
     // The scheduler first: its rounds in flight stop before the store closes under them.
     scheduler.close();
     try {
@@ -238,6 +247,7 @@ public final class Gateway implements AutoCloseable {
       store.close();
       lock.close();
     }
+    LOG.info("gateway stopped: port={}, HTTP server stopped and store closed", port);
   }
 
 }

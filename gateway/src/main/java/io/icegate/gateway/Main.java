@@ -2,6 +2,7 @@ package io.icegate.gateway;
 
 import io.icegate.cli.Cli;
 import io.icegate.cli.CliEnvironment;
+import io.icegate.cli.UsageErrorHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -42,6 +43,7 @@ public final class Main implements Runnable {
     CommandLine root = new CommandLine(new Main());
     root.setOut(environment.out());
     root.setErr(environment.err());
+    UsageErrorHandler.installOn(root);
     return BuildVersion.installOn(root);
   }
 

@@ -121,6 +121,31 @@ class GatewayStartupTest {
     }
   }
 
+  /** Tryout: a SIGTERM (serve's shutdown hook closes the gateway) left no line saying so. */
+  @Test
+  void closingLogsOneStoppedLineAfterTheStoreIsClosed() throws Exception {
+    Logger logger = (Logger) LoggerFactory.getLogger(Gateway.class);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      Gateway gateway = Gateway.start(
+          new GatewaySettings(tmp, null, "127.0.0.1", 0, false, GatewayFixture.TOKEN), QUIET);
+      int port = gateway.port();
+      gateway.close();
+      gateway.close();
+      java.util.List<String> stopped = appender.list.stream()
+          .map(ILoggingEvent::getFormattedMessage)
+          .filter(m -> m.startsWith("gateway stopped")).toList();
+      assertThat(stopped).hasSize(1);
+      assertThat(stopped.get(0)).contains("port=" + port).contains("store closed");
+      // the store really is closed when the line is written: the data dir may be reopened
+      Gateway.start(new GatewaySettings(tmp, null, "127.0.0.1", 0, false, null), QUIET).close();
+    } finally {
+      logger.detachAppender(appender);
+    }
+  }
+
   /**
    * Tryout: a busy port printed a 39-line trace after the store and the bootstrap token were
    * created. The port is bound first: one line naming it, exit 1, nothing created.

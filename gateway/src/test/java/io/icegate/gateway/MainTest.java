@@ -36,6 +36,43 @@ class MainTest {
     }
   }
 
+  /**
+   * A bad flag or argument is the error, picocli's suggestions and one line pointing to the
+   * command's --help, exit 2 (tryout: the whole usage text followed the error).
+   */
+  @Test
+  void usageErrorsPointToHelpInsteadOfPrintingTheUsage() {
+    String unknown = run(Main::commandLine, "catalog", "list", "--no-such-flag");
+    assertThat(unknown).startsWith("2\n")
+        .contains("icegate: Unknown option: '--no-such-flag'")
+        .endsWith("\nRun 'icegate catalog list --help' for its usage.\n")
+        .doesNotContain("Usage:").doesNotContain("--output");
+    String missing = run(Main::commandLine, "integration", "create", "x");
+    assertThat(missing).startsWith("2\n").contains("icegate: Missing required option")
+        .contains("Run 'icegate integration create --help' for its usage.")
+        .doesNotContain("Usage:");
+    assertThat(missing.strip().lines()).hasSize(4); // code, empty stdout, the error, the pointer
+    String serve = run(Main::serveCommandLine, "serve", "--no-such-flag");
+    assertThat(serve).startsWith("2\n").contains("icegate: Unknown option: '--no-such-flag'")
+        .contains("Run 'icegate serve --help' for its usage.")
+        .doesNotContain("Usage:");
+  }
+
+  /** tryout: {@code --property '=v'} created a property named "". */
+  @Test
+  void aPropertyWithoutANameIsAUsageError() {
+    for (String[] args : new String[][] {
+        {"catalog", "create", "c", "--warehouse", "file:/tmp/c", "--property", "=v"},
+        {"catalog", "update", "c", "--property", "a=1", "--property", " =v"},
+        {"integration", "create", "i", "--type", "ICEBERG_REST", "--uri", "http://h/v1",
+            "--auth-type", "none", "--property", "=v"},
+        {"integration", "update", "i", "--property", "="}}) {
+      assertThat(run(Main::commandLine, args)).as(String.join(" ", args)).startsWith("2\n")
+          .contains("--property", "a property needs a name before '='")
+          .doesNotContain("Exception");
+    }
+  }
+
   @Test
   void versionIsTheBuildsOnEveryLevel() {
     String expected = "0\nicegate " + BuildVersion.version() + "\n";

@@ -28,12 +28,31 @@ public final class AdminRequests {
     }
   }
 
+  /**
+   * Refuses a property without a name ({@code --property '=v'} made one): no catalog or upstream
+   * reads a blank key, so it can only be a mistake. Keys are checked, never values quoted.
+   */
+  static void requireNamedKeys(Map<String, String> properties) {
+    if (properties != null
+        && properties.keySet().stream().anyMatch(k -> k != null && k.isBlank())) {
+      throw new InvalidMemberException("properties: a property key must not be empty or blank");
+    }
+  }
+
   /** {@code POST /catalogs}. */
   public record CreateCatalog(String name, String warehouse, Map<String, String> properties,
-      Storage storage) {}
+      Storage storage) {
+    public CreateCatalog {
+      requireNamedKeys(properties);
+    }
+  }
 
   /** {@code PATCH /catalogs/{id}}: absent members keep their value. */
-  public record PatchCatalog(String name, Map<String, String> properties, Storage storage) {}
+  public record PatchCatalog(String name, Map<String, String> properties, Storage storage) {
+    public PatchCatalog {
+      requireNamedKeys(properties);
+    }
+  }
 
   /** Catalog storage. */
   public record Storage(S3 s3) {}
@@ -69,6 +88,10 @@ public final class AdminRequests {
    */
   public record CreateIntegration(String displayName, IntegrationType type, String uri,
       Map<String, String> properties, ObjectNode authentication) {
+    public CreateIntegration {
+      requireNamedKeys(properties);
+    }
+
     @Override
     public String toString() {
       return "CreateIntegration[" + displayName + ", " + type + ", " + uri + ", authentication "
@@ -82,6 +105,10 @@ public final class AdminRequests {
    */
   public record PatchIntegration(String displayName, IntegrationType type, String uri,
       Map<String, String> properties, @JsonInclude(JsonInclude.Include.NON_NULL) Boolean paused) {
+    public PatchIntegration {
+      requireNamedKeys(properties);
+    }
+
     public PatchIntegration(String displayName, IntegrationType type, String uri,
         Map<String, String> properties) {
       this(displayName, type, uri, properties, null);

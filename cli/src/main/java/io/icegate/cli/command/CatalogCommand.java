@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.UseDefaultConverter;
 
 /** {@code icegate catalog ...}: the account's catalogs (the Iceberg REST warehouses it serves). */
 @Command(name = "catalog", mixinStandardHelpOptions = true, description = "Manage catalogs.",
@@ -28,7 +29,8 @@ public final class CatalogCommand {
         description = "Warehouse location (s3://bucket/path or file:/path).")
     String warehouse;
 
-    @Option(names = "--property", paramLabel = "KEY=VALUE", description = "Repeatable.")
+    @Option(names = "--property", paramLabel = "KEY=VALUE",
+        converter = {PropertyKey.class, UseDefaultConverter.class}, description = "Repeatable.")
     Map<String, String> properties;
 
     @Option(names = "--s3-region", description = "S3 storage: region.")
@@ -99,6 +101,7 @@ public final class CatalogCommand {
     String newName;
 
     @Option(names = "--property", paramLabel = "KEY=VALUE",
+        converter = {PropertyKey.class, UseDefaultConverter.class},
         description = "Replaces the whole property map (repeatable).")
     Map<String, String> properties;
 

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.UseDefaultConverter;
 
 /** {@code icegate integration ...}: CatalogIntegrations of the account (seed 000). */
 @Command(name = "integration", mixinStandardHelpOptions = true,
@@ -38,6 +39,7 @@ public final class IntegrationCommand {
     String uri;
 
     @Option(names = "--property", paramLabel = "KEY=VALUE",
+        converter = {PropertyKey.class, UseDefaultConverter.class},
         description = "Connection property (repeatable); secret-bearing names are refused.")
     Map<String, String> properties;
 
@@ -88,6 +90,7 @@ public final class IntegrationCommand {
     String uri;
 
     @Option(names = "--property", paramLabel = "KEY=VALUE",
+        converter = {PropertyKey.class, UseDefaultConverter.class},
         description = "Replaces the whole property map (repeatable).")
     Map<String, String> properties;
 

@@ -70,7 +70,7 @@ public final class DependentNames {
         .read(tx, catalog.ref(), ResourceKind.NAMESPACE, ReadConsistency.STRONG);
     if (namespaces > 0) {
       List<String> top = topNamespaces(tx, account, catalog.id());
-      details.addAll(top.stream().map(n -> "namespace '" + n + "'").toList());
+      details.addAll(top.stream().map(n -> "namespace " + quoted(n)).toList());
       clauses.add("holds " + namespaces + " namespace(s), among them " + listed(top, top.size()));
     }
     // an Overlay's catalogId cannot change (IMMUTABLE_MEMBER): deleting it is the only way
@@ -98,8 +98,8 @@ public final class DependentNames {
     if (clauses.isEmpty()) {
       return refused; // counted, yet nothing here to name: the counted refusal says what it can
     }
-    String message = owner.kind().label() + " '" + owner.name() + "' " + String.join(" and ", clauses) + "; "
-        + advice;
+    String message = owner.kind().label() + " " + quoted(owner.name()) + " "
+        + String.join(" and ", clauses) + "; " + advice;
     return new IcegateException(ErrorCode.DEPENDENCY_EXISTS, owner.kind(), message, null, details);
   }
 
@@ -108,7 +108,7 @@ public final class DependentNames {
     List<String> names = new ArrayList<>();
     for (Resource<CatalogOverlay> overlay : overlays.subList(0, Math.min(SHOWN, overlays.size()))) {
       names.add(overlay.name());
-      details.add("overlay '" + overlay.name() + "' (id " + overlay.id() + ")");
+      details.add("overlay " + quoted(overlay.name()) + " (id " + overlay.id() + ")");
     }
     return "overlay(s) " + listed(names, overlays.size());
   }
@@ -142,7 +142,27 @@ public final class DependentNames {
 
   /** {@code 'a', 'b'}, or {@code 'a', 'b' and 3 more} when {@code total} exceeds the names. */
   private static String listed(List<String> names, long total) {
-    String shown = String.join(", ", names.stream().map(n -> "'" + n + "'").toList());
+    String shown = String.join(", ", names.stream().map(DependentNames::quoted).toList());
     return total > names.size() ? shown + " and " + (total - names.size()) + " more" : shown;
+  }
+
+  /**
+   * {@code name} in single quotes, a quote or backslash in it escaped with a backslash and any
+   * other invisible character (control, format such as a right-to-left override) as a Java-style
+   * backslash-u escape: names may hold quotes, and one such as {@code o', 'p} read as two names.
+   */
+  static String quoted(String name) {
+    StringBuilder out = new StringBuilder(name.length() + 2).append('\'');
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c == '\'' || c == '\\') {
+        out.append('\\').append(c);
+      } else if (Character.isISOControl(c) || Character.getType(c) == Character.FORMAT) {
+        out.append(String.format("\\u%04X", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.append('\'').toString();
   }
 }

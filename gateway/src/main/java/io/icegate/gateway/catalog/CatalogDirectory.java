@@ -27,6 +27,8 @@ import org.apache.iceberg.exceptions.NotFoundException;
  * may see the previous settings for up to 5 s.
  */
 public final class CatalogDirectory {
+  private static final String PREFIX_HINT = "the prefix is a Catalog's id, not its name:"
+      + " GET /iceberg/v1/config?warehouse=<catalog name> answers it as overrides.prefix";
   private final Repositories repositories;
   private final MetadataCache cache;
   private final CatalogFileIO files;
@@ -96,13 +98,18 @@ public final class CatalogDirectory {
 
   private static String key(Principal principal, String prefix) {
     if (prefix == null || prefix.isEmpty()) {
-      throw new NotFoundException("Catalog prefix is required");
+      throw new NotFoundException("Catalog prefix is required (%s)", PREFIX_HINT);
     }
     return principal.accountId() + '/' + prefix;
   }
 
+  /**
+   * The 404 for an unknown prefix. Clients configured by hand often put the Catalog's name where
+   * its id belongs, so the message says where the prefix comes from; it names no Catalog, so it
+   * tells nothing the caller could not learn from the config route.
+   */
   private static NotFoundException missing(String prefix) {
-    return new NotFoundException("Catalog does not exist: %s", prefix);
+    return new NotFoundException("Catalog does not exist: %s (%s)", prefix, PREFIX_HINT);
   }
 
   private Optional<Resource<Catalog>> read(Principal principal, String prefix) {

@@ -87,6 +87,11 @@ public record IcebergRequest(
       if (value == null) {
         throw new BadRequestException("request body is required");
       }
+      // iceberg-core's validate() would say "Invalid schema: null", an IllegalArgumentException
+      if (value instanceof org.apache.iceberg.rest.requests.CreateTableRequest create
+          && create.schema() == null) {
+        throw new BadRequestException("schema is required to create a table");
+      }
       if (value instanceof org.apache.iceberg.rest.RESTMessage message) {
         message.validate();
       }

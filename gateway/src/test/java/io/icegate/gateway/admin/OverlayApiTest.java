@@ -241,6 +241,23 @@ class OverlayApiTest {
         .isEqualTo(204);
   }
 
+  /**
+   * tryout: names were put between quotes raw, so a name holding a quote read as two names (and a
+   * right-to-left override reordered the text); they are escaped.
+   */
+  @Test
+  void aRefusalQuotesNamesHoldingQuotesOrInvisibleCharactersEscaped() {
+    World w = world();
+    String overlay = createOverlay(w, "o', 'forged\\\\\\u202E").get("id").asText();
+    JsonNode problem = assertProblem(
+        gw.send("DELETE", w.base() + "/catalogs/" + w.catalog(), null), 409, "DEPENDENCY_EXISTS");
+    assertThat(problem.get("detail").asText()).startsWith(
+        "catalog 'target' is the target of overlay(s) 'o\\', \\'forged\\\\\\u202E'; ");
+    assertThat(problem.toString()).doesNotContain("\u202E");
+    assertThat(problem.get("details").get(0).asText())
+        .isEqualTo("overlay 'o\\', \\'forged\\\\\\u202E' (id " + overlay + ")");
+  }
+
   @Test
   void aRefusedCatalogDeleteNamesAFewOverlaysAndCountsTheRest() {
     World w = world();

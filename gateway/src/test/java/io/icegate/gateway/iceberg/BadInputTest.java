@@ -94,6 +94,20 @@ class BadInputTest {
     expectError(404, "GET", "/iceberg/v1/" + prefix + "/namespaces/nulls/views/v", null);
   }
 
+  /** tryout: a create-table without a schema was answered with iceberg-core's "Invalid schema: null". */
+  @Test
+  void aCreateTableWithoutASchemaIs400SayingTheSchemaIsRequired() throws Exception {
+    String tables = "/iceberg/v1/" + prefix + "/namespaces/ns/tables";
+    for (String body : new String[] {"{\"name\":\"no_schema\"}",
+        "{\"name\":\"no_schema\",\"schema\":null}",
+        "{\"name\":\"no_schema\",\"stage-create\":true}"}) {
+      JsonNode error = expectError(400, "POST", tables, body);
+      assertThat(error.get("type").asText()).as(body).isEqualTo("BadRequestException");
+      assertThat(error.get("message").asText()).as(body).contains("schema is required")
+          .doesNotContain("null");
+    }
+  }
+
   @Test
   void unknownRoutesAre404AndWrongMethods405() throws Exception {
     expectError(404, "GET", "/iceberg/v1/" + prefix + "/nonsense", null);
@@ -128,6 +142,16 @@ class BadInputTest {
   @Test
   void unknownCatalogPrefixIs404() throws Exception {
     expectError(404, "GET", "/iceberg/v1/not-a-catalog/namespaces", null);
+  }
+
+  /** tryout: a client that used the Catalog's name as prefix got no hint of the expected one. */
+  @Test
+  void aCatalogNameUsedAsPrefixIsTheConfigRouteHintedAt() throws Exception {
+    JsonNode error = expectError(404, "GET", "/iceberg/v1/default/namespaces", null);
+    assertThat(error.get("type").asText()).isEqualTo("NotFoundException");
+    assertThat(error.get("message").asText())
+        .contains("Catalog does not exist: default", "Catalog's id",
+            "/iceberg/v1/config?warehouse=", "overrides.prefix");
   }
 
   @Test

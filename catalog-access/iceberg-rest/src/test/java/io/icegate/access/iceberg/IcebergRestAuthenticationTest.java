@@ -107,6 +107,29 @@ class IcebergRestAuthenticationTest {
     }
   }
 
+  /** tryout: an unreachable token endpoint was reported as "cannot reach the catalog". */
+  @Test
+  void anUnreachableTokenEndpointIsNamedAsSuchByHostAndPort() throws Exception {
+    int closed;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closed = socket.getLocalPort(); // nothing listens there once it is closed
+    }
+    CatalogAuthentication elsewhere = new CatalogAuthentication(CatalogAuthenticationScheme.OAUTH2,
+        Map.of("scope", "catalog", CatalogAuthentication.OAUTH2_SERVER_URI,
+            "http://127.0.0.1:" + closed + "/oauth/tokens?tenant=t1"));
+    assertThatThrownBy(() -> {
+      try (CatalogClient client = upstream.open(upstream.config(elsewhere),
+          clientCredentials(OAuthTokenFilter.CLIENT_SECRET))) {
+        client.validate();
+      }
+    }).isInstanceOfSatisfying(CatalogAccessException.class, e -> {
+      assertThat(e.code()).isEqualTo(Code.CONNECTION_FAILED);
+      assertThat(e.getMessage())
+          .contains("cannot reach the OAuth2 token endpoint at 127.0.0.1:" + closed + " (")
+          .doesNotContain("tenant").doesNotContain(OAuthTokenFilter.CLIENT_SECRET);
+    });
+  }
+
   @Test
   void bearerToken() throws Exception {
     HttpResponse<String> response =

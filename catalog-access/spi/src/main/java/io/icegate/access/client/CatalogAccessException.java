@@ -84,12 +84,32 @@ public final class CatalogAccessException extends RuntimeException {
    * @param target the URI the request went to
    */
   public static CatalogAccessException unreachable(String what, URI target, Throwable failure) {
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
     return new CatalogAccessException(Code.CONNECTION_FAILED, "cannot reach " + what + " at "
-        + hostAndPort(target) + " (" + root.getClass().getSimpleName() + ")", failure);
+        + hostAndPort(target) + " (" + failureKind(failure) + ")", failure);
+  }
+
+  /**
+   * The failure in words and the type that says it, e.g. {@code connection refused:
+   * ConnectException}; else the innermost type. Not simply the innermost: java.net.http's refused
+   * connection is a {@code ConnectException} whose cause is a {@code ClosedChannelException},
+   * which told an operator nothing.
+   */
+  static String failureKind(Throwable failure) {
+    Throwable root = failure;
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      String kind = t instanceof java.net.UnknownHostException ? "unknown host"
+          : t instanceof java.net.ConnectException ? "connection refused"
+          : t instanceof java.net.NoRouteToHostException ? "no route to host"
+          : t instanceof java.net.http.HttpTimeoutException
+              || t instanceof java.net.SocketTimeoutException ? "timed out"
+          : t instanceof javax.net.ssl.SSLException ? "TLS failure"
+          : null;
+      if (kind != null) {
+        return kind + ": " + t.getClass().getSimpleName();
+      }
+      root = t;
+    }
+    return root.getClass().getSimpleName();
   }
 
   /** {@code host:port}, the port from the scheme when the URI has none; IPv6 in brackets. */

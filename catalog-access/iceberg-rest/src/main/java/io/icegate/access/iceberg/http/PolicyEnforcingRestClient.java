@@ -116,8 +116,11 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
       return config.filter(method.invoke(delegate, args));
     } catch (InvocationTargetException e) {
       if (connectionFailure(e.getCause())) {
-        // iceberg-core says only "Error occurred while processing GET request": name the endpoint
-        throw CatalogAccessException.unreachable("the catalog", target, e.getCause());
+        // iceberg-core says only "Error occurred while processing GET request": name the endpoint.
+        // iceberg-core posts forms only to the OAuth2 token endpoint, which may be another host.
+        String what = method.getName().equals("postForm")
+            ? "the OAuth2 token endpoint" : "the catalog";
+        throw CatalogAccessException.unreachable(what, target, e.getCause());
       }
       throw e.getCause(); // the delegate's own exception, unchanged
     }
