@@ -11,6 +11,7 @@ import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.Transaction;
+import io.icegate.overlay.store.capture.CaptureLeases;
 import io.icegate.overlay.store.capture.Captures;
 import io.icegate.overlay.store.capture.DeletedCaptures;
 import java.io.FileNotFoundException;
@@ -83,6 +84,7 @@ public final class GeneratedFilesCollector {
   private final Duration grace;
   private final Captures captures;
   private final DeletedCaptures deletedCaptures = new DeletedCaptures();
+  private final CaptureLeases leases = new CaptureLeases();
   private final CredentialStore credentials;
 
   /**
@@ -304,7 +306,7 @@ public final class GeneratedFilesCollector {
    * @param current the current capture's metadata, or {@code null} (the Table is gone)
    * @param recent the metadata files seen current within the grace period
    * @param everything whether every file under the prefix is live (a Table seen deleted within
-   *     the grace period)
+   *     the grace period, or a capture holding its write lease renewed within it)
    */
   private record Live(TableMetadata current, List<String> recent, boolean everything) {}
 
@@ -313,7 +315,9 @@ public final class GeneratedFilesCollector {
    * metadata files seen since {@code cut}; older entries are cleared. A deleted Table's entry
    * ({@link DeletedCaptures}) is marked seen deleted {@code now} at its first pass, and keeps
    * the whole prefix live until that is older than {@code cut}: its last metadata file was
-   * current until the deletion, which no seen-entry recorded.
+   * current until the deletion, which no seen-entry recorded. A capture's write lease ({@link
+   * CaptureLeases}) renewed since {@code cut} keeps a live Table's whole prefix (the capture may
+   * publish any file it wrote); an older one is cleared.
    */
   private Live decide(Transaction tx, String account, String catalogId, String tableId, long now,
       long cut) {
@@ -321,6 +325,7 @@ public final class GeneratedFilesCollector {
     Optional<Captures.Capture> capture = captures.read(tx, account, tableId);
     Optional<DeletedCaptures.DeletedCapture> gone =
         deletedCaptures.get(tx, account, catalogId, tableId);
+    Optional<CaptureLeases.Lease> lease = leases.get(tx, account, catalogId, tableId);
     if (capture.isPresent()) {
       // captured again under the same id: live, and no longer a deleted table's prefix
       gone.ifPresent(entry -> deletedCaptures.clear(tx, entry));
@@ -332,9 +337,20 @@ public final class GeneratedFilesCollector {
       }
     } else if (repositories.tables(account).get(tx, tableId)
         .filter(table -> table.spec().catalogId().equals(catalogId)).isEmpty()) {
-      // not a table of this Catalog as far as the store knows: another Catalog's or account's
-      // sharing the warehouse, or deleted before deletions were recorded; never guess
+      if (lease.isPresent()) {
+        // a capture's lease names this Catalog, yet no deletion turned it into an entry (a
+        // path that forgot to): it attributes the prefix all the same, collected as deleted
+        deletedCaptures.record(tx, account, catalogId, tableId, "");
+        leases.clear(tx, account, catalogId, tableId);
+      }
+      // else not a table of this Catalog as far as the store knows: another Catalog's or
+      // account's sharing the warehouse, or deleted before deletions were recorded; never guess
       return new Live(null, List.of(), true);
+    }
+    // a capture holding the lease may still publish any file under the prefix, however old
+    boolean inFlight = lease.isPresent() && lease.get().renewedMillis() >= cut;
+    if (lease.isPresent() && !inFlight) {
+      leases.clear(tx, account, catalogId, tableId); // its capture ended without publishing
     }
     if (capture.isPresent()) {
       current = TableMetadataParser.fromJson(capture.get().pointer().servedMetadataLocation(),
@@ -355,7 +371,7 @@ public final class GeneratedFilesCollector {
         tx.clear(kv.key());
       }
     }
-    return new Live(current, recent, false);
+    return new Live(current, recent, inFlight);
   }
 
   /**

@@ -40,6 +40,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.io.FileIO;
@@ -172,6 +173,21 @@ final class DeltaCapturer {
           + "generated files cannot be written: " + e.getMessage());
       return tally.result();
     }
+    // no file under a Table's prefix without its write lease: a Table deleted from here on
+    // leaves an entry for the collector, and one already deleted gets nothing written
+    WriteLeases leases = new WriteLeases(repositories, fence, catalog.id());
+    List<String> writing = new ArrayList<>();
+    work.forEach(target -> writing.add(target.tableId()));
+    expiring.forEach(target -> writing.add(target.tableId()));
+    Set<String> gone = leases.take(writing);
+    if (!gone.isEmpty()) {
+      Stream.concat(work.stream(), expiring.stream())
+          .filter(target -> gone.contains(target.tableId()))
+          .forEach(target -> tally.fail("capture of Delta table " + target.displayPath()
+              + " skipped: the table was deleted before its capture wrote anything"));
+      work.removeIf(target -> gone.contains(target.tableId()));
+      expiring = expiring.stream().filter(target -> !gone.contains(target.tableId())).toList();
+    }
     Batch batched = new Batch(tally);
     CatalogClient client = null;
     try {
@@ -189,12 +205,13 @@ final class DeltaCapturer {
         // read one at a time: a previous capture's metadata is held only while it is extended
         Optional<Captures.Capture> before = captures.read(account, target.tableId());
         batched.add(target, captureOne(client, target, before,
-            new Generated(GeneratedFiles.location(catalog, target.tableId()), generatedIo,
-                retention), tally));
+            new Generated(GeneratedFiles.location(catalog, target.tableId()),
+                leases.around(target.tableId(), generatedIo), retention), tally));
       }
       for (TableCapturer.Target target : expiring) {
         batched.add(target, pruned(target, new Generated(
-            GeneratedFiles.location(catalog, target.tableId()), generatedIo, retention), tally));
+            GeneratedFiles.location(catalog, target.tableId()),
+            leases.around(target.tableId(), generatedIo), retention), tally));
       }
       batched.publish();
     } finally {

@@ -56,6 +56,7 @@ public final class Captures {
   private final Repositories repositories;
   private final Blobs blobs;
   private final CapturePointers pointers = new CapturePointers();
+  private final CaptureLeases leases = new CaptureLeases();
 
   public Captures(Repositories repositories) {
     this.repositories = Objects.requireNonNull(repositories, "repositories");
@@ -313,6 +314,10 @@ public final class Captures {
         candidate.metadataFile(), state, candidate.historySinceMillis());
     pointers.set(tx, accountId, tableId, next);
     Table spec = table.get().spec();
+    if (candidate.metadataFile() != null) {
+      // the pointer attributes the generated prefix from now on: the write lease is done
+      leases.clear(tx, accountId, spec.catalogId(), tableId);
+    }
     Map<String, String> properties = new HashMap<>(spec.properties());
     properties.put(CAPTURED_AT_PROPERTY, next.capturedAt().toString());
     repositories.tables(accountId).update(tx, tableId, ExpectedGeneration.any(),

@@ -1,0 +1,165 @@
+package io.icegate.overlay.reconcile;
+
+import io.icegate.core.model.Resource;
+import io.icegate.core.model.Table;
+import io.icegate.core.repo.Repositories;
+import io.icegate.core.store.Idempotence;
+import io.icegate.core.store.ReadTransaction;
+import io.icegate.overlay.store.capture.CaptureLeases;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.OutputFile;
+
+/**
+ * The write leases ({@link CaptureLeases}) a run's Delta captures hold on their Tables' generated
+ * prefixes under one Catalog's warehouse. A capture writes nothing under a Table's prefix without
+ * one: {@link #take} takes them, a batch of Tables per transaction, before any file is written,
+ * and {@link #around} renews a Table's lease before each file it creates once the lease is older
+ * than {@link #RENEW_AFTER}. Each lease is taken in a transaction that reads the run's fence and
+ * the Table (live, of this Catalog, managed by the run's Overlay); the transaction that deletes
+ * the Table reads the lease and turns it into a deleted-table entry for the collector. So on
+ * every store, whichever commits first: either the deletion sees the lease and the collector
+ * will take the files, or the capture sees the Table gone and writes nothing more. A capture in
+ * flight at a deletion writes at most for {@link #RENEW_AFTER} more (plus one file), far below
+ * the collector's grace, which starts when a pass first sees the Table deleted.
+ */
+final class WriteLeases {
+  /**
+   * How long a lease is used without a store round trip: bounds what a capture in flight writes
+   * after its Table's deletion, and keeps renewals to one transaction a minute per Table.
+   */
+  static final Duration RENEW_AFTER = Duration.ofMinutes(1);
+
+  private static final CaptureLeases LEASES = new CaptureLeases();
+  private static final int PER_TRANSACTION = 100;
+
+  private final Repositories repositories;
+  private final RunFence fence;
+  private final String catalogId;
+  private final Map<String, Long> renewed = new ConcurrentHashMap<>();
+
+  WriteLeases(Repositories repositories, RunFence fence, String catalogId) {
+    this.repositories = repositories;
+    this.fence = fence;
+    this.catalogId = catalogId;
+  }
+
+  /** Thrown when a Table's lease cannot be renewed: it was deleted during its capture. */
+  static final class TableGoneException extends RuntimeException {
+    TableGoneException(String tableId) {
+      super("table " + tableId + " was deleted during its capture; nothing more is written for "
+          + "it, and what was is left to the generated-files collector");
+    }
+  }
+
+  /**
+   * Takes the leases of {@code tableIds}; returns those whose Table is gone (deleted, moved to
+   * another Catalog or Overlay), for which nothing may be written.
+   *
+   * @throws io.icegate.core.error.IcegateException RECONCILE_SUPERSEDED when the run went stale
+   */
+  Set<String> take(List<String> tableIds) {
+    Set<String> gone = new HashSet<>();
+    for (int from = 0; from < tableIds.size(); from += PER_TRANSACTION) {
+      List<String> chunk = tableIds.subList(from, Math.min(tableIds.size(),
+          from + PER_TRANSACTION));
+      long now = repositories.clock().millis();
+      List<String> missing = repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+        fence.assertCurrent(tx);
+        List<String> out = new ArrayList<>();
+        for (String tableId : chunk) {
+          if (live(tx, tableId)) {
+            LEASES.renew(tx, fence.accountId(), catalogId, tableId, now);
+          } else {
+            out.add(tableId);
+          }
+        }
+        return out;
+      });
+      for (String tableId : chunk) {
+        if (!missing.contains(tableId)) {
+          renewed.put(tableId, now);
+        }
+      }
+      gone.addAll(missing);
+    }
+    return gone;
+  }
+
+  /**
+   * {@code io} for Table {@code tableId}'s capture: its lease renewed before a file is created
+   * once older than {@link #RENEW_AFTER}.
+   */
+  FileIO around(String tableId, FileIO io) {
+    return new FileIO() {
+      @Override
+      public InputFile newInputFile(String path) {
+        return io.newInputFile(path);
+      }
+
+      @Override
+      public InputFile newInputFile(String path, long length) {
+        return io.newInputFile(path, length);
+      }
+
+      @Override
+      public OutputFile newOutputFile(String path) {
+        renew(tableId);
+        return io.newOutputFile(path);
+      }
+
+      @Override
+      public void deleteFile(String path) {
+        io.deleteFile(path);
+      }
+
+      @Override
+      public Map<String, String> properties() {
+        return io.properties();
+      }
+    };
+  }
+
+  /**
+   * Renews {@code tableId}'s lease when older than {@link #RENEW_AFTER}.
+   *
+   * @throws TableGoneException when the Table is gone
+   * @throws io.icegate.core.error.IcegateException RECONCILE_SUPERSEDED when the run went stale
+   */
+  private void renew(String tableId) {
+    long now = repositories.clock().millis();
+    Long last = renewed.get(tableId);
+    if (last != null && now - last < RENEW_AFTER.toMillis()) {
+      return;
+    }
+    boolean live = repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+      fence.assertCurrent(tx);
+      if (!live(tx, tableId)) {
+        return false;
+      }
+      LEASES.renew(tx, fence.accountId(), catalogId, tableId, now);
+      return true;
+    });
+    if (!live) {
+      renewed.remove(tableId);
+      throw new TableGoneException(tableId);
+    }
+    renewed.put(tableId, now);
+  }
+
+  /** Whether Table {@code tableId} is live, of this Catalog, managed by the run's Overlay. */
+  private boolean live(ReadTransaction tx, String tableId) {
+    Optional<Resource<Table>> table = repositories.tables(fence.accountId()).get(tx, tableId);
+    return table.filter(t -> t.spec().catalogId().equals(catalogId)
+        && t.spec().provenance() != null
+        && t.spec().provenance().overlayId().equals(fence.overlay().id())).isPresent();
+  }
+}
