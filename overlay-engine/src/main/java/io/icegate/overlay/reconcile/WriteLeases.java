@@ -6,6 +6,7 @@ import io.icegate.core.repo.Repositories;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.overlay.store.capture.CaptureLeases;
+import io.icegate.overlay.store.capture.Captures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,7 +30,9 @@ import org.apache.iceberg.io.OutputFile;
  * every store, whichever commits first: either the deletion sees the lease and the collector
  * will take the files, or the capture sees the Table gone and writes nothing more. A capture in
  * flight at a deletion writes at most for {@link #RENEW_AFTER} more (plus one file), far below
- * the collector's grace, which starts when a pass first sees the Table deleted.
+ * the collector's grace, which starts when a pass first sees the Table deleted. A lease the
+ * collector cleared as stale (older than its grace: it may then have taken the capture's files)
+ * is never renewed, and a capture without its lease is not published ({@link Captures}).
  */
 final class WriteLeases {
   /**
@@ -52,13 +55,19 @@ final class WriteLeases {
     this.catalogId = catalogId;
   }
 
-  /** Thrown when a Table's lease cannot be renewed: it was deleted during its capture. */
-  static final class TableGoneException extends RuntimeException {
-    TableGoneException(String tableId) {
-      super("table " + tableId + " was deleted during its capture; nothing more is written for "
-          + "it, and what was is left to the generated-files collector");
+  /**
+   * Thrown when a Table's lease cannot be renewed: the Table was deleted during its capture, or
+   * the lease lapsed (a collector cleared it as older than its grace, and may have taken the
+   * files written so far; or another capture of the Table published first).
+   */
+  static final class LeaseLostException extends RuntimeException {
+    LeaseLostException(String message) {
+      super(message);
     }
   }
+
+  /** What a renewal found. */
+  private enum Renewal { HELD, TABLE_GONE, LAPSED }
 
   /**
    * Takes the leases of {@code tableIds}; returns those whose Table is gone (deleted, moved to
@@ -131,7 +140,7 @@ final class WriteLeases {
   /**
    * Renews {@code tableId}'s lease when older than {@link #RENEW_AFTER}.
    *
-   * @throws TableGoneException when the Table is gone
+   * @throws LeaseLostException when the Table is gone or the lease lapsed
    * @throws io.icegate.core.error.IcegateException RECONCILE_SUPERSEDED when the run went stale
    */
   private void renew(String tableId) {
@@ -140,19 +149,27 @@ final class WriteLeases {
     if (last != null && now - last < RENEW_AFTER.toMillis()) {
       return;
     }
-    boolean live = repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+    Renewal renewal = repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
       fence.assertCurrent(tx);
       if (!live(tx, tableId)) {
-        return false;
+        return Renewal.TABLE_GONE;
+      }
+      // never taken again once gone: what was written under it may have been collected
+      if (LEASES.get(tx, fence.accountId(), catalogId, tableId).isEmpty()) {
+        return Renewal.LAPSED;
       }
       LEASES.renew(tx, fence.accountId(), catalogId, tableId, now);
-      return true;
+      return Renewal.HELD;
     });
-    if (!live) {
-      renewed.remove(tableId);
-      throw new TableGoneException(tableId);
+    switch (renewal) {
+      case HELD -> renewed.put(tableId, now);
+      case TABLE_GONE -> throw new LeaseLostException("table " + tableId + " was deleted during "
+          + "its capture; nothing more is written for it, and what was is left to the "
+          + "generated-files collector");
+      case LAPSED -> throw new LeaseLostException("the write lease of table " + tableId
+          + " lapsed during its capture (held longer than the collector's grace without a "
+          + "write, or another capture published first); captured again at the next round");
     }
-    renewed.put(tableId, now);
   }
 
   /** Whether Table {@code tableId} is live, of this Catalog, managed by the run's Overlay. */

@@ -176,6 +176,39 @@ class CaptureInFlightCollectionTest {
   }
 
   /**
+   * A capture that held its lease longer than the grace without renewing it: another gateway's
+   * collector cleared the lease as stale and took the files older than the grace, so the capture
+   * is not published (it would name collected manifests); the next round captures the table
+   * whole.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void aCaptureWhoseLeaseLapsedIsNotPublishedAndTheNextRoundCapturesIt(String kind)
+      throws Exception {
+    World w = new World(kind);
+    GeneratedFilesCollector collector = w.collector();
+    AtomicInteger deletedInFlight = new AtomicInteger(-1);
+    w.hooks.beforeWrite(file -> file.endsWith(".metadata.json"), () -> {
+      w.clock.advance(GRACE.plusMinutes(2));
+      deletedInFlight.set(collector.collect().deleted());
+    });
+    List<String> warnings = w.h.reconcile(w.overlay).warnings();
+    assertThat(w.hooks.fired()).isEqualTo(1);
+    assertThat(deletedInFlight.get()).isPositive(); // the manifests and the manifest list
+    assertThat(warnings).anyMatch(warning -> warning.contains("write lease"));
+    String tableId = w.h.relations(w.catalog.id()).get(w.namespace + ".orders").id();
+    assertThat(new Captures(w.h.repos).read(w.h.account, tableId)).isEmpty();
+
+    assertThat(w.h.reconcile(w.overlay).warnings()).isEmpty();
+    Captures.Capture capture = new Captures(w.h.repos).read(w.h.account, tableId).orElseThrow();
+    TableMetadata published = TableMetadataParser.fromJson(new String(capture.metadataJson(),
+        StandardCharsets.UTF_8));
+    collector.collect(); // the unpublished metadata file goes, nothing the capture names
+    assertThat(w.listed()).contains(published.currentSnapshot().manifestListLocation(),
+        capture.pointer().metadataFile());
+  }
+
+  /**
    * One Catalog on the object-store warehouse, one Delta table upstream selected by one Overlay
    * that has never been reconciled; the capturing gateway {@code h} and another, {@code other}.
    */
