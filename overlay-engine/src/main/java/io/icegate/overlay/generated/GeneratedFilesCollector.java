@@ -47,17 +47,21 @@ import org.slf4j.LoggerFactory;
  * pass reads the capture pointer, records its metadata file as seen now ({@code
  * KeySubspace.GENERATED}) and reads every metadata file seen within the grace period; the files
  * those reference are live ({@link ReferencedFiles}), and so is every file written within the
- * grace period (a capture in flight has not published yet). Anything else under the prefix is
- * deleted. A metadata file that stops being current is thus kept for at least the grace period
- * less the time between two passes. Several gateways may collect one store at once: each
- * decision is read in its own transaction, deletes are idempotent (a file already gone is no
- * error), and the seen-entries only ever move forward.
+ * grace period (a capture in flight has not published yet), and every file of the prefix while a
+ * capture's write lease on it was renewed within the grace ({@link CaptureLeases}: a capture
+ * running longer than the grace; an older lease is cleared, and its capture is then not
+ * published). Anything else under the prefix is deleted. A metadata file that stops being
+ * current is thus kept for at least the grace period less the time between two passes. Several
+ * gateways may collect one store at once: each decision is read in its own transaction, deletes
+ * are idempotent (a file already gone is no error), and the seen-entries only ever move forward.
  *
  * <p>A deleted Table (retired, its Overlay deleted, out of scope, its Catalog or account deleted
  * afterwards) leaves an entry naming its Catalog and last metadata file ({@link
- * DeletedCaptures}, written in the deleting transaction), and a deleted Catalog whose tables
- * have such entries keeps its record and storage secret ({@code CatalogService#delete}): so the
- * prefix can still be found and reached when the Catalog is gone. The same fence covers it: the
+ * DeletedCaptures}, written in the deleting transaction, also when only a capture's write lease
+ * named the table: a first capture in flight has no pointer yet), and a deleted Catalog whose
+ * tables have such entries keeps its record and storage secret ({@code
+ * CatalogService#delete}): so the prefix can still be found and reached when the Catalog is gone.
+ * The same fence covers it: the
  * first pass that sees the Table deleted marks its last metadata file as seen then, and nothing
  * under its prefix goes until that is older than the grace; after that every file older than the
  * grace goes, and once nothing is left the entry goes (the Catalog's record and secret with its

@@ -101,6 +101,32 @@ class CaptureInFlightCollectionTest {
   }
 
   /**
+   * The Overlay deleted while a first capture writes its first file, then more than a renewal
+   * interval passes: the capture's next renewal finds the deletion and it writes nothing more
+   * (no metadata file); what it wrote goes a grace later.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"memory", "sqlite"})
+  void aCaptureInFlightStopsWritingWhenItsRenewalFindsTheDeletion(String kind) throws Exception {
+    World w = new World(kind);
+    w.hooks.beforeWrite(file -> true, () -> {
+      w.deleteOverlay();
+      w.clock.advance(WriteLeases.RENEW_AFTER.plusSeconds(1));
+    });
+    catchThrowable(() -> w.h.reconcile(w.overlay));
+    assertThat(w.hooks.fired()).isEqualTo(1);
+    assertThat(w.listed()).isNotEmpty().noneMatch(file -> file.endsWith(".metadata.json"));
+    assertThat(w.pending()).hasSize(1);
+
+    GeneratedFilesCollector collector = w.collector();
+    collector.collect();
+    w.clock.advance(GRACE.plusMinutes(1));
+    collector.collect();
+    assertThat(w.listed()).isEmpty();
+    assertThat(w.pending()).isEmpty();
+  }
+
+  /**
    * The account deleted while a first capture writes: the deletion leaves the entry and the
    * Catalog's record and secret outside the account, and the collector takes the files.
    */
