@@ -40,7 +40,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.io.FileIO;
@@ -176,18 +175,6 @@ final class DeltaCapturer {
     // no file under a Table's prefix without its write lease: a Table deleted from here on
     // leaves an entry for the collector, and one already deleted gets nothing written
     WriteLeases leases = new WriteLeases(repositories, fence, catalog.id());
-    List<String> writing = new ArrayList<>();
-    work.forEach(target -> writing.add(target.tableId()));
-    expiring.forEach(target -> writing.add(target.tableId()));
-    Set<String> gone = leases.take(writing);
-    if (!gone.isEmpty()) {
-      Stream.concat(work.stream(), expiring.stream())
-          .filter(target -> gone.contains(target.tableId()))
-          .forEach(target -> tally.fail("capture of Delta table " + target.displayPath()
-              + " skipped: the table was deleted before its capture wrote anything"));
-      work.removeIf(target -> gone.contains(target.tableId()));
-      expiring = expiring.stream().filter(target -> !gone.contains(target.tableId())).toList();
-    }
     Batch batched = new Batch(tally);
     CatalogClient client = null;
     try {

@@ -8,12 +8,8 @@ import io.icegate.core.store.ReadTransaction;
 import io.icegate.overlay.store.capture.CaptureLeases;
 import io.icegate.overlay.store.capture.Captures;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
@@ -22,10 +18,11 @@ import org.apache.iceberg.io.OutputFile;
 /**
  * The write leases ({@link CaptureLeases}) a run's Delta captures hold on their Tables' generated
  * prefixes under one Catalog's warehouse. A capture writes nothing under a Table's prefix without
- * one: {@link #take} takes them, a batch of Tables per transaction, before any file is written,
- * and {@link #around} renews a Table's lease before each file it creates once the lease is older
- * than {@link #RENEW_AFTER}. Each lease is taken in a transaction that reads the run's fence and
- * the Table (live, of this Catalog, managed by the run's Overlay); the transaction that deletes
+ * one: {@link #around} takes a Table's lease before the first file its capture creates (so a
+ * capture that fails before writing, say on an unreachable upstream, writes nothing to the store
+ * either) and renews it before a later one once the lease is older than {@link #RENEW_AFTER}.
+ * Each lease is taken in a transaction that reads the run's fence and the Table (live, of this
+ * Catalog, managed by the run's Overlay); the transaction that deletes
  * the Table reads the lease and turns it into a deleted-table entry for the collector. So on
  * every store, whichever commits first: either the deletion sees the lease and the collector
  * will take the files, or the capture sees the Table gone and writes nothing more. A capture in
@@ -42,7 +39,6 @@ final class WriteLeases {
   static final Duration RENEW_AFTER = Duration.ofMinutes(1);
 
   private static final CaptureLeases LEASES = new CaptureLeases();
-  private static final int PER_TRANSACTION = 100;
 
   private final Repositories repositories;
   private final RunFence fence;
@@ -70,42 +66,8 @@ final class WriteLeases {
   private enum Renewal { HELD, TABLE_GONE, LAPSED }
 
   /**
-   * Takes the leases of {@code tableIds}; returns those whose Table is gone (deleted, moved to
-   * another Catalog or Overlay), for which nothing may be written.
-   *
-   * @throws io.icegate.core.error.IcegateException RECONCILE_SUPERSEDED when the run went stale
-   */
-  Set<String> take(List<String> tableIds) {
-    Set<String> gone = new HashSet<>();
-    for (int from = 0; from < tableIds.size(); from += PER_TRANSACTION) {
-      List<String> chunk = tableIds.subList(from, Math.min(tableIds.size(),
-          from + PER_TRANSACTION));
-      long now = repositories.clock().millis();
-      List<String> missing = repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
-        fence.assertCurrent(tx);
-        List<String> out = new ArrayList<>();
-        for (String tableId : chunk) {
-          if (live(tx, tableId)) {
-            LEASES.renew(tx, fence.accountId(), catalogId, tableId, now);
-          } else {
-            out.add(tableId);
-          }
-        }
-        return out;
-      });
-      for (String tableId : chunk) {
-        if (!missing.contains(tableId)) {
-          renewed.put(tableId, now);
-        }
-      }
-      gone.addAll(missing);
-    }
-    return gone;
-  }
-
-  /**
-   * {@code io} for Table {@code tableId}'s capture: its lease renewed before a file is created
-   * once older than {@link #RENEW_AFTER}.
+   * {@code io} for Table {@code tableId}'s capture: its lease taken before the first file is
+   * created, and renewed before a later one once older than {@link #RENEW_AFTER}.
    */
   FileIO around(String tableId, FileIO io) {
     return new FileIO() {
@@ -138,7 +100,8 @@ final class WriteLeases {
   }
 
   /**
-   * Renews {@code tableId}'s lease when older than {@link #RENEW_AFTER}.
+   * Takes {@code tableId}'s lease at its capture's first file, renews it when older than {@link
+   * #RENEW_AFTER}.
    *
    * @throws LeaseLostException when the Table is gone or the lease lapsed
    * @throws io.icegate.core.error.IcegateException RECONCILE_SUPERSEDED when the run went stale
@@ -149,13 +112,14 @@ final class WriteLeases {
     if (last != null && now - last < RENEW_AFTER.toMillis()) {
       return;
     }
+    boolean first = last == null;
     Renewal renewal = repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
       fence.assertCurrent(tx);
       if (!live(tx, tableId)) {
         return Renewal.TABLE_GONE;
       }
       // never taken again once gone: what was written under it may have been collected
-      if (LEASES.get(tx, fence.accountId(), catalogId, tableId).isEmpty()) {
+      if (!first && LEASES.get(tx, fence.accountId(), catalogId, tableId).isEmpty()) {
         return Renewal.LAPSED;
       }
       LEASES.renew(tx, fence.accountId(), catalogId, tableId, now);
@@ -163,8 +127,8 @@ final class WriteLeases {
     });
     switch (renewal) {
       case HELD -> renewed.put(tableId, now);
-      case TABLE_GONE -> throw new LeaseLostException("table " + tableId + " was deleted during "
-          + "its capture; nothing more is written for it, and what was is left to the "
+      case TABLE_GONE -> throw new LeaseLostException("table " + tableId + " was deleted before "
+          + "or during its capture; nothing more is written for it, and what was is left to the "
           + "generated-files collector");
       case LAPSED -> throw new LeaseLostException("the write lease of table " + tableId
           + " lapsed during its capture (held longer than the collector's grace without a "
