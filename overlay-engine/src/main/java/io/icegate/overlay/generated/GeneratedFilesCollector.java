@@ -61,11 +61,10 @@ import org.slf4j.LoggerFactory;
  * named the table: a first capture in flight has no pointer yet), and a deleted Catalog whose
  * tables have such entries keeps its record and storage secret ({@code
  * CatalogService#delete}): so the prefix can still be found and reached when the Catalog is gone.
- * The same fence covers it: the
- * first pass that sees the Table deleted marks its last metadata file as seen then, and nothing
- * under its prefix goes until that is older than the grace; after that every file older than the
- * grace goes, and once nothing is left the entry goes (the Catalog's record and secret with its
- * last entry).
+ * The same fence covers it: the first pass that sees the Table deleted marks its last metadata
+ * file as seen then, and nothing under its prefix goes until that is older than the grace; after
+ * that every file older than the grace goes, and once nothing is left the entry goes (the
+ * Catalog's record and secret with its last entry).
  */
 public final class GeneratedFilesCollector {
   private static final Logger LOG = LoggerFactory.getLogger(GeneratedFilesCollector.class);

@@ -22,10 +22,10 @@ import org.apache.iceberg.io.OutputFile;
  * capture that fails before writing, say on an unreachable upstream, writes nothing to the store
  * either) and renews it before a later one once the lease is older than {@link #RENEW_AFTER}.
  * Each lease is taken in a transaction that reads the run's fence and the Table (live, of this
- * Catalog, managed by the run's Overlay); the transaction that deletes
- * the Table reads the lease and turns it into a deleted-table entry for the collector. So on
- * every store, whichever commits first: either the deletion sees the lease and the collector
- * will take the files, or the capture sees the Table gone and writes nothing more. A capture in
+ * Catalog, managed by the run's Overlay); the transaction that deletes the Table reads the lease
+ * and turns it into a deleted-table entry for the collector. So on every store, whichever
+ * commits first: either the deletion sees the lease and the collector will take the files, or
+ * the capture sees the Table gone and writes nothing more. A capture in
  * flight at a deletion writes at most for {@link #RENEW_AFTER} more (plus one file), far below
  * the collector's grace, which starts when a pass first sees the Table deleted. A lease the
  * collector cleared as stale (older than its grace: it may then have taken the capture's files)
