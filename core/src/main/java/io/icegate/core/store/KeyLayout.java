@@ -194,6 +194,20 @@ public final class KeyLayout {
     return KeySubspace.GENERATED_DELETED.get(Tuple.from(accountId, catalogId, "table"));
   }
 
+  /**
+   * The write lease of a capture on table {@code tableId}'s generated prefix under {@code
+   * catalogId}'s warehouse: taken before it writes a file there, while the table is live.
+   */
+  public static byte[] generatedWriting(String accountId, String catalogId, String tableId) {
+    return KeySubspace.GENERATED_DELETED.pack(Tuple.from(accountId, catalogId, "writing",
+        tableId));
+  }
+
+  /** Every pending-collection entry, write lease and deleted Catalog record of an account. */
+  public static Subspace generatedDeletedOf(String accountId) {
+    return KeySubspace.GENERATED_DELETED.get(Tuple.from(accountId));
+  }
+
   /** The record of deleted Catalog {@code catalogId}, kept while its tables' files are pending. */
   public static byte[] generatedDeletedCatalog(String accountId, String catalogId) {
     return KeySubspace.GENERATED_DELETED.pack(Tuple.from(accountId, catalogId, "catalog"));

@@ -219,6 +219,12 @@ public enum KeySubspace {
    * the Catalog are pending, which then keeps the Catalog's storage secret for the collector.
    * Cleared by overlay-engine's {@code GeneratedFilesCollector} once nothing is left under the
    * table's prefix (and, for the Catalog entry, with the secret once no table entry is left).
+   * {@code (account id, catalog id, "writing", table id) -> write lease} (8 bytes big-endian
+   * epoch milliseconds it was last renewed): a capture's claim on a live table's prefix, taken
+   * (by overlay-engine's Delta capture, in a transaction that reads the table live) before it
+   * writes a file there, so that a table deleted while its first capture is in flight, which has
+   * no capture pointer yet, still leaves a table entry: the deleting transaction turns the lease
+   * into one; a publication clears it, the collector clears a stale one.
    * Not part of the account's partitions: it outlives an account deletion on purpose.
    */
   GENERATED_DELETED(22),

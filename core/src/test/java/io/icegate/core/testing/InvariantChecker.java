@@ -389,6 +389,10 @@ public final class InvariantChecker {
           violations.add("deleted catalog " + key.getString(1)
               + " is kept for generated-file collection but no table of it is pending");
         }
+      } else if (key.getString(2).equals("writing") && !byId.containsKey(key.getString(3))) {
+        // the deleting transaction turns a capture's write lease into a pending entry
+        violations.add("table " + key.getString(3) + " is deleted but a capture's write lease "
+            + "on its generated files is left (no entry for the collector)");
       }
     }
     for (KeyValue kv : all(tx, KeySubspace.CREDENTIALS.range())) {

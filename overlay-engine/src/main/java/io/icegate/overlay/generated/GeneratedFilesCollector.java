@@ -11,6 +11,7 @@ import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.Transaction;
+import io.icegate.overlay.store.capture.CaptureLeases;
 import io.icegate.overlay.store.capture.Captures;
 import io.icegate.overlay.store.capture.DeletedCaptures;
 import java.io.FileNotFoundException;
@@ -46,21 +47,24 @@ import org.slf4j.LoggerFactory;
  * pass reads the capture pointer, records its metadata file as seen now ({@code
  * KeySubspace.GENERATED}) and reads every metadata file seen within the grace period; the files
  * those reference are live ({@link ReferencedFiles}), and so is every file written within the
- * grace period (a capture in flight has not published yet). Anything else under the prefix is
- * deleted. A metadata file that stops being current is thus kept for at least the grace period
- * less the time between two passes. Several gateways may collect one store at once: each
- * decision is read in its own transaction, deletes are idempotent (a file already gone is no
- * error), and the seen-entries only ever move forward.
+ * grace period (a capture in flight has not published yet), and every file of the prefix while a
+ * capture's write lease on it was renewed within the grace ({@link CaptureLeases}: a capture
+ * running longer than the grace; an older lease is cleared, and its capture is then not
+ * published). Anything else under the prefix is deleted. A metadata file that stops being
+ * current is thus kept for at least the grace period less the time between two passes. Several
+ * gateways may collect one store at once: each decision is read in its own transaction, deletes
+ * are idempotent (a file already gone is no error), and the seen-entries only ever move forward.
  *
  * <p>A deleted Table (retired, its Overlay deleted, out of scope, its Catalog or account deleted
  * afterwards) leaves an entry naming its Catalog and last metadata file ({@link
- * DeletedCaptures}, written in the deleting transaction), and a deleted Catalog whose tables
- * have such entries keeps its record and storage secret ({@code CatalogService#delete}): so the
- * prefix can still be found and reached when the Catalog is gone. The same fence covers it: the
- * first pass that sees the Table deleted marks its last metadata file as seen then, and nothing
- * under its prefix goes until that is older than the grace; after that every file older than the
- * grace goes, and once nothing is left the entry goes (the Catalog's record and secret with its
- * last entry).
+ * DeletedCaptures}, written in the deleting transaction, also when only a capture's write lease
+ * named the table: a first capture in flight has no pointer yet), and a deleted Catalog whose
+ * tables have such entries keeps its record and storage secret ({@code
+ * CatalogService#delete}): so the prefix can still be found and reached when the Catalog is gone.
+ * The same fence covers it: the first pass that sees the Table deleted marks its last metadata
+ * file as seen then, and nothing under its prefix goes until that is older than the grace; after
+ * that every file older than the grace goes, and once nothing is left the entry goes (the
+ * Catalog's record and secret with its last entry).
  */
 public final class GeneratedFilesCollector {
   private static final Logger LOG = LoggerFactory.getLogger(GeneratedFilesCollector.class);
@@ -83,6 +87,7 @@ public final class GeneratedFilesCollector {
   private final Duration grace;
   private final Captures captures;
   private final DeletedCaptures deletedCaptures = new DeletedCaptures();
+  private final CaptureLeases leases = new CaptureLeases();
   private final CredentialStore credentials;
 
   /**
@@ -304,7 +309,7 @@ public final class GeneratedFilesCollector {
    * @param current the current capture's metadata, or {@code null} (the Table is gone)
    * @param recent the metadata files seen current within the grace period
    * @param everything whether every file under the prefix is live (a Table seen deleted within
-   *     the grace period)
+   *     the grace period, or a capture holding its write lease renewed within it)
    */
   private record Live(TableMetadata current, List<String> recent, boolean everything) {}
 
@@ -313,7 +318,9 @@ public final class GeneratedFilesCollector {
    * metadata files seen since {@code cut}; older entries are cleared. A deleted Table's entry
    * ({@link DeletedCaptures}) is marked seen deleted {@code now} at its first pass, and keeps
    * the whole prefix live until that is older than {@code cut}: its last metadata file was
-   * current until the deletion, which no seen-entry recorded.
+   * current until the deletion, which no seen-entry recorded. A capture's write lease ({@link
+   * CaptureLeases}) renewed since {@code cut} keeps a live Table's whole prefix (the capture may
+   * publish any file it wrote); an older one is cleared.
    */
   private Live decide(Transaction tx, String account, String catalogId, String tableId, long now,
       long cut) {
@@ -321,6 +328,7 @@ public final class GeneratedFilesCollector {
     Optional<Captures.Capture> capture = captures.read(tx, account, tableId);
     Optional<DeletedCaptures.DeletedCapture> gone =
         deletedCaptures.get(tx, account, catalogId, tableId);
+    Optional<CaptureLeases.Lease> lease = leases.get(tx, account, catalogId, tableId);
     if (capture.isPresent()) {
       // captured again under the same id: live, and no longer a deleted table's prefix
       gone.ifPresent(entry -> deletedCaptures.clear(tx, entry));
@@ -332,9 +340,20 @@ public final class GeneratedFilesCollector {
       }
     } else if (repositories.tables(account).get(tx, tableId)
         .filter(table -> table.spec().catalogId().equals(catalogId)).isEmpty()) {
-      // not a table of this Catalog as far as the store knows: another Catalog's or account's
-      // sharing the warehouse, or deleted before deletions were recorded; never guess
+      if (lease.isPresent()) {
+        // a capture's lease names this Catalog, yet no deletion turned it into an entry (a
+        // path that forgot to): it attributes the prefix all the same, collected as deleted
+        deletedCaptures.record(tx, account, catalogId, tableId, "");
+        leases.clear(tx, account, catalogId, tableId);
+      }
+      // else not a table of this Catalog as far as the store knows: another Catalog's or
+      // account's sharing the warehouse, or deleted before deletions were recorded; never guess
       return new Live(null, List.of(), true);
+    }
+    // a capture holding the lease may still publish any file under the prefix, however old
+    boolean inFlight = lease.isPresent() && lease.get().renewedMillis() >= cut;
+    if (lease.isPresent() && !inFlight) {
+      leases.clear(tx, account, catalogId, tableId); // its capture ended without publishing
     }
     if (capture.isPresent()) {
       current = TableMetadataParser.fromJson(capture.get().pointer().servedMetadataLocation(),
@@ -355,7 +374,7 @@ public final class GeneratedFilesCollector {
         tx.clear(kv.key());
       }
     }
-    return new Live(current, recent, false);
+    return new Live(current, recent, inFlight);
   }
 
   /**

@@ -172,6 +172,9 @@ final class DeltaCapturer {
           + "generated files cannot be written: " + e.getMessage());
       return tally.result();
     }
+    // no file under a Table's prefix without its write lease: a Table deleted from here on
+    // leaves an entry for the collector, and one already deleted gets nothing written
+    WriteLeases leases = new WriteLeases(repositories, fence, catalog.id());
     Batch batched = new Batch(tally);
     CatalogClient client = null;
     try {
@@ -189,12 +192,13 @@ final class DeltaCapturer {
         // read one at a time: a previous capture's metadata is held only while it is extended
         Optional<Captures.Capture> before = captures.read(account, target.tableId());
         batched.add(target, captureOne(client, target, before,
-            new Generated(GeneratedFiles.location(catalog, target.tableId()), generatedIo,
-                retention), tally));
+            new Generated(GeneratedFiles.location(catalog, target.tableId()),
+                leases.around(target.tableId(), generatedIo), retention), tally));
       }
       for (TableCapturer.Target target : expiring) {
         batched.add(target, pruned(target, new Generated(
-            GeneratedFiles.location(catalog, target.tableId()), generatedIo, retention), tally));
+            GeneratedFiles.location(catalog, target.tableId()),
+            leases.around(target.tableId(), generatedIo), retention), tally));
       }
       batched.publish();
     } finally {

@@ -56,6 +56,7 @@ public final class Captures {
   private final Repositories repositories;
   private final Blobs blobs;
   private final CapturePointers pointers = new CapturePointers();
+  private final CaptureLeases leases = new CaptureLeases();
 
   public Captures(Repositories repositories) {
     this.repositories = Objects.requireNonNull(repositories, "repositories");
@@ -168,8 +169,10 @@ public final class Captures {
    * one whose {@code expected} already names its location ({@link Blobs#writeAll}, few
    * transactions), then all their pointers
    * in one transaction that runs {@code fence} once and, per candidate, asserts the capture
-   * generation it read and its blob's completeness. A candidate whose generation moved or whose
-   * Table is gone is {@link CaptureOutcome.Skipped} without failing the others; one whose blob was
+   * generation it read and its blob's completeness. A candidate whose generation moved, whose
+   * Table is gone, or (a Delta capture, naming a metadata file) whose write lease on the Table's
+   * generated files is gone ({@link CaptureLeases}) is {@link CaptureOutcome.Skipped} without
+   * failing the others; the pointer transaction clears a Delta capture's lease. One whose blob was
    * collected meanwhile is written again and re-published (up to {@value #ATTEMPTS} times).
    *
    * <p>The caller bounds the batch (count and bytes) so the pointer transaction stays far below
@@ -305,6 +308,14 @@ public final class Captures {
       return new CaptureOutcome.Skipped("table " + provenance.upstreamDisplayPath()
           + ": capture generation moved from " + read + " to " + current + " meanwhile");
     }
+    if (candidate.metadataFile() != null && leases.get(tx, accountId,
+        table.get().spec().catalogId(), tableId).isEmpty()) {
+      // a generated capture is written under its write lease; without it a collector may have
+      // taken the files it references (or another capture published first)
+      return new CaptureOutcome.Skipped("table " + provenance.upstreamDisplayPath() + ": the "
+          + "write lease of its generated files lapsed before publication; captured again at "
+          + "the next round");
+    }
     if (!Blobs.complete(tx, digest, size)
         || (state != null && !Blobs.complete(tx, state.digest(), state.size()))) {
       return null;
@@ -313,6 +324,10 @@ public final class Captures {
         candidate.metadataFile(), state, candidate.historySinceMillis());
     pointers.set(tx, accountId, tableId, next);
     Table spec = table.get().spec();
+    if (candidate.metadataFile() != null) {
+      // the pointer attributes the generated prefix from now on: the write lease is done
+      leases.clear(tx, accountId, spec.catalogId(), tableId);
+    }
     Map<String, String> properties = new HashMap<>(spec.properties());
     properties.put(CAPTURED_AT_PROPERTY, next.capturedAt().toString());
     repositories.tables(accountId).update(tx, tableId, ExpectedGeneration.any(),

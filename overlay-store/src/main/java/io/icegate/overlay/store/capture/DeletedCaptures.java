@@ -27,6 +27,7 @@ import java.util.Optional;
  */
 public final class DeletedCaptures {
   private static final CapturePointers POINTERS = new CapturePointers();
+  private static final CaptureLeases LEASES = new CaptureLeases();
 
   /**
    * One deleted table awaiting collection.
@@ -104,6 +105,9 @@ public final class DeletedCaptures {
     List<CatalogRef> out = new ArrayList<>();
     for (KeyValue kv : tx.getRange(range.begin, range.end)) {
       Tuple key = KeySubspace.GENERATED_DELETED.unpack(kv.key());
+      if (CaptureLeases.isLease(key)) {
+        continue; // a live table's capture in flight: nothing to collect here
+      }
       CatalogRef ref = new CatalogRef(key.getString(0), key.getString(1));
       if (out.isEmpty() || !out.get(out.size() - 1).equals(ref)) {
         out.add(ref);
@@ -126,15 +130,51 @@ public final class DeletedCaptures {
   }
 
   /**
+   * Records that table {@code tableId} of {@code catalogId} is deleted when a capture wrote or
+   * may be writing generated files for it: its capture pointer is a Delta one ({@code pointer}
+   * names a metadata file or a state blob), or a capture holds its write lease ({@link
+   * CaptureLeases}; a first capture in flight has no pointer yet). Clears the lease: a capture
+   * renewing it then finds the table gone and stops writing. For the transaction that deletes
+   * the table.
+   */
+  public void recordIfGenerated(Transaction tx, String accountId, String catalogId,
+      String tableId, Optional<CapturePointer> pointer) {
+    boolean delta = pointer.filter(p -> p.metadataFile() != null || p.state() != null)
+        .isPresent();
+    boolean leased = LEASES.get(tx, accountId, catalogId, tableId).isPresent();
+    if (delta || leased) {
+      record(tx, accountId, catalogId, tableId,
+          pointer.map(CapturePointer::metadataFile).orElse(null) == null ? ""
+              : pointer.get().metadataFile());
+    }
+    if (leased) {
+      LEASES.clear(tx, accountId, catalogId, tableId);
+    }
+  }
+
+  /**
    * Account deletion's cleanup step, run before the credentials' step: an account deletion clears
    * its partitions without deleting Tables one by one, so per transaction up to {@code maxKeys}
-   * capture pointers are forgotten here, each Delta one leaving its entry as a Table deletion
-   * does, and each Catalog of such an entry its record (so the credentials' step keeps its
-   * secret, {@code CredentialStore#accountCleanup}). Resumable: forgotten pointers are not seen
-   * again.
+   * write leases ({@link CaptureLeases}) and then capture pointers are forgotten here, each lease
+   * and each Delta pointer leaving its entry as a Table deletion does, and each Catalog of such
+   * an entry its record (so the credentials' step keeps its secret, {@code
+   * CredentialStore#accountCleanup}). Resumable: forgotten leases and pointers are not seen
+   * again; no lease is taken after the account's deletion fence (the capture's renewal asserts
+   * it).
    */
   public CleanupStep accountCleanup(Repositories repositories) {
     return (tx, accountId, maxKeys) -> {
+      List<CaptureLeases.Lease> leases =
+          LEASES.ofAccount(tx, accountId, Math.max(1, maxKeys / 4));
+      for (CaptureLeases.Lease lease : leases) {
+        // the lease names the Catalog: recorded even when its table is already gone
+        recordIfGenerated(tx, accountId, lease.catalogId(), lease.tableId(),
+            POINTERS.get(tx, accountId, lease.tableId()));
+        keepCatalog(tx, repositories, accountId, lease.catalogId());
+      }
+      if (!leases.isEmpty()) {
+        return leases.size();
+      }
       Range range = KeySubspace.CAPTURES.range(Tuple.from(accountId));
       int removed = 0;
       for (KeyValue kv : tx.getRange(range.begin, range.end, Math.max(1, maxKeys / 4),
@@ -146,17 +186,23 @@ public final class DeletedCaptures {
           String catalogId = table.get().spec().catalogId();
           record(tx, accountId, catalogId, tableId,
               pointer.metadataFile() == null ? "" : pointer.metadataFile());
-          byte[] catalogKey = KeyLayout.generatedDeletedCatalog(accountId, catalogId);
-          if (tx.get(catalogKey) == null) {
-            repositories.catalogs(accountId).get(tx, catalogId).ifPresent(catalog ->
-                tx.set(catalogKey, repositories.catalogs(accountId).codec().write(catalog)));
-          }
+          keepCatalog(tx, repositories, accountId, catalogId);
         }
         POINTERS.forget(tx, accountId, tableId);
         removed++;
       }
       return removed;
     };
+  }
+
+  /** Keeps Catalog {@code catalogId}'s record (and so its secret) for the collector. */
+  private static void keepCatalog(Transaction tx, Repositories repositories, String accountId,
+      String catalogId) {
+    byte[] catalogKey = KeyLayout.generatedDeletedCatalog(accountId, catalogId);
+    if (tx.get(catalogKey) == null) {
+      repositories.catalogs(accountId).get(tx, catalogId).ifPresent(catalog ->
+          tx.set(catalogKey, repositories.catalogs(accountId).codec().write(catalog)));
+    }
   }
 
   private static DeletedCapture decode(String accountId, String catalogId, String tableId,

@@ -137,8 +137,9 @@ public final class ManagedRelations {
 
   /**
    * Removes what belongs to a deleted relation: its definition chunks, its capture pointer (the
-   * captured blob is left to the chunk collector; a Delta capture's generated files are recorded
-   * for the generated-files collector, {@link DeletedCaptures}), its validation pointer, error
+   * captured blob is left to the chunk collector; a Delta capture's generated files, and those a
+   * capture holding the table's write lease may have written, are recorded for the
+   * generated-files collector, {@link DeletedCaptures}), its validation pointer, error
    * records and visibility override and, when it is managed and the index still points at it,
    * its index entry. Harmless for a local relation.
    */
@@ -146,12 +147,11 @@ public final class ManagedRelations {
     Range chunks = KeyLayout.definition(relation.accountId(), relation.kind(), relation.id()).range();
     tx.clearRange(chunks.begin, chunks.end);
     if (relation.kind() == ResourceKind.TABLE) {
-      // the generated files of a Delta capture outlive the pointer: name them for the collector
-      CAPTURES.get(tx, relation.accountId(), relation.id())
-          .filter(pointer -> pointer.metadataFile() != null || pointer.state() != null)
-          .ifPresent(pointer -> DELETED.record(tx, relation.accountId(),
-              ((Relation) relation.spec()).catalogId(), relation.id(),
-              pointer.metadataFile() == null ? "" : pointer.metadataFile()));
+      // the generated files of a Delta capture outlive the pointer, and a first capture in
+      // flight has written some before it has one (its write lease says so): name them for the
+      // collector
+      DELETED.recordIfGenerated(tx, relation.accountId(), ((Relation) relation.spec()).catalogId(),
+          relation.id(), CAPTURES.get(tx, relation.accountId(), relation.id()));
       CAPTURES.forget(tx, relation.accountId(), relation.id());
       VALIDATIONS.forget(tx, relation.accountId(), relation.id());
     }
