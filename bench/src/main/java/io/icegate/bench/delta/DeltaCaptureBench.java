@@ -235,6 +235,7 @@ public final class DeltaCaptureBench {
             (System.nanoTime() - started) / 1_000_000_000L);
       }
       List<Measurement> measurements = new ArrayList<>();
+      List<long[]> heads = new ArrayList<>();
       for (int i = 1 - plan.warmups(); i <= plan.iterations(); i++) {
         Cost pathsOnly = timed(() -> scan(table, true));
         Cost scan = timed(() -> scan(table, false));
@@ -258,6 +259,21 @@ public final class DeltaCaptureBench {
         Cost unchangedCost = timed(() -> again[0] = table.capture(incremental[0], iteration));
         if (again[0].metadata() != incremental[0].metadata()) {
           throw new IllegalStateException("the capture with no commit since changed the table");
+        }
+        // a reconcile's read of the head: in full, then from the head read one commit before,
+        // then once more with nothing new
+        Cost headFull = timed(() -> table.readHead(false));
+        Cost headOneCommit = timed(() -> table.readHead(true));
+        Cost headUnchanged = timed(() -> table.readHead(true));
+        if (i > 0 && table.readHead(true)) {
+          heads.add(new long[] {headFull.millis(), headOneCommit.millis(), headUnchanged.millis()});
+          out.printf(
+              Locale.ROOT,
+              "  head: full load %d ms, remembered after one commit %d ms, remembered unchanged %d"
+                  + " ms%n",
+              headFull.millis(),
+              headOneCommit.millis(),
+              headUnchanged.millis());
         }
         // the next iteration's full capture sees one more file; the baseline scan does too
         Measurement m =
@@ -287,6 +303,17 @@ public final class DeltaCaptureBench {
         if (i > 0) {
           measurements.add(m);
         }
+      }
+      if (!heads.isEmpty()) {
+        out.printf(
+            Locale.ROOT,
+            "median head: full load %.1f ms, remembered after one commit %.1f ms (%.3fx),"
+                + " remembered unchanged %.1f ms (%.3fx)%n",
+            median(heads.stream().map(h -> (double) h[0]).toList()),
+            median(heads.stream().map(h -> (double) h[1]).toList()),
+            median(heads.stream().map(h -> h[1] / (double) Math.max(1, h[0])).toList()),
+            median(heads.stream().map(h -> (double) h[2]).toList()),
+            median(heads.stream().map(h -> h[2] / (double) Math.max(1, h[0])).toList()));
       }
       return measurements;
     }

@@ -3,6 +3,7 @@ package io.icegate.bench.delta;
 import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.icegate.access.delta.fixture.KernelTableWriter;
+import io.icegate.access.delta.iceberg.DeltaHeads;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
 import io.icegate.access.delta.log.DeltaLog;
 import io.icegate.access.delta.log.KernelS3FileSystem;
@@ -51,6 +52,8 @@ final class S3ProxyTable implements StoredTable {
   private final FileIO generatedIo;
   // the gateway's reconciler keeps one for its lifetime, and each capture goes through it
   private final ManifestListCache manifestLists = new ManifestListCache();
+  // the Unity provider keeps one for the process
+  private final DeltaHeads heads = new DeltaHeads();
 
   S3ProxyTable() throws Exception {
     ObjectStoreFixture.useChecksumsOnlyWhenRequired(); // for the S3FileIO, built from properties
@@ -130,6 +133,17 @@ final class S3ProxyTable implements StoredTable {
             "bench/t",
             GeneratedFiles.location(catalog, "t-" + iteration),
             manifestLists.around(generatedIo));
+  }
+
+  @Override
+  public boolean readHead(boolean remembered) {
+    DeltaLog log = new DeltaLog(s3, location());
+    if (remembered) {
+      log.head(heads);
+    } else {
+      log.head();
+    }
+    return true;
   }
 
   @Override

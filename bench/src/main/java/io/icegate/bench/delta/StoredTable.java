@@ -40,6 +40,16 @@ sealed interface StoredTable extends AutoCloseable permits LocalTable, S3ProxyTa
    */
   Captured capture(Captured previous, int iteration);
 
+  /**
+   * Reads the table's newest version as a reconcile does for the table's definition: Kernel's
+   * full load, or from the head this process read before ({@code DeltaHeads}).
+   *
+   * @return false where this store has no such read (local disk: the reconcile reads S3)
+   */
+  default boolean readHead(boolean remembered) {
+    return false;
+  }
+
   /** Removes the table, the generated files and the store. */
   @Override
   void close() throws Exception;
