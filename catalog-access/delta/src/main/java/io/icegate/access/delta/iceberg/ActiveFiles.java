@@ -63,7 +63,7 @@ final class ActiveFiles {
                     paths.absolute(add.getString(fields.path)),
                     add.getLong(fields.size),
                     add.getLong(fields.modificationTime));
-            DeltaVersionCapture.refuseOutside(file, tablePath, commitFile);
+            Refusals.refuseOutside(file, tablePath, commitFile);
             sink.accept(
                 new ActiveFile(
                     file,

@@ -61,8 +61,17 @@ final class CaptureOperations implements TableOperations {
     return LocationProviders.locationsFor(current.location(), current.properties());
   }
 
+  /**
+   * The id of the captured version; never one the table holds already: iceberg-core asks again
+   * until it gets a free id, and this one never changes, so a taken id is refused instead of
+   * asked for forever (the capture makes room for it first: {@link DeltaVersionCapture}).
+   */
   @Override
   public long newSnapshotId() {
+    if (current().snapshot(snapshotId) != null) {
+      throw new IllegalStateException(
+          "snapshot id " + snapshotId + " of the captured Delta version is already in the table");
+    }
     return snapshotId;
   }
 }

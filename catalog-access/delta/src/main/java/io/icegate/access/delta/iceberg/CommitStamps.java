@@ -2,6 +2,7 @@ package io.icegate.access.delta.iceberg;
 
 import io.delta.kernel.Snapshot;
 import io.delta.kernel.engine.Engine;
+import io.delta.kernel.internal.SnapshotImpl;
 import io.delta.kernel.utils.FileStatus;
 import java.time.Duration;
 import java.util.Optional;
@@ -38,11 +39,35 @@ final class CommitStamps {
     if (stated.isPresent()) {
       return CompletableFuture.completedFuture(Optional.of(CommitStamp.of(version, stated.get())));
     }
+    if (commitsRead.isEmpty()) {
+      Optional<FileStatus> loaded = loadedCommit(snapshot);
+      if (loaded.isPresent()) {
+        return CompletableFuture.completedFuture(Optional.of(CommitStamp.of(version, loaded.get())));
+      }
+    }
     String tablePath = snapshot.getPath();
     return CaptureThreads.POOL.submit(
         () ->
             NextCommitProbe.commitStatus(engine, tablePath, version)
                 .map(file -> CommitStamp.of(version, file)));
+  }
+
+  /**
+   * The commit file of a version Kernel loaded in full, as the listing Kernel read the log from
+   * stated it: the file whose contents the snapshot shows (a status asked for afterwards may be of
+   * a file written since). Empty where Kernel has none at hand (a version it holds only as a
+   * checkpoint, another snapshot implementation).
+   */
+  static Optional<FileStatus> loadedCommit(Snapshot snapshot) {
+    if (!(snapshot instanceof SnapshotImpl loaded)) {
+      return Optional.empty();
+    }
+    try {
+      FileStatus file = loaded.getLogSegment().getDeltaFileAtEndVersion();
+      return Optional.ofNullable(file);
+    } catch (RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   /** The stamp, or empty when the store did not state the file in time. */
@@ -67,13 +92,31 @@ final class CommitStamps {
    */
   static boolean sameLog(
       Engine engine, String tablePath, CapturedDeltaState state, CommitChanges commits) {
+    return check(engine, tablePath, state, commits) == LogCheck.SAME;
+  }
+
+  /** What the captured version's commit file says of the log the commits were read from. */
+  enum LogCheck {
+    /** The file stamped: the log is the one captured. */
+    SAME,
+    /** Nothing to tell by: no stamp (recorded before icegate kept one), the file cleaned up. */
+    UNKNOWN,
+    /** Another file of that name: the log was written anew (a new table, a restored copy). */
+    REWRITTEN
+  }
+
+  static LogCheck check(
+      Engine engine, String tablePath, CapturedDeltaState state, CommitChanges commits) {
     Optional<CommitStamp> stamp = state.commit();
     long start = commits.endVersion() - commits.commits();
     if (stamp.isEmpty() || stamp.get().version() != start) {
-      return false;
+      return LogCheck.UNKNOWN;
     }
     Optional<FileStatus> file =
         commits.startCommit().or(() -> NextCommitProbe.commitStatus(engine, tablePath, start));
-    return file.map(stamp.get()::matches).orElse(false);
+    if (file.isEmpty()) {
+      return LogCheck.UNKNOWN;
+    }
+    return stamp.get().matches(file.get()) ? LogCheck.SAME : LogCheck.REWRITTEN;
   }
 }

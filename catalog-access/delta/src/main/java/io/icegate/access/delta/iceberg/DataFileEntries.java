@@ -1,5 +1,7 @@
 package io.icegate.access.delta.iceberg;
 
+import org.apache.iceberg.parquet.ParquetUtil;
+import org.apache.iceberg.MetricsConfig;
 import io.delta.kernel.utils.FileStatus;
 import java.util.Map;
 import java.util.Optional;
@@ -72,7 +74,7 @@ final class DataFileEntries {
         metrics
             .fromStats(stats)
             .orElseGet(
-                () -> DeltaVersionCapture.footer(dataIo, file.getPath(), file.getSize(), mapped));
+                () -> footer(dataIo, file.getPath(), file.getSize(), mapped));
     return cleared()
         .withPath(file.getPath())
         .withFormat(FileFormat.PARQUET)
@@ -99,5 +101,12 @@ final class DataFileEntries {
   private DataFiles.Builder cleared() {
     builder.clear();
     return builder;
+  }
+
+
+  /** Footer metrics, for files the log has no statistics for. */
+  static Metrics footer(FileIO dataIo, String path, long size, StableSchema.Mapped mapped) {
+    return ParquetUtil.fileMetrics(
+        dataIo.newInputFile(path, size), MetricsConfig.getDefault(), mapped.nameMapping());
   }
 }

@@ -96,14 +96,18 @@ public final class DeltaHeads {
   }
 
   /**
-   * Remembers a version Kernel loaded in full, stamping its commit file (one more request).
+   * Remembers a version Kernel loaded in full, stamping its commit file as Kernel's listing stated
+   * it.
    *
    * @param tablePath the table's root as {@link #since} will be given it
    */
   public void remember(Engine engine, String tablePath, Snapshot snapshot) {
     long version = snapshot.getVersion();
+    // the commit file Kernel read the version from, else stated now (a file written since the
+    // load would be stamped with the loaded metadata: a checkpoint-only version's rare case)
     Optional<CommitStamp> stamp =
-        NextCommitProbe.commitStatus(engine, tablePath, version)
+        CommitStamps.loadedCommit(snapshot)
+            .or(() -> NextCommitProbe.commitStatus(engine, tablePath, version))
             .map(file -> CommitStamp.of(version, file));
     if (stamp.isPresent()) {
       put(

@@ -5,7 +5,6 @@ import io.delta.kernel.SnapshotBuilder;
 import io.delta.kernel.TableManager;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
-import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.delta.schema.DeltaPartitions;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -19,8 +18,6 @@ import java.util.UUID;
 import java.util.concurrent.Future;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.Metrics;
-import org.apache.iceberg.MetricsConfig;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.RowDelta;
@@ -29,7 +26,6 @@ import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.parquet.ParquetUtil;
 
 /**
  * One Delta version as one Iceberg snapshot (format 2): the table metadata of the previous capture
@@ -162,12 +158,15 @@ public final class DeltaVersionCapture {
    */
   public static Captured captureChanges(
       Engine engine, Snapshot snapshot, TableMetadata previous, Target target) {
-    return capture(engine, snapshot, previous, Optional.empty(), target, Optional.empty());
+    return capture(engine, snapshot, previous, Optional.empty(), target, Optional.empty(), false);
   }
 
   /**
    * As above, with the previous capture's Delta state, when known, and the commits since the
    * previous capture when they were read already.
+   *
+   * @param rewritten whether the captured version's commit file is another than the one stamped
+   *     (the log written anew): nothing captured before is built on
    */
   private static Captured capture(
       Engine engine,
@@ -175,16 +174,19 @@ public final class DeltaVersionCapture {
       TableMetadata previous,
       Optional<CapturedDeltaState> previousState,
       Target target,
-      Optional<CommitChanges> commitsRead) {
+      Optional<CommitChanges> commitsRead,
+      boolean rewritten) {
     long version = snapshot.getVersion();
     Future<Optional<CommitStamp>> stamp = CommitStamps.of(engine, snapshot, commitsRead);
     CapturedDeltaState state =
         new CapturedDeltaState(snapshot.getProtocol(), snapshot.getMetadata());
     // a new table at the previous one's path (another Delta table id): nothing captured before is
     // this table's, neither its files nor its versions
+    // (a restored copy of the log keeps the id, but not its commit files: rewritten)
     boolean recreated =
-        previousState.isPresent()
-            && !previousState.get().metadata().getId().equals(snapshot.getMetadata().getId());
+        rewritten
+            || previousState.isPresent()
+                && !previousState.get().metadata().getId().equals(snapshot.getMetadata().getId());
     Optional<Long> previousVersion = capturedVersion(previous);
     if (previousVersion.isPresent() && previousVersion.get() == version && !recreated) {
       return new Captured(
@@ -192,7 +194,7 @@ public final class DeltaVersionCapture {
     }
     String tablePath = snapshot.getPath();
     String commitFile = commitFile(tablePath, version);
-    refuseUnservable(snapshot, commitFile);
+    Refusals.refuseUnservable(snapshot, commitFile);
     Map<String, String> deltaProperties = snapshot.getTableProperties();
     StableSchema.Mapped mapped =
         StableSchema.map(snapshot.getSchema().toJson(), deltaProperties, previous);
@@ -210,7 +212,7 @@ public final class DeltaVersionCapture {
                         tablePath))),
             tablePath,
             target.tableIdentity(),
-            mapped.renumbered() || recreated);
+            mapped.renumbered() || recreated || idTaken(previous, target, version));
     PartitionSpec spec = base.spec();
 
     Optional<CommitChanges> commits =
@@ -220,6 +222,7 @@ public final class DeltaVersionCapture {
                 && previous.spec().specId() == spec.specId()
                 && !mapped.renumbered()
                 && !recreated
+                && !idTaken(previous, target, version)
             ? commitsRead
                 .or(() -> CommitChanges.read(engine, tablePath, previousVersion.get(), version))
                 .filter(c -> c.endVersion() == version && locatable(c, spec))
@@ -276,7 +279,7 @@ public final class DeltaVersionCapture {
     commits.ifPresent(
         c ->
             c.changes()
-                .forEach(ch -> ch.after().ifPresent(a -> refuseOutside(a.file(), tablePath, commitFile))));
+                .forEach(ch -> ch.after().ifPresent(a -> Refusals.refuseOutside(a.file(), tablePath, commitFile))));
     if (commits.isPresent() && AppendedFiles.only(commits.get())) {
       added =
           AppendedFiles.commit(
@@ -346,11 +349,11 @@ public final class DeltaVersionCapture {
       Optional<CapturedDeltaState> previousState,
       Target target) {
     Snapshot snapshot;
+    Since since;
     try {
-      Optional<Captured> sinceCaptured =
-          sincePrevious(engine, tablePath, version, previous, previousState, target);
-      if (sinceCaptured.isPresent()) {
-        return sinceCaptured.get();
+      since = sincePrevious(engine, tablePath, version, previous, previousState, target);
+      if (since.captured().isPresent()) {
+        return since.captured().get();
       }
       SnapshotBuilder load = TableManager.loadSnapshot(tablePath);
       if (version.isPresent()) {
@@ -358,18 +361,19 @@ public final class DeltaVersionCapture {
       }
       snapshot = load.build(engine);
     } catch (UnsupportedTableFeatureException e) {
-      throw refused(
+      throw Refusals.refused(
           new TreeSet<>(e.getUnsupportedFeatures()).first(), engine, tablePath, version, e);
     } catch (IllegalArgumentException e) {
       // Kernel 4.4 refuses a path-only load of a catalog-managed table with an argument check:
       // its newest commits may exist only in the catalog (unpublished), so the log alone is not
       // the table, and icegate reads no catalog's commit API
       if (String.valueOf(e.getMessage()).contains(CATALOG_MANAGED)) {
-        throw refused(CATALOG_MANAGED, engine, tablePath, version, e);
+        throw Refusals.refused(CATALOG_MANAGED, engine, tablePath, version, e);
       }
       throw e;
     }
-    return capture(engine, snapshot, previous, previousState, target, Optional.empty());
+    return capture(
+        engine, snapshot, previous, previousState, target, Optional.empty(), since.rewritten());
   }
 
   /**
@@ -379,7 +383,12 @@ public final class DeltaVersionCapture {
    * that cannot be done (no previous capture of this table, no state, no new commit as a listing
    * shows, the commits since are cleaned up).
    */
-  private static Optional<Captured> sincePrevious(
+  /** A capture from the commits since, or none, and whether the log was written anew. */
+  private record Since(Optional<Captured> captured, boolean rewritten) {
+    static final Since NONE = new Since(Optional.empty(), false);
+  }
+
+  private static Since sincePrevious(
       Engine engine,
       String tablePath,
       Optional<Long> version,
@@ -390,7 +399,7 @@ public final class DeltaVersionCapture {
     if (previousVersion.isEmpty()
         || state.isEmpty()
         || version.map(v -> v <= previousVersion.get()).orElse(false)) {
-      return Optional.empty();
+      return Since.NONE;
     }
     // decoded while the commits since are fetched: the commit below reads that list first
     Future<?> manifests = CaptureThreads.decodeManifestsAhead(previous, target.generatedIo());
@@ -400,12 +409,18 @@ public final class DeltaVersionCapture {
     } finally {
       CaptureThreads.settled(manifests); // never left writing into a snapshot a caller holds
     }
-    if (commits.isEmpty() || !CommitStamps.sameLog(engine, tablePath, state.get(), commits.get())) {
-      return Optional.empty(); // cleaned up, or the table was written anew: load it in full
+    if (commits.isEmpty()) {
+      return Since.NONE; // cleaned up: load the version in full
+    }
+    CommitStamps.LogCheck log = CommitStamps.check(engine, tablePath, state.get(), commits.get());
+    if (log != CommitStamps.LogCheck.SAME) {
+      // no stamp to tell by, or the table written anew: load the version in full
+      return new Since(Optional.empty(), log == CommitStamps.LogCheck.REWRITTEN);
     }
     if (commits.get().commits() == 0) {
       // the version captured is still the newest: nothing to load, nothing to write
-      return Optional.of(new Captured(previous, true, List.of(), Set.of(), state.get()));
+      return new Since(
+          Optional.of(new Captured(previous, true, List.of(), Set.of(), state.get())), false);
     }
     Snapshot snapshot =
         TableManager.loadSnapshot(tablePath)
@@ -415,9 +430,19 @@ public final class DeltaVersionCapture {
                 commits.get().metadata().orElse(state.get().metadata()))
             .build(engine);
     if (!snapshot.getPath().equals(previous.property(DELTA_TABLE, null))) {
-      return Optional.empty(); // the state is another table's: load this one in full
+      return Since.NONE; // the state is another table's: load this one in full
     }
-    return Optional.of(capture(engine, snapshot, previous, state, target, commits));
+    return new Since(
+        Optional.of(capture(engine, snapshot, previous, state, target, commits, false)), false);
+  }
+
+  /**
+   * Whether the previous capture holds the version's snapshot id already, not as its current one:
+   * the table was rolled back and written on, or an older version is asked for again. Its snapshots
+   * are then dropped (the id is the version's, and iceberg-core would wait for a free one forever).
+   */
+  private static boolean idTaken(TableMetadata previous, Target target, long version) {
+    return previous != null && previous.snapshot(snapshotId(target.tableIdentity(), version)) != null;
   }
 
   /** The Delta version the capture's current snapshot shows, if it is one of ours. */
@@ -444,25 +469,9 @@ public final class DeltaVersionCapture {
             .allMatch(b -> b.partitionValues().isPresent());
   }
 
-  private static UnrepresentableFeatureException refused(
-      String feature, Engine engine, String tablePath, Optional<Long> version, Exception cause) {
-    String commitFile =
-        version
-            .map(v -> commitFile(tablePath, v))
-            .orElseGet(() -> LogListing.newestCommit(engine, tablePath));
-    return new UnrepresentableFeatureException(feature, commitFile, cause.getMessage());
-  }
-
   /** The commit file of a version: where a refusal points. */
   static String commitFile(String tablePath, long version) {
     return tablePath.replaceAll("/$", "") + "/_delta_log/" + String.format("%020d.json", version);
-  }
-
-  static void refuseOutside(FileStatus file, String tablePath, String commitFile) {
-    if (!file.getPath().startsWith(tablePath + "/")) {
-      throw new UnrepresentableFeatureException(
-          "data files outside the table location", commitFile, file.getPath());
-    }
   }
 
   /** The snapshot id of a table's Delta version: stable across captures, positive. */
@@ -472,21 +481,6 @@ public final class DeltaVersionCapture {
                 .getMostSignificantBits()
             & Long.MAX_VALUE;
     return id == 0 ? 1 : id;
-  }
-
-  private static void refuseUnservable(Snapshot snapshot, String commitFile) {
-    for (String feature : snapshot.getProtocol().getReaderFeatures()) {
-      if (!SERVABLE_READER_FEATURES.contains(feature)) {
-        throw new UnrepresentableFeatureException(
-            feature, commitFile, "the table's protocol requires reader feature " + feature);
-      }
-    }
-  }
-
-  /** Footer metrics, for files the log has no statistics for. */
-  static Metrics footer(FileIO dataIo, String path, long size, StableSchema.Mapped mapped) {
-    return ParquetUtil.fileMetrics(
-        dataIo.newInputFile(path, size), MetricsConfig.getDefault(), mapped.nameMapping());
   }
 
 

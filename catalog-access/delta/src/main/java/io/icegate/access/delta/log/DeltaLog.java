@@ -108,6 +108,9 @@ public final class DeltaLog {
     } catch (URISyntaxException e) {
       return location;
     }
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      return location; // a raw ? or # is part of the key: a table location has no query
+    }
     return new Path(uri).toString();
   }
 
