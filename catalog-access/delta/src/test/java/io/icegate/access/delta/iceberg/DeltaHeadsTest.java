@@ -77,19 +77,4 @@ class DeltaHeadsTest extends LocalLakeTest {
   }
 
   // --- helpers ---
-
-  String table(String table) {
-    delta.create(table, DeltaVersionCaptureTest.ORDERS, List.of("region"), Map.of());
-    lakes.append(table, "EU", 1);
-    return delta.location(table);
-  }
-
-  DeltaHeads.Head fullHead(String table) {
-    var snapshot = delta.snapshot(table);
-    return new DeltaHeads.Head(
-        snapshot.getVersion(),
-        snapshot.getSchema().toJson(),
-        snapshot.getPartitionColumnNames(),
-        snapshot.getTableProperties());
-  }
 }

@@ -3,11 +3,7 @@ package io.icegate.access.delta.iceberg;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.delta.kernel.engine.Engine;
-import io.delta.kernel.utils.FileStatus;
-import io.icegate.access.delta.iceberg.WholeFileReads.WholeFile;
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +26,7 @@ class FetchedCommitJsonTest extends LocalLakeTest {
   @BeforeEach
   void setUp() {
     counted = new CountedEngine(delta.engine());
-    engine = WholeFileReads.engine(counted, this::readWhole);
+    engine = WholeFileReads.engine(counted, this::readLocalWhole);
   }
 
   @ParameterizedTest
@@ -72,29 +68,5 @@ class FetchedCommitJsonTest extends LocalLakeTest {
     } catch (RuntimeException e) {
       return "threw " + e.getClass().getSimpleName() + ": " + e.getMessage();
     }
-  }
-
-  long table(String table, int appends) {
-    delta.create(table, DeltaVersionCaptureTest.ORDERS, java.util.List.of("region"), java.util.Map.of());
-    long version = 0;
-    for (int i = 1; i <= appends; i++) {
-      version = lakes.append(table, i % 2 == 0 ? "EU" : "US", i);
-    }
-    return version;
-  }
-
-  Optional<WholeFile> readWhole(String path, long max) throws IOException {
-    FileStatus status;
-    try {
-      status = delta.engine().getFileSystemClient().getFileStatus(path);
-    } catch (FileNotFoundException e) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new WholeFile(
-            status,
-            status.getSize() > max
-                ? Optional.empty()
-                : Optional.of(Files.readAllBytes(Path.of(URI.create(path))))));
   }
 }

@@ -3,6 +3,11 @@ package io.icegate.access.delta.iceberg;
 import io.delta.kernel.engine.Engine;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
+import io.delta.kernel.utils.FileStatus;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -55,5 +60,38 @@ abstract class LocalLakeTest {
         previous == null ? null : previous.metadata(),
         previous == null ? Optional.empty() : Optional.of(previous.deltaState()),
         lakes.target(table, table));
+  }
+
+  /** A table partitioned by region with one append (id 1 in EU); its location. */
+  String table(String table) {
+    delta.create(table, DeltaVersionCaptureTest.ORDERS, List.of("region"), Map.of());
+    lakes.append(table, "EU", 1);
+    return delta.location(table);
+  }
+
+  /** The head of {@code table} as Kernel's full load gives it. */
+  DeltaHeads.Head fullHead(String table) {
+    var snapshot = delta.snapshot(table);
+    return new DeltaHeads.Head(
+        snapshot.getVersion(),
+        snapshot.getSchema().toJson(),
+        snapshot.getPartitionColumnNames(),
+        snapshot.getTableProperties());
+  }
+
+  /** Local disk's whole read ({@link WholeFileReads}): the status as Kernel states it, the bytes. */
+  Optional<WholeFileReads.WholeFile> readLocalWhole(String path, long max) throws IOException {
+    FileStatus status;
+    try {
+      status = delta.engine().getFileSystemClient().getFileStatus(path);
+    } catch (FileNotFoundException e) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new WholeFileReads.WholeFile(
+            status,
+            status.getSize() > max
+                ? Optional.empty()
+                : Optional.of(Files.readAllBytes(Path.of(URI.create(path))))));
   }
 }

@@ -11,11 +11,7 @@ import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
 import io.icegate.access.delta.iceberg.WholeFileReads.WholeFile;
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -122,21 +118,10 @@ class WholeFileReadsTest extends LocalLakeTest {
 
   // --- helpers ---
 
-  /** Local disk's whole read: the file's status as Kernel states it, and its bytes. */
+  /** Local disk's whole read, recorded, under the size this test sets. */
   Optional<WholeFile> readWhole(String path, long max) throws IOException {
     wholeReads.add(path);
-    FileStatus status;
-    try {
-      status = delta.engine().getFileSystemClient().getFileStatus(path);
-    } catch (FileNotFoundException e) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new WholeFile(
-            status,
-            status.getSize() > Math.min(max, maxBytes)
-                ? Optional.empty()
-                : Optional.of(Files.readAllBytes(Path.of(URI.create(path))))));
+    return readLocalWhole(path, Math.min(max, maxBytes));
   }
 
   /** {@code engine}, recording the files its JSON reader is asked to read. */
