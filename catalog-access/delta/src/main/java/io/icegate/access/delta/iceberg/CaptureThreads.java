@@ -1,5 +1,8 @@
 package io.icegate.access.delta.iceberg;
 
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -7,6 +10,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.io.FileIO;
@@ -70,6 +74,24 @@ final class CaptureThreads {
       // the caller reads the same list itself and meets the same failure there
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * What {@code request} answered within {@code wait}; empty when it failed, was cancelled, or was
+   * stuck (then it is cancelled): the caller falls back to a slower way that meets the same store.
+   */
+  static <T> Optional<T> answered(Future<T> request, Duration wait) {
+    try {
+      return Optional.ofNullable(request.get(wait.toMillis(), TimeUnit.MILLISECONDS));
+    } catch (ExecutionException | CancellationException e) {
+      return Optional.empty();
+    } catch (TimeoutException e) {
+      request.cancel(true);
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
     }
   }
 }

@@ -7,10 +7,7 @@ import io.delta.kernel.utils.FileStatus;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Taking and checking {@link CommitStamp}s: a capture records its version's commit file, and the
@@ -72,17 +69,7 @@ final class CommitStamps {
 
   /** The stamp, or empty when the store did not state the file in time. */
   static Optional<CommitStamp> settled(Future<Optional<CommitStamp>> stamp) {
-    try {
-      return stamp.get(STAMP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      return Optional.empty();
-    } catch (TimeoutException e) {
-      stamp.cancel(true);
-      return Optional.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Optional.empty();
-    }
+    return CaptureThreads.answered(stamp, STAMP_WAIT).flatMap(s -> s);
   }
 
   /**

@@ -12,11 +12,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * The one commit after a captured version, found by asking for two commit files by name at once
@@ -104,17 +100,7 @@ final class NextCommitProbe {
 
   /** A check's answer; empty when it failed or did not answer in {@link #SECOND_CHECK_WAIT}. */
   private static Optional<Optional<FileStatus>> settled(Future<Optional<FileStatus>> check) {
-    try {
-      return Optional.of(check.get(SECOND_CHECK_WAIT.toMillis(), TimeUnit.MILLISECONDS));
-    } catch (ExecutionException | CancellationException e) {
-      return Optional.empty();
-    } catch (TimeoutException e) {
-      check.cancel(true); // a stuck request: the listing answers instead
-      return Optional.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Optional.empty();
-    }
+    return CaptureThreads.answered(check, SECOND_CHECK_WAIT);
   }
 
   /**
