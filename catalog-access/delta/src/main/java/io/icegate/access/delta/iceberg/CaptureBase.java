@@ -27,6 +27,8 @@ final class CaptureBase {
    * @param dropSnapshots whether the snapshots captured before cannot be served with this version's
    *     schema or are not this table's: column mapping was enabled on the existing table ({@link
    *     StableSchema.Mapped#renumbered}), or a new Delta table was written at the path
+   * @param startsOver whether Delta versions captured before are reused with other rows (a new
+   *     table at the path, a log rewritten or rolled back): the next history ({@link SnapshotIds})
    */
   static TableMetadata of(
       TableMetadata previous,
@@ -34,11 +36,16 @@ final class CaptureBase {
       PartitionSpec spec,
       String tablePath,
       String tableIdentity,
-      boolean dropSnapshots) {
+      boolean dropSnapshots,
+      boolean startsOver) {
     Map<String, String> properties = new HashMap<>();
     properties.put(
         TableProperties.DEFAULT_NAME_MAPPING, NameMappingParser.toJson(mapped.nameMapping()));
     properties.put(DeltaVersionCapture.DELTA_TABLE, tablePath);
+    int history = SnapshotIds.history(previous) + (previous != null && startsOver ? 1 : 0);
+    if (history > 0) {
+      properties.put(SnapshotIds.DELTA_HISTORY, String.valueOf(history));
+    }
     TableMetadata.Builder builder =
         previous == null
             ? TableMetadata.buildFromEmpty(2)

@@ -7,14 +7,12 @@ import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.UnsupportedTableFeatureException;
 import io.icegate.access.delta.schema.DeltaPartitions;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.UUID;
 import java.util.concurrent.Future;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
@@ -198,6 +196,8 @@ public final class DeltaVersionCapture {
     Map<String, String> deltaProperties = snapshot.getTableProperties();
     StableSchema.Mapped mapped =
         StableSchema.map(snapshot.getSchema().toJson(), deltaProperties, previous);
+    // Delta versions reused (a new table, a rewritten or rolled-back log): the history starts over
+    boolean startsOver = recreated || SnapshotIds.taken(previous, target.tableIdentity(), version);
     TableMetadata base =
         CaptureBase.of(
             previous,
@@ -212,7 +212,8 @@ public final class DeltaVersionCapture {
                         tablePath))),
             tablePath,
             target.tableIdentity(),
-            mapped.renumbered() || recreated || idTaken(previous, target, version));
+            mapped.renumbered() || startsOver,
+            startsOver);
     PartitionSpec spec = base.spec();
 
     Optional<CommitChanges> commits =
@@ -221,8 +222,7 @@ public final class DeltaVersionCapture {
                 && tablePath.equals(previous.property(DELTA_TABLE, null))
                 && previous.spec().specId() == spec.specId()
                 && !mapped.renumbered()
-                && !recreated
-                && !idTaken(previous, target, version)
+                && !startsOver
             ? commitsRead
                 .or(() -> CommitChanges.read(engine, tablePath, previousVersion.get(), version))
                 .filter(c -> c.endVersion() == version && locatable(c, spec))
@@ -260,7 +260,7 @@ public final class DeltaVersionCapture {
     long version = snapshot.getVersion();
     String tablePath = snapshot.getPath();
     PartitionSpec spec = base.spec();
-    long snapshotId = snapshotId(target.tableIdentity(), version);
+    long snapshotId = SnapshotIds.of(target.tableIdentity(), version, base);
     CaptureOperations ops =
         new CaptureOperations(base, generatedIo, target.generatedLocation(), snapshotId);
     Table table = new BaseTable(ops, tablePath);
@@ -436,15 +436,6 @@ public final class DeltaVersionCapture {
         Optional.of(capture(engine, snapshot, previous, state, target, commits, false)), false);
   }
 
-  /**
-   * Whether the previous capture holds the version's snapshot id already, not as its current one:
-   * the table was rolled back and written on, or an older version is asked for again. Its snapshots
-   * are then dropped (the id is the version's, and iceberg-core would wait for a free one forever).
-   */
-  private static boolean idTaken(TableMetadata previous, Target target, long version) {
-    return previous != null && previous.snapshot(snapshotId(target.tableIdentity(), version)) != null;
-  }
-
   /** The Delta version the capture's current snapshot shows, if it is one of ours. */
   private static Optional<Long> capturedVersion(TableMetadata previous) {
     if (previous == null || previous.currentSnapshot() == null) {
@@ -474,14 +465,8 @@ public final class DeltaVersionCapture {
     return tablePath.replaceAll("/$", "") + "/_delta_log/" + String.format("%020d.json", version);
   }
 
-  /** The snapshot id of a table's Delta version: stable across captures, positive. */
+  /** The snapshot id of a table's Delta version in its first captured history. */
   public static long snapshotId(String tableIdentity, long version) {
-    long id =
-        UUID.nameUUIDFromBytes((tableIdentity + "@" + version).getBytes(StandardCharsets.UTF_8))
-                .getMostSignificantBits()
-            & Long.MAX_VALUE;
-    return id == 0 ? 1 : id;
+    return SnapshotIds.of(tableIdentity, version);
   }
-
-
 }

@@ -11,6 +11,8 @@ import java.nio.file.attribute.FileTime;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.iceberg.Snapshot;
 import org.junit.jupiter.api.Test;
@@ -24,8 +26,6 @@ import org.junit.jupiter.api.Test;
  * stays reachable. Tables are written by Kernel's own writer on local disk ({@link LocalCaptures}).
  */
 class RecreatedTableTest extends LocalLakeTest {
-
-
 
   @Test
   void aNewTableWithMoreVersionsIsCapturedAsItselfNotOnTopOfTheOld() {
@@ -76,6 +76,42 @@ class RecreatedTableTest extends LocalLakeTest {
     Captured next = captureByPath("kept", old);
     assertThat(next.incremental()).isTrue();
     assertThat(next.metadata().snapshots()).hasSize(2);
+  }
+
+  /**
+   * Every snapshot id a capture ever served keeps naming the rows it named: the new table's
+   * versions (as many as the old table's, so the same version numbers) take ids the old table's
+   * history never had, also across a second re-creation, and a capture repeated from the same
+   * state gives the same ids.
+   */
+  @Test
+  void aNewTablesVersionsTakeSnapshotIdsTheOldTableNeverHad() {
+    delta.create("ids", DeltaVersionCaptureTest.ORDERS, List.of("region"), Map.of());
+    lakes.append("ids", "EU", 1);
+    Captured atOne = captureByPath("ids", null);
+    lakes.append("ids", "US", 2);
+    Captured old = captureByPath("ids", atOne);
+    Set<Long> oldIds = ids(old);
+    assertThat(oldIds).hasSize(2);
+
+    writeAnew("ids", 2);
+    Captured anew = captureByPath("ids", old);
+    assertThat(ids(anew)).doesNotContainAnyElementsOf(oldIds);
+    assertThat(ids(captureByPath("ids", old))).isEqualTo(ids(anew));
+    lakes.append("ids", "APAC", 3);
+    Captured next = captureByPath("ids", anew);
+    assertThat(next.incremental()).isTrue();
+    assertThat(ids(next)).hasSize(2).doesNotContainAnyElementsOf(oldIds);
+
+    writeAnew("ids", 3);
+    Captured third = captureByPath("ids", next);
+    assertThat(ids(third)).doesNotContainAnyElementsOf(oldIds).doesNotContainAnyElementsOf(ids(next));
+  }
+
+  static Set<Long> ids(Captured captured) {
+    return captured.metadata().snapshots().stream()
+        .map(Snapshot::snapshotId)
+        .collect(Collectors.toSet());
   }
 
   // --- helpers ---
