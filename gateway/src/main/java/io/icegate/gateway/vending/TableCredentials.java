@@ -1,11 +1,13 @@
 package io.icegate.gateway.vending;
 
+import io.icegate.access.delta.log.DeltaLog;
 import io.icegate.overlay.generated.GeneratedFiles;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.iceberg.rest.credentials.Credential;
+import org.apache.iceberg.rest.credentials.ImmutableCredential;
 
 /**
  * Picks the {@link TableCredentialSource} of a table: managed tables (captured from an upstream)
@@ -16,7 +18,8 @@ import org.apache.iceberg.rest.credentials.Credential;
  * Catalog's warehouse ({@link GeneratedFiles}). It gets one credential per prefix: the upstream's
  * for the data, and the Catalog's own, read-only, for the generated prefix, as the Catalog vends
  * for its native tables; when the Catalog vends nothing, only the upstream's (a client then reads
- * the warehouse with its own storage settings).
+ * the warehouse with its own storage settings). The upstream's prefix is given in the form the
+ * data file paths have ({@link #inDataPathForm}).
  */
 public final class TableCredentials {
   private static final String DELTA = "DELTA";
@@ -39,25 +42,58 @@ public final class TableCredentials {
     if (!request.managed()) {
       return nativeTables.credentials(request);
     }
-    VendingOutcome upstream = managedTables.credentials(request);
-    if (!(upstream instanceof VendingOutcome.Vended data)
+    VendingOutcome vended = managedTables.credentials(request);
+    if (!(vended instanceof VendingOutcome.Vended upstream)
         || !DELTA.equals(request.table().spec().provenance().tableFormat())) {
-      return upstream;
+      return vended;
     }
+    VendingOutcome.Vended data = inDataPathForm(upstream);
     String generated;
     try {
       generated = GeneratedFiles.location(request.catalog(), request.table().id());
     } catch (UnsupportedOperationException e) {
-      return upstream;
+      return data;
     }
     VendingOutcome own = nativeTables.credentials(new CredentialRequest(request.catalog(),
         request.identifier(), request.table(), generated, StorageAccess.READ));
     if (!(own instanceof VendingOutcome.Vended metadata)) {
-      return upstream;
+      return data;
     }
     List<Credential> both = new ArrayList<>(data.credentials());
     both.addAll(metadata.credentials());
     return new VendingOutcome.Vended(both, earlier(data.expiresAt(), metadata.expiresAt()));
+  }
+
+  /**
+   * {@code vended} with every prefix in the form the capture writes data file paths in: a prefix
+   * with %-escapes, as the upstream states a location that is a URI ({@code s3://b/my%20table},
+   * Unity's {@code storage_location}), decoded as the capture decodes the table location ({@link
+   * DeltaLog#kernelPath}: {@code s3://b/my table}). iceberg-core's S3FileIO pairs a file with a
+   * credential by string prefix, so the encoded prefix paired with none of the table's data files
+   * and the client read them without the vended keys. Replaced, not advertised beside: a second
+   * credential would cost the refresh route (one credential only) of a table whose Catalog vends
+   * nothing, and no file of a captured table is named in the encoded form.
+   */
+  static VendingOutcome.Vended inDataPathForm(VendingOutcome.Vended vended) {
+    List<Credential> credentials = new ArrayList<>();
+    for (Credential credential : vended.credentials()) {
+      String prefix = dataPathPrefix(credential.prefix());
+      credentials.add(prefix.equals(credential.prefix()) ? credential
+          : ImmutableCredential.builder().from(credential).prefix(prefix).build());
+    }
+    return new VendingOutcome.Vended(credentials, vended.expiresAt());
+  }
+
+  /** {@code prefix} decoded when it has a %-escape, else as it is (no other rewriting). */
+  private static String dataPathPrefix(String prefix) {
+    if (prefix.indexOf('%') < 0) {
+      return prefix;
+    }
+    try {
+      return DeltaLog.kernelPath(prefix);
+    } catch (IllegalArgumentException e) {
+      return prefix; // not an S3 location: nothing the capture names a data file under
+    }
   }
 
   /** The earlier of two expiries, {@code null} standing for none. */

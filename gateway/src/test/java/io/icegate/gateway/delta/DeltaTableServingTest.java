@@ -36,6 +36,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -241,6 +242,84 @@ class DeltaTableServingTest {
       assertThat(served.metadataFileLocation()).startsWith(generated + "/metadata/");
       assertSameMetadata(TableMetadataParser.read(table.io(), served.metadataFileLocation()), served);
     }
+  }
+
+  /**
+   * tryout: a Unity location is a URI ({@code s3://lake/spaced/my%20orders}) and the upstream
+   * vends for that prefix, while the capture names the data files by their keys ({@code
+   * s3://lake/spaced/my orders/...}); S3FileIO pairs them by string prefix, so the client read the
+   * data with its own settings instead of the vended keys. The data credential carries the decoded
+   * prefix, on load-table and the credentials route; a client whose own keys the store refuses
+   * reads the rows.
+   */
+  @Test
+  void aLocationWithAnEscapedSpaceGetsItsCredentialUnderTheDataFilesPrefix() throws Exception {
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, LAKE);
+    delta.create("spaced", ORDERS, List.of("region"), Map.of());
+    delta.append("spaced", Map.of("region", Literal.ofString("EU")),
+        List.<Object[]>of(new Object[] {1L, "EU"}, new Object[] {2L, "EU"}));
+    // written where the local path has no space (Kernel's writer would log absolute paths),
+    // then put under keys with one: the log's paths are relative to the root, as a real table's
+    Path written = scratch.resolve("spaced");
+    try (var files = java.nio.file.Files.walk(written)) {
+      for (Path file : files.filter(java.nio.file.Files::isRegularFile)
+          .filter(f -> !f.getFileName().toString().startsWith(".")).toList()) {
+        String key = "spaced/my orders/" + written.relativize(file).toString().replace('\\', '/');
+        s3.putObject(b -> b.bucket(LAKE).key(key), RequestBody.fromFile(file));
+      }
+    }
+    Map<String, String> columns = new LinkedHashMap<>();
+    columns.put("id", "long");
+    columns.put("region", "string");
+    unity.addTable("main", "spaced", "orders", "EXTERNAL", "DELTA",
+        "s3://" + LAKE + "/spaced/my%20orders", columns);
+    String catalog = catalogOnTheWarehouseStore("spaced", "sp", "\"vendStaticKeys\":true");
+    JsonNode report = reconcile(overlay("spaced", catalog));
+    assertThat(report.get("warnings")).as(report.toString()).isEmpty();
+    String generated = "s3://generated/sp/_icegate/delta/" + tableId(catalog, "spaced");
+    String data = "s3://" + LAKE + "/spaced/my orders";
+
+    String path = "/iceberg/v1/" + catalog + "/namespaces/spaced/tables/orders";
+    Map<String, JsonNode> byPrefix = byPrefix(delegated(path).get("storage-credentials"));
+    assertThat(byPrefix).containsOnlyKeys(data, generated);
+    assertReaches(byPrefix.get(data), objects, objects.accessKeyId());
+    assertThat(byPrefix(delegated(path + "/credentials").get("storage-credentials")))
+        .containsOnlyKeys(data, generated);
+
+    Map<String, String> props = new HashMap<>();
+    props.put(CatalogProperties.URI, gw.icebergUri());
+    props.put(CatalogProperties.WAREHOUSE_LOCATION, "spaced");
+    props.put("token", GatewayFixture.TOKEN);
+    props.put("header.X-Iceberg-Access-Delegation", "vended-credentials");
+    props.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.aws.s3.S3FileIO");
+    // the client's own settings reach the upstream's store with keys it refuses: a data file
+    // read without the vended credential fails (403) instead of reaching for real AWS
+    props.put("s3.endpoint", objects.endpoint().toString());
+    props.put("s3.path-style-access", "true");
+    props.put("client.region", ObjectStoreFixture.REGION);
+    props.put("s3.access-key-id", "not-the-upstream");
+    props.put("s3.secret-access-key", "refused-by-the-store");
+    try (RESTCatalog client = new RESTCatalog()) {
+      client.initialize("icegate", props);
+      Table table = client.loadTable(TableIdentifier.of("spaced", "orders"));
+      assertThat(table.currentSnapshot().addedDataFiles(table.io()))
+          .allSatisfy(f -> assertThat(f.location()).startsWith(data + "/"));
+      assertThat(rows(table, null)).containsExactly("1:EU", "2:EU");
+    }
+
+    // A Catalog that vends nothing for the generated files: the one credential, still decoded,
+    // and with it the refresh route, which answers that one (S3FileIO's refresh takes one only).
+    unity.addTable("main", "spaced2", "orders", "EXTERNAL", "DELTA",
+        "s3://" + LAKE + "/spaced/my%20orders", columns);
+    report = reconcile(overlay("spaced2", gw.prefix()));
+    assertThat(report.get("warnings")).as(report.toString()).isEmpty();
+    String own = "/iceberg/v1/" + gw.prefix() + "/namespaces/spaced2/tables/orders";
+    JsonNode alone = delegated(own);
+    assertThat(byPrefix(alone.get("storage-credentials"))).containsOnlyKeys(data);
+    assertThat(alone.path("config").path("client.refresh-credentials-endpoint").asText())
+        .endsWith("/namespaces/spaced2/tables/orders/credentials");
+    assertThat(byPrefix(delegated(own + "/credentials").get("storage-credentials")))
+        .containsOnlyKeys(data);
   }
 
   /**

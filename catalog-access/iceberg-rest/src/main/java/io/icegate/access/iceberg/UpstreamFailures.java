@@ -82,10 +82,12 @@ final class UpstreamFailures {
 
   /**
    * Like {@link #translate}, for failures while a session is set up (config and token requests).
-   * iceberg-core's OAuth2 error handler reports a token endpoint's 5xx as a bare {@link
-   * RESTException} ("Unable to process"), losing the status; at setup time that is far more often
-   * an unavailable endpoint than a protocol mismatch, so it is reported as retryable {@code
-   * CONNECTION_FAILED}. Invalid client credentials still arrive as {@link NotAuthorizedException}.
+   * A token endpoint's 5xx arrives already named, with its status ({@code TokenEndpointErrors}).
+   * iceberg-core's OAuth2 error handler reports any other status it has no OAuth2 error code for
+   * (e.g. a 429) as a bare {@link RESTException} ("Unable to process"), losing the status; at setup
+   * time that is far more often an unavailable endpoint than a protocol mismatch, so it is reported
+   * as retryable {@code CONNECTION_FAILED}. Invalid client credentials still arrive as {@link
+   * NotAuthorizedException}.
    */
   static CatalogAccessException translateSetup(RuntimeException e) {
     if (e.getClass() == RESTException.class) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import io.icegate.access.aws.AwsCredentialScope;
 import io.icegate.access.aws.AwsCredentialsRegistration;
 import io.icegate.access.aws.RefreshingAwsCredentialsRegistry;
@@ -16,10 +17,12 @@ import io.icegate.access.connection.CatalogAuthenticationScheme;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
 import io.icegate.access.iceberg.fixture.OAuthTokenFilter;
 import io.icegate.access.model.NamespacePath;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -27,6 +30,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 
@@ -128,6 +133,46 @@ class IcebergRestAuthenticationTest {
           .contains("cannot reach the OAuth2 token endpoint at 127.0.0.1:" + closed + " (")
           .doesNotContain("tenant").doesNotContain(OAuthTokenFilter.CLIENT_SECRET);
     });
+  }
+
+  /**
+   * tryout: a token endpoint answering 5xx read "catalog session setup failed: Unable to process",
+   * naming neither the token endpoint nor the status.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {503, 500})
+  void aTokenEndpointAnswering5xxIsNamedWithItsStatus(int status) throws Exception {
+    HttpServer failing = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    failing.createContext("/", exchange -> {
+      byte[] body = "{\"error\":\"temporarily_unavailable\"}".getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(status, body.length);
+      exchange.getResponseBody().write(body);
+      exchange.close();
+    });
+    failing.start();
+    int port = failing.getAddress().getPort();
+    CatalogAuthentication elsewhere = new CatalogAuthentication(CatalogAuthenticationScheme.OAUTH2,
+        Map.of("scope", "catalog", CatalogAuthentication.OAUTH2_SERVER_URI,
+            "http://127.0.0.1:" + port + "/oauth/tokens?tenant=t1"));
+    try {
+      assertThatThrownBy(() -> {
+        try (CatalogClient client = upstream.open(upstream.config(elsewhere),
+            clientCredentials(OAuthTokenFilter.CLIENT_SECRET))) {
+          client.validate();
+        }
+      }).isInstanceOfSatisfying(CatalogAccessException.class, e -> {
+        assertThat(e.code()).isEqualTo(Code.CONNECTION_FAILED);
+        assertThat(e.retryable()).isTrue();
+        assertThat(e.getMessage())
+            .contains("the OAuth2 token endpoint at 127.0.0.1:" + port + " failed (HTTP "
+                + status + ")")
+            .doesNotContain("session setup failed");
+        assertThat(e.toString()).doesNotContain("tenant").doesNotContain("/oauth")
+            .doesNotContain(OAuthTokenFilter.CLIENT_SECRET);
+      });
+    } finally {
+      failing.stop(0);
+    }
   }
 
   @Test

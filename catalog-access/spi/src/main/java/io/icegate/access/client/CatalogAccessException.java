@@ -89,6 +89,20 @@ public final class CatalogAccessException extends RuntimeException {
   }
 
   /**
+   * A {@code CONNECTION_FAILED} for an endpoint that was reached but answered a server error
+   * (5xx): retryable, and the fault is the endpoint's, not the caller's configuration. Named by
+   * host and port only, as {@link #unreachable}, with the status the endpoint answered.
+   *
+   * @param what the kind of endpoint, e.g. {@code "the OAuth2 token endpoint"}
+   * @param target the URI the request went to
+   * @param status the HTTP status it answered
+   */
+  public static CatalogAccessException serverError(String what, URI target, int status) {
+    return new CatalogAccessException(Code.CONNECTION_FAILED,
+        what + " at " + hostAndPort(target) + " failed (HTTP " + status + ")");
+  }
+
+  /**
    * The failure in words and the type that says it, e.g. {@code connection refused:
    * ConnectException}; else the innermost type. Not simply the innermost: java.net.http's refused
    * connection is a {@code ConnectException} whose cause is a {@code ClosedChannelException},

@@ -3,6 +3,7 @@ package io.icegate.access.unity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.net.httpserver.HttpServer;
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogAccessException.Code;
 import io.icegate.access.client.CatalogClient;
@@ -11,12 +12,16 @@ import io.icegate.access.connection.CatalogAuthenticationScheme;
 import io.icegate.access.connection.ResolvedCatalogCredentials;
 import io.icegate.access.model.NamespacePath;
 import io.icegate.access.unity.fixture.UnityCatalogFixture;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Bearer and OAuth client-credentials authentication, including refresh mid-discovery. */
 class UnityAuthenticationTest {
@@ -96,6 +101,59 @@ class UnityAuthenticationTest {
     try (CatalogClient client = env.open(Map.of(), oauth, clientCredentials("wrong"))) {
       assertThatThrownBy(client::validate).extracting(UnityAuthenticationTest::code).isEqualTo(Code.AUTHENTICATION_FAILED);
     }
+  }
+
+  /**
+   * tryout: a token endpoint answering 5xx read "the token endpoint failed (HTTP 503)", without
+   * saying which endpoint; an unreachable one read "cannot reach the Unity catalog".
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {503, 500})
+  void aTokenEndpointAnswering5xxIsNamedByHostAndPortWithItsStatus(int status) throws Exception {
+    HttpServer failing = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    failing.createContext("/", exchange -> {
+      exchange.sendResponseHeaders(status, -1);
+      exchange.close();
+    });
+    failing.start();
+    int port = failing.getAddress().getPort();
+    try (CatalogClient client = env.open(Map.of(), tokenEndpoint(port),
+        clientCredentials(UnityCatalogFixture.CLIENT_SECRET))) {
+      assertThatThrownBy(client::validate).isInstanceOfSatisfying(CatalogAccessException.class,
+          e -> {
+            assertThat(e.code()).isEqualTo(Code.CONNECTION_FAILED);
+            assertThat(e.getMessage()).contains("the OAuth2 token endpoint at 127.0.0.1:" + port
+                + " failed (HTTP " + status + ")");
+            assertThat(e.toString()).doesNotContain("tenant").doesNotContain("/oidc")
+                .doesNotContain(UnityCatalogFixture.CLIENT_SECRET);
+          });
+    } finally {
+      failing.stop(0);
+    }
+  }
+
+  @Test
+  void anUnreachableTokenEndpointIsNamedAsSuch() throws Exception {
+    int closed;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      closed = socket.getLocalPort(); // nothing listens there once it is closed
+    }
+    try (CatalogClient client = env.open(Map.of(), tokenEndpoint(closed),
+        clientCredentials(UnityCatalogFixture.CLIENT_SECRET))) {
+      assertThatThrownBy(client::validate).isInstanceOfSatisfying(CatalogAccessException.class,
+          e -> {
+            assertThat(e.code()).isEqualTo(Code.CONNECTION_FAILED);
+            assertThat(e.getMessage())
+                .contains("cannot reach the OAuth2 token endpoint at 127.0.0.1:" + closed + " (")
+                .doesNotContain("tenant");
+          });
+    }
+  }
+
+  private static CatalogAuthentication tokenEndpoint(int port) {
+    return new CatalogAuthentication(CatalogAuthenticationScheme.OAUTH2,
+        Map.of(CatalogAuthentication.OAUTH2_SERVER_URI,
+            "http://127.0.0.1:" + port + "/oidc/v1/token?tenant=t1"));
   }
 
   @Test

@@ -98,9 +98,12 @@ public final class DeltaLog {
   /**
    * The location in the form Kernel takes a table path in, a file system path: a URI decoded (so
    * Kernel's own resolution of the log's URI-encoded paths meets the store's keys), anything else
-   * as it is.
+   * as it is. The capture's data file paths have this form, so the gateway puts a storage
+   * credential's prefix in it too (iceberg-core's S3FileIO pairs paths with prefixes as strings).
+   *
+   * @throws IllegalArgumentException when {@code location} is not an S3 location
    */
-  static String kernelPath(String location) {
+  public static String kernelPath(String location) {
     S3Location.ofPath(location); // the scheme and bucket, whichever form
     URI uri;
     try {

@@ -10,8 +10,10 @@ import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.iceberg.rest.RESTClient;
 import org.apache.iceberg.rest.auth.AuthSession;
+import org.apache.iceberg.rest.responses.ErrorResponse;
 
 /**
  * Wraps iceberg-core's {@code HTTPClient}: before every request it resolves the target host (the
@@ -25,7 +27,8 @@ import org.apache.iceberg.rest.auth.AuthSession;
  * method whose first parameter is the request path is checked, a {@code get} with query parameters
  * also goes through the page guard, and then the same method runs on the delegate with the same
  * arguments (so the delegate's own overrides of default methods still apply). A request that
- * reaches no server becomes a {@code CONNECTION_FAILED} naming the endpoint's host and port.
+ * reaches no server becomes a {@code CONNECTION_FAILED} naming the endpoint's host and port; so does
+ * a token request answered with a 5xx, with its status ({@link TokenEndpointErrors}).
  *
  * <p>Limit: iceberg-core's HTTP client offers no DNS-resolver hook, so the connection itself
  * resolves the name again; the JVM's resolver cache ({@code networkaddress.cache.ttl}, 30 s by
@@ -112,14 +115,20 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
         pages.beforeGet(path, queryParams);
       }
     }
+    boolean tokenRequest = method.getName().equals("postForm");
+    if (tokenRequest && args[args.length - 1] instanceof Consumer<?> errorHandler) {
+      @SuppressWarnings("unchecked")
+      Consumer<ErrorResponse> handler = (Consumer<ErrorResponse>) errorHandler;
+      args = args.clone();
+      args[args.length - 1] = new TokenEndpointErrors(handler, target);
+    }
     try {
       return config.filter(method.invoke(delegate, args));
     } catch (InvocationTargetException e) {
       if (connectionFailure(e.getCause())) {
         // iceberg-core says only "Error occurred while processing GET request": name the endpoint.
         // iceberg-core posts forms only to the OAuth2 token endpoint, which may be another host.
-        String what = method.getName().equals("postForm")
-            ? "the OAuth2 token endpoint" : "the catalog";
+        String what = tokenRequest ? "the OAuth2 token endpoint" : "the catalog";
         throw CatalogAccessException.unreachable(what, target, e.getCause());
       }
       throw e.getCause(); // the delegate's own exception, unchanged

@@ -94,8 +94,8 @@ public final class ClientCredentialsTokens implements CatalogTokens {
           "the token endpoint refused the client credentials (HTTP " + status + ")");
     }
     if (status >= 500) {
-      throw new CatalogAccessException(
-          Code.CONNECTION_FAILED, "the token endpoint failed (HTTP " + status + ")");
+      // the endpoint's fault and retryable; named by host and port, as an unreachable one is
+      throw CatalogAccessException.serverError("the OAuth2 token endpoint", tokenUri, status);
     }
     if (status != 200) {
       throw new CatalogAccessException(

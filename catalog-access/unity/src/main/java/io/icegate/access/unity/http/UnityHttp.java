@@ -139,7 +139,7 @@ public final class UnityHttp implements CatalogTokens.TokenEndpointTransport {
             .header("Content-Type", "application/x-www-form-urlencoded")
             .POST(HttpRequest.BodyPublishers.ofString(form))
             .build();
-    return exchange(request);
+    return exchange(request, "the OAuth2 token endpoint");
   }
 
   private HttpResponse<String> send(String method, URI uri, String json) {
@@ -173,11 +173,16 @@ public final class UnityHttp implements CatalogTokens.TokenEndpointTransport {
   }
 
   private HttpResponse<String> exchange(HttpRequest request) {
+    return exchange(request, "the Unity catalog");
+  }
+
+  /** Sends {@code request}; {@code what} names its endpoint when it cannot be reached. */
+  private HttpResponse<String> exchange(HttpRequest request, String what) {
     policy.resolve(request.uri().getHost());
     try {
       return http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     } catch (IOException e) {
-      throw CatalogAccessException.unreachable("the Unity catalog", request.uri(), e);
+      throw CatalogAccessException.unreachable(what, request.uri(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CatalogAccessException(Code.CONNECTION_FAILED, "interrupted", e);
