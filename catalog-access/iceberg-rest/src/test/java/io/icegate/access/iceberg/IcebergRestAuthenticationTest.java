@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -140,8 +141,33 @@ class IcebergRestAuthenticationTest {
    * naming neither the token endpoint nor the status.
    */
   @ParameterizedTest
-  @ValueSource(ints = {503, 500})
+  @ValueSource(ints = {503, 500, 429})
   void aTokenEndpointAnswering5xxIsNamedWithItsStatus(int status) throws Exception {
+    assertTokenEndpointFailure(status, e -> {
+      assertThat(e.code()).isEqualTo(Code.CONNECTION_FAILED);
+      assertThat(e.retryable()).isTrue();
+      assertThat(e.getMessage()).contains("failed (HTTP " + status + ")");
+    });
+  }
+
+  /**
+   * Tryout: a token endpoint address with nothing behind it (a wrong oauth2-server-uri) read
+   * "catalog session setup failed", retryable, as if the upstream were down: it is the admin's
+   * configuration, named as such.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {404, 405})
+  void aTokenEndpointAddressServingNothingIsTheConfigurations(int status) throws Exception {
+    assertTokenEndpointFailure(status, e -> {
+      assertThat(e.code()).isEqualTo(Code.INVALID_CONFIGURATION);
+      assertThat(e.retryable()).isFalse();
+      assertThat(e.getMessage()).contains("answered HTTP " + status).contains("oauth2-server-uri");
+    });
+  }
+
+  /** A token endpoint answering {@code status}: the failure names it by host and port only. */
+  private void assertTokenEndpointFailure(int status, Consumer<CatalogAccessException> check)
+      throws Exception {
     HttpServer failing = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     failing.createContext("/", exchange -> {
       byte[] body = "{\"error\":\"temporarily_unavailable\"}".getBytes(StandardCharsets.UTF_8);
@@ -161,11 +187,9 @@ class IcebergRestAuthenticationTest {
           client.validate();
         }
       }).isInstanceOfSatisfying(CatalogAccessException.class, e -> {
-        assertThat(e.code()).isEqualTo(Code.CONNECTION_FAILED);
-        assertThat(e.retryable()).isTrue();
+        check.accept(e);
         assertThat(e.getMessage())
-            .contains("the OAuth2 token endpoint at 127.0.0.1:" + port + " failed (HTTP "
-                + status + ")")
+            .contains("the OAuth2 token endpoint at 127.0.0.1:" + port + " ")
             .doesNotContain("session setup failed");
         assertThat(e.toString()).doesNotContain("tenant").doesNotContain("/oauth")
             .doesNotContain(OAuthTokenFilter.CLIENT_SECRET);

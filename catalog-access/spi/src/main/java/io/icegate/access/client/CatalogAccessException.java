@@ -103,6 +103,23 @@ public final class CatalogAccessException extends RuntimeException {
   }
 
   /**
+   * An {@code INVALID_CONFIGURATION} for an endpoint whose server answered that nothing is served
+   * at the configured path (404, 405, 410): the caller's configuration points at the wrong place.
+   * Named by host and port only, as {@link #unreachable}.
+   *
+   * @param what the kind of endpoint, e.g. {@code "the OAuth2 token endpoint"}
+   * @param target the URI the request went to
+   * @param status the HTTP status it answered
+   * @param check what to check, e.g. the property that sets the address
+   */
+  public static CatalogAccessException notServedAt(String what, URI target, int status,
+      String check) {
+    return new CatalogAccessException(Code.INVALID_CONFIGURATION, what + " at "
+        + hostAndPort(target) + " answered HTTP " + status + ": nothing serves it there (" + check
+        + ")");
+  }
+
+  /**
    * The failure in words and the type that says it, e.g. {@code connection refused:
    * ConnectException}; else the innermost type. Not simply the innermost: java.net.http's refused
    * connection is a {@code ConnectException} whose cause is a {@code ClosedChannelException},
