@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.icegate.access.delta.fixture.KernelTableWriter;
+import io.icegate.access.delta.iceberg.ForwardingFileIO;
 import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.CatalogStorage;
@@ -35,7 +36,6 @@ import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
-import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -367,33 +367,13 @@ class CaptureInFlightCollectionTest {
     public FileIO forCatalog(Resource<Catalog> catalog) {
       fire(onOpen);
       FileIO io = delegate.forCatalog(catalog);
-      return new FileIO() {
-        @Override
-        public InputFile newInputFile(String path) {
-          return io.newInputFile(path);
-        }
-
-        @Override
-        public InputFile newInputFile(String path, long length) {
-          return io.newInputFile(path, length);
-        }
-
+      return new ForwardingFileIO(io) {
         @Override
         public OutputFile newOutputFile(String path) {
           if (onWrite != null && writes.test(path)) {
             fire(onWrite);
           }
-          return io.newOutputFile(path);
-        }
-
-        @Override
-        public void deleteFile(String path) {
-          io.deleteFile(path);
-        }
-
-        @Override
-        public Map<String, String> properties() {
-          return io.properties();
+          return super.newOutputFile(path);
         }
       };
     }
