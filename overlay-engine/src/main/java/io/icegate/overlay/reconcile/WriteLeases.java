@@ -1,5 +1,6 @@
 package io.icegate.overlay.reconcile;
 
+import io.icegate.access.delta.iceberg.ForwardingFileIO;
 import io.icegate.core.model.Resource;
 import io.icegate.core.model.Table;
 import io.icegate.core.repo.Repositories;
@@ -12,7 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 
 /**
@@ -70,31 +70,11 @@ final class WriteLeases {
    * created, and renewed before a later one once older than {@link #RENEW_AFTER}.
    */
   FileIO around(String tableId, FileIO io) {
-    return new FileIO() {
-      @Override
-      public InputFile newInputFile(String path) {
-        return io.newInputFile(path);
-      }
-
-      @Override
-      public InputFile newInputFile(String path, long length) {
-        return io.newInputFile(path, length);
-      }
-
+    return new ForwardingFileIO(io) {
       @Override
       public OutputFile newOutputFile(String path) {
         renew(tableId);
-        return io.newOutputFile(path);
-      }
-
-      @Override
-      public void deleteFile(String path) {
-        io.deleteFile(path);
-      }
-
-      @Override
-      public Map<String, String> properties() {
-        return io.properties();
+        return super.newOutputFile(path);
       }
     };
   }

@@ -3,10 +3,8 @@ package io.icegate.overlay.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.icegate.access.delta.fixture.KernelTableWriter;
-import io.icegate.core.durability.CreateRequest;
+import io.icegate.access.delta.iceberg.ForwardingFileIO;
 import io.icegate.core.model.Catalog;
-import io.icegate.core.model.CatalogStorage;
 import io.icegate.core.model.Resource;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KeyLayout;
@@ -22,9 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,10 +28,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
-import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
-import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -84,8 +78,7 @@ class CaptureInFlightCollectionTest {
       throws Exception {
     World w = new World(kind);
     w.hooks.beforeWrite(file -> true, w::deleteOverlay);
-    catchThrowable(() -> w.h.reconcile(w.overlay)); // superseded, or its publication skipped
-    assertThat(w.hooks.fired()).isEqualTo(1);
+    w.reconcileThroughTheHook();
     assertThat(w.h.relations(w.catalog.id())).isEmpty();
     assertThat(w.listed()).isNotEmpty(); // written by the capture, never published
 
@@ -95,9 +88,7 @@ class CaptureInFlightCollectionTest {
     assertThat(collector.collect().deleted()).isZero();
     w.clock.advance(Duration.ofMinutes(2));
     collector.collect();
-    assertThat(w.listed()).isEmpty();
-    assertThat(w.pending()).isEmpty();
-    assertThat(w.leases()).isZero();
+    w.assertNothingLeft();
   }
 
   /**
@@ -113,17 +104,12 @@ class CaptureInFlightCollectionTest {
       w.deleteOverlay();
       w.clock.advance(WriteLeases.RENEW_AFTER.plusSeconds(1));
     });
-    catchThrowable(() -> w.h.reconcile(w.overlay));
-    assertThat(w.hooks.fired()).isEqualTo(1);
+    w.reconcileThroughTheHook();
     assertThat(w.listed()).isNotEmpty().noneMatch(file -> file.endsWith(".metadata.json"));
     assertThat(w.pending()).hasSize(1);
 
-    GeneratedFilesCollector collector = w.collector();
-    collector.collect();
-    w.clock.advance(GRACE.plusMinutes(1));
-    collector.collect();
-    assertThat(w.listed()).isEmpty();
-    assertThat(w.pending()).isEmpty();
+    w.collectPastTheGrace();
+    w.assertNothingLeft();
   }
 
   /**
@@ -137,21 +123,15 @@ class CaptureInFlightCollectionTest {
     World w = new World(kind);
     w.hooks.beforeWrite(file -> true, () -> w.other.accountDeletion.delete(w.h.account,
         ExpectedGeneration.any()));
-    catchThrowable(() -> w.h.reconcile(w.overlay));
-    assertThat(w.hooks.fired()).isEqualTo(1);
+    w.reconcileThroughTheHook();
     assertThat(w.listed()).isNotEmpty();
     assertThat(w.pending()).hasSize(1);
     byte[] kept = w.store().read(tx -> tx.get(KeyLayout.generatedDeletedCatalog(w.h.account,
         w.catalog.id())));
     assertThat(kept).isNotNull();
 
-    GeneratedFilesCollector collector = w.collector();
-    collector.collect();
-    w.clock.advance(GRACE.plusMinutes(1));
-    collector.collect();
-    assertThat(w.listed()).isEmpty();
-    assertThat(w.pending()).isEmpty();
-    assertThat(w.leases()).isZero();
+    w.collectPastTheGrace();
+    w.assertNothingLeft();
   }
 
   /**
@@ -164,11 +144,8 @@ class CaptureInFlightCollectionTest {
   void aCaptureStartingAfterTheDeletionWritesNothing(String kind) throws Exception {
     World w = new World(kind);
     w.hooks.beforeOpen(w::deleteOverlay);
-    catchThrowable(() -> w.h.reconcile(w.overlay));
-    assertThat(w.hooks.fired()).isEqualTo(1);
-    assertThat(w.listed()).isEmpty();
-    assertThat(w.pending()).isEmpty();
-    assertThat(w.leases()).isZero();
+    w.reconcileThroughTheHook();
+    w.assertNothingLeft();
   }
 
   /**
@@ -253,20 +230,11 @@ class CaptureInFlightCollectionTest {
       hooks = new HookedFiles(catalogFiles());
       h = new ReconcileHarness(store, clock, hooks);
       other = h.another(store);
-      String location = "s3://" + GeneratedWarehouse.BUCKET + "/in-flight-" + n;
-      CatalogStorage.S3 s3Storage = new CatalogStorage.S3(
-          warehouse.store().endpoint().toString(), "us-east-1", true,
-          warehouse.store().accessKeyId(), 0);
-      catalog = h.services.core().catalogs().create(h.account, new Catalog("lake" + n,
-          location, Map.of(), new CatalogStorage(s3Storage)), WAREHOUSE_SECRET,
-          CreateRequest.plain()).outcome().resource();
+      catalog = warehouse.createCatalog(h, "lake" + n, "in-flight-" + n);
       String integration =
           h.unityIntegration("unity" + n, upstream.unity(), upstream.objects(), "main");
       namespace = "flight" + n;
-      String path = namespace + "/orders";
-      KernelTableWriter delta = upstream.createOrders(scratch, path);
-      UnityDeltaUpstream.appendAndUpload(delta, path, "EU", 1L);
-      upstream.serveOrders(namespace, "orders");
+      upstream.createAndServeOrders(scratch, namespace);
       overlay = h.overlay("o" + n, integration, catalog.id(), List.of(List.of(namespace)));
     }
 
@@ -279,23 +247,32 @@ class CaptureInFlightCollectionTest {
     }
 
     /**
-     * The Catalog's FileIO as the gateway builds it: its settings and its secret from the
-     * credential store, read at first use (one cache per gateway).
+     * Reconciles the Overlay, whatever the run ends with (superseded, or its publication
+     * skipped), with the hook the test armed fired once inside it.
      */
+    void reconcileThroughTheHook() {
+      catchThrowable(() -> h.reconcile(overlay));
+      assertThat(hooks.fired()).isEqualTo(1);
+    }
+
+    /** A pass of {@link #collector()} that first sees the deletion, and one past the grace. */
+    void collectPastTheGrace() {
+      GeneratedFilesCollector collector = collector();
+      collector.collect();
+      clock.advance(GRACE.plusMinutes(1));
+      collector.collect();
+    }
+
+    /** No generated file under the warehouse, no deleted-table entry, no write lease. */
+    void assertNothingLeft() {
+      assertThat(listed()).isEmpty();
+      assertThat(pending()).isEmpty();
+      assertThat(leases()).isZero();
+    }
+
+    /** The Catalog's FileIO as the gateway builds it (one cache per gateway). */
     CatalogFiles catalogFiles() {
-      Map<String, FileIO> ios = new java.util.concurrent.ConcurrentHashMap<>();
-      return c -> ios.computeIfAbsent(c.id(), id -> {
-        CatalogStorage.S3 settings = c.spec().storage().s3();
-        String secret = h.services.credentials().read(id, settings.credentialGeneration())
-            .orElseThrow(() -> new IllegalStateException("no storage secret for " + id))
-            .get("secretAccessKey");
-        Map<String, String> properties = new HashMap<>(warehouse.store().s3Settings());
-        properties.put("s3.access-key-id", settings.accessKeyId());
-        properties.put("s3.secret-access-key", secret);
-        S3FileIO io = new S3FileIO();
-        io.initialize(properties);
-        return io;
-      });
+      return warehouse.catalogFiles(() -> h.services.credentials());
     }
 
     /** A collector of the other gateway, on the shared clock. */
@@ -367,33 +344,13 @@ class CaptureInFlightCollectionTest {
     public FileIO forCatalog(Resource<Catalog> catalog) {
       fire(onOpen);
       FileIO io = delegate.forCatalog(catalog);
-      return new FileIO() {
-        @Override
-        public InputFile newInputFile(String path) {
-          return io.newInputFile(path);
-        }
-
-        @Override
-        public InputFile newInputFile(String path, long length) {
-          return io.newInputFile(path, length);
-        }
-
+      return new ForwardingFileIO(io) {
         @Override
         public OutputFile newOutputFile(String path) {
           if (onWrite != null && writes.test(path)) {
             fire(onWrite);
           }
-          return io.newOutputFile(path);
-        }
-
-        @Override
-        public void deleteFile(String path) {
-          io.deleteFile(path);
-        }
-
-        @Override
-        public Map<String, String> properties() {
-          return io.properties();
+          return super.newOutputFile(path);
         }
       };
     }

@@ -2,10 +2,7 @@ package io.icegate.overlay.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.icegate.access.delta.fixture.KernelTableWriter;
-import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.model.Catalog;
-import io.icegate.core.model.CatalogStorage;
 import io.icegate.core.model.Resource;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.store.KeyLayout;
@@ -20,14 +17,9 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.iceberg.aws.s3.S3FileIO;
-import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -79,12 +71,7 @@ class DeletedGeneratedFilesTest {
     // table a leaves with its Overlay: an entry names it for the collector
     w.h.overlays.delete(w.h.account, w.overlayA, ExpectedGeneration.any());
     assertThat(w.pending()).containsExactly(w.tableA);
-    assertThat(collector.collect().deleted()).isZero(); // first seen deleted now
-    w.clock.advance(GRACE.minusMinutes(1));
-    assertThat(collector.collect().deleted()).isZero(); // a reader may still hold it
-    assertThat(w.listed(w.prefixA)).isEqualTo(filesA);
-    w.clock.advance(Duration.ofMinutes(2));
-    assertThat(collector.collect().deleted()).isEqualTo(filesA.size());
+    w.keptForTheGraceThenCollected(collector, filesA.size());
     assertThat(w.listed(w.prefixA)).isEmpty();
     assertThat(w.pending()).isEmpty();
     // the live table of the same Catalog lost nothing, however often it is collected
@@ -96,19 +83,9 @@ class DeletedGeneratedFilesTest {
     // the Catalog goes after its last Overlay: record and secret stay for the collector
     w.h.overlays.delete(w.h.account, w.overlayB, ExpectedGeneration.any());
     w.deleteCatalog();
-    assertThat(w.deletedCatalogKept()).isTrue();
-    assertThat(w.secretKept()).isTrue();
-    ContributionInvariants.checker(store).assertClean();
-    assertThat(collector.collect().deleted()).isZero();
-    w.clock.advance(GRACE.minusMinutes(1));
-    assertThat(collector.collect().deleted()).isZero();
-    assertThat(w.listed(w.prefixB)).isEqualTo(filesB);
-    w.clock.advance(Duration.ofMinutes(2));
-    assertThat(collector.collect().deleted()).isEqualTo(filesB.size());
-    assertThat(w.listed(w.prefixB)).isEmpty();
-    assertThat(w.pending()).isEmpty();
-    assertThat(w.deletedCatalogKept()).isFalse();
-    assertThat(w.secretKept()).isFalse();
+    w.assertCatalogKeptForTheCollector();
+    w.keptForTheGraceThenCollected(collector, filesB.size());
+    w.assertCatalogGone();
     assertThat(collector.collect()).isEqualTo(new GeneratedFilesCollector.Result(0, 0));
   }
 
@@ -147,8 +124,7 @@ class DeletedGeneratedFilesTest {
   void aCatalogDeletedDuringAPassGoesWithItsLastTable(String kind) throws Exception {
     World w = world(kind);
     GeneratedFilesCollector collector = w.collector();
-    w.h.overlays.delete(w.h.account, w.overlayA, ExpectedGeneration.any());
-    w.h.overlays.delete(w.h.account, w.overlayB, ExpectedGeneration.any());
+    w.deleteOverlays();
     assertThat(collector.collectDeleted().deleted()).isZero(); // both seen deleted now
     w.clock.advance(GRACE.plusMinutes(1));
 
@@ -157,11 +133,7 @@ class DeletedGeneratedFilesTest {
     GeneratedFilesCollector.Result pass = collector.collectDeleted();
     assertThat(store.fired()).isEqualTo(1);
     assertThat(pass.tables()).isEqualTo(2);
-    assertThat(w.listed(w.prefixA)).isEmpty();
-    assertThat(w.listed(w.prefixB)).isEmpty();
-    assertThat(w.pending()).isEmpty();
-    assertThat(w.deletedCatalogKept()).isFalse();
-    assertThat(w.secretKept()).isFalse();
+    w.assertCatalogGone();
     assertThat(collector.collect()).isEqualTo(new GeneratedFilesCollector.Result(0, 0));
   }
 
@@ -175,19 +147,14 @@ class DeletedGeneratedFilesTest {
     World w = world(kind);
     GeneratedFilesCollector one = w.collector();
     GeneratedFilesCollector two = w.collector();
-    w.h.overlays.delete(w.h.account, w.overlayA, ExpectedGeneration.any());
-    w.h.overlays.delete(w.h.account, w.overlayB, ExpectedGeneration.any());
+    w.deleteOverlays();
     w.deleteCatalog();
     assertThat(one.collect().deleted()).isZero();
     w.clock.advance(GRACE.plusMinutes(1));
     store.beforeWrite(1, two::collect);
     one.collect();
     assertThat(store.fired()).isEqualTo(1);
-    assertThat(w.listed(w.prefixA)).isEmpty();
-    assertThat(w.listed(w.prefixB)).isEmpty();
-    assertThat(w.pending()).isEmpty();
-    assertThat(w.deletedCatalogKept()).isFalse();
-    assertThat(w.secretKept()).isFalse();
+    w.assertCatalogGone();
     assertThat(two.collect()).isEqualTo(new GeneratedFilesCollector.Result(0, 0));
   }
 
@@ -201,25 +168,14 @@ class DeletedGeneratedFilesTest {
   void anAccountDeletionLeavesItsGeneratedFilesToTheCollector(String kind) throws Exception {
     World w = world(kind);
     GeneratedFilesCollector collector = w.collector();
-    Set<String> files = new TreeSet<>(w.listed(w.prefixA));
-    files.addAll(w.listed(w.prefixB));
+    Set<String> files = w.listedBoth();
     w.h.accountDeletion.delete(w.h.account, ExpectedGeneration.any());
     assertThat(io.icegate.core.testing.InvariantChecker.of(store).keysOfAccount(w.h.account))
         .isZero();
     assertThat(w.pending()).containsExactlyInAnyOrder(w.tableA, w.tableB);
-    assertThat(w.deletedCatalogKept()).isTrue();
-    assertThat(w.secretKept()).isTrue();
-    ContributionInvariants.checker(store).assertClean();
-    assertThat(collector.collect().deleted()).isZero();
-    w.clock.advance(GRACE.minusMinutes(1));
-    assertThat(collector.collect().deleted()).isZero();
-    w.clock.advance(Duration.ofMinutes(2));
-    assertThat(collector.collect().deleted()).isEqualTo(files.size());
-    assertThat(w.listed(w.prefixA)).isEmpty();
-    assertThat(w.listed(w.prefixB)).isEmpty();
-    assertThat(w.pending()).isEmpty();
-    assertThat(w.deletedCatalogKept()).isFalse();
-    assertThat(w.secretKept()).isFalse();
+    w.assertCatalogKeptForTheCollector();
+    w.keptForTheGraceThenCollected(collector, files.size());
+    w.assertCatalogGone();
   }
 
   /**
@@ -247,23 +203,14 @@ class DeletedGeneratedFilesTest {
     World(HookedStore hooked) throws Exception {
       h = new ReconcileHarness(hooked, Clock.systemUTC(), files);
       int n = ++worlds;
-      String location = "s3://" + GeneratedWarehouse.BUCKET + "/deleted-" + n;
-      CatalogStorage.S3 s3Storage = new CatalogStorage.S3(
-          warehouse.store().endpoint().toString(), "us-east-1", true,
-          warehouse.store().accessKeyId(), 0);
-      catalog = h.services.core().catalogs().create(h.account, new Catalog("analytics" + n,
-          location, Map.of(), new CatalogStorage(s3Storage)), WAREHOUSE_SECRET,
-          CreateRequest.plain()).outcome().resource();
+      catalog = warehouse.createCatalog(h, "analytics" + n, "deleted-" + n);
       String integration =
           h.unityIntegration("unity" + n, upstream.unity(), upstream.objects(), "main");
       String[] ids = new String[2];
       String[] overlays = new String[2];
       for (int i = 0; i < 2; i++) {
         String namespace = "gone" + n + (i == 0 ? "a" : "b");
-        String path = namespace + "/orders";
-        KernelTableWriter delta = upstream.createOrders(scratch, path);
-        UnityDeltaUpstream.appendAndUpload(delta, path, "EU", 1L);
-        upstream.serveOrders(namespace, "orders");
+        upstream.createAndServeOrders(scratch, namespace);
         overlays[i] = h.overlay("o" + i, integration, catalog.id(), List.of(List.of(namespace)));
         assertThat(h.reconcile(overlays[i]).warnings()).isEmpty();
         ids[i] = h.relations(catalog.id()).get(namespace + ".orders").id();
@@ -276,24 +223,9 @@ class DeletedGeneratedFilesTest {
       prefixB = GeneratedFiles.location(catalog, tableB);
     }
 
-    /**
-     * Catalogs' FileIOs as the gateway builds them: each Catalog's settings and its secret from
-     * the credential store, read at first use (one cache per collector: another gateway).
-     */
+    /** Catalogs' FileIOs as the gateway builds them (one cache per collector: another gateway). */
     CatalogFiles catalogFiles() {
-      Map<String, FileIO> ios = new ConcurrentHashMap<>();
-      return c -> ios.computeIfAbsent(c.id(), id -> {
-        CatalogStorage.S3 settings = c.spec().storage().s3();
-        String secret = h.services.credentials().read(id, settings.credentialGeneration())
-            .orElseThrow(() -> new IllegalStateException("no storage secret for " + id))
-            .get("secretAccessKey");
-        Map<String, String> properties = new HashMap<>(warehouse.store().s3Settings());
-        properties.put("s3.access-key-id", settings.accessKeyId());
-        properties.put("s3.secret-access-key", secret);
-        S3FileIO io = new S3FileIO();
-        io.initialize(properties);
-        return io;
-      });
+      return warehouse.catalogFiles(() -> h.services.credentials());
     }
 
     GeneratedFilesCollector collector() {
@@ -303,6 +235,49 @@ class DeletedGeneratedFilesTest {
 
     void deleteCatalog() {
       h.services.core().catalogs().delete(h.account, catalog.id(), ExpectedGeneration.any());
+    }
+
+    void deleteOverlays() {
+      h.overlays.delete(h.account, overlayA, ExpectedGeneration.any());
+      h.overlays.delete(h.account, overlayB, ExpectedGeneration.any());
+    }
+
+    /**
+     * Passes of {@code collector} from the first that sees the deletion: until the grace has
+     * passed nothing goes (a reader may still hold it) and nothing under either table's prefix
+     * changes; the pass past it takes {@code deleted} files.
+     */
+    void keptForTheGraceThenCollected(GeneratedFilesCollector collector, int deleted) {
+      Set<String> before = listedBoth();
+      assertThat(collector.collect().deleted()).isZero(); // first seen deleted now
+      clock.advance(GRACE.minusMinutes(1));
+      assertThat(collector.collect().deleted()).isZero(); // a reader may still hold it
+      assertThat(listedBoth()).isEqualTo(before);
+      clock.advance(Duration.ofMinutes(2));
+      assertThat(collector.collect().deleted()).isEqualTo(deleted);
+    }
+
+    /** The deleted Catalog's record and storage secret stay for the collector; nothing else. */
+    void assertCatalogKeptForTheCollector() {
+      assertThat(deletedCatalogKept()).isTrue();
+      assertThat(secretKept()).isTrue();
+      ContributionInvariants.checker(store).assertClean();
+    }
+
+    /** Nothing of the Catalog is left: no file, no entry, neither its record nor its secret. */
+    void assertCatalogGone() {
+      assertThat(listed(prefixA)).isEmpty();
+      assertThat(listed(prefixB)).isEmpty();
+      assertThat(pending()).isEmpty();
+      assertThat(deletedCatalogKept()).isFalse();
+      assertThat(secretKept()).isFalse();
+    }
+
+    /** The generated files of tables {@code a} and {@code b}. */
+    Set<String> listedBoth() {
+      Set<String> out = new TreeSet<>(listed(prefixA));
+      out.addAll(listed(prefixB));
+      return out;
     }
 
     Set<String> listed(String prefix) {

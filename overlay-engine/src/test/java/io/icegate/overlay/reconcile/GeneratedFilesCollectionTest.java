@@ -71,9 +71,7 @@ class GeneratedFilesCollectionTest {
         : "file:" + localWarehouse.toAbsolutePath();
     String namespace = "gc" + kind;
     String path = namespace + "/orders";
-    KernelTableWriter delta = upstream.createOrders(scratch, path);
-    UnityDeltaUpstream.appendAndUpload(delta, path, "EU", 1L);
-    upstream.serveOrders(namespace, "orders");
+    KernelTableWriter delta = upstream.createAndServeOrders(scratch, namespace);
     var catalog = h.repos.catalogs(h.account).create(new Catalog("analytics", location, Map.of()));
     FileIO io = files.forCatalog(catalog);
     String overlay = upstream.overlay(h, "gc", catalog.id(), namespace);

@@ -104,6 +104,18 @@ public final class UnityDeltaUpstream implements BeforeAllCallback, AfterAllCall
     return version;
   }
 
+  /**
+   * Creates {@code namespace/orders} with one file (row 1, region {@code EU}), uploads it and has
+   * Unity serve it as {@code main.namespace.orders}; its writer, for later commits.
+   */
+  KernelTableWriter createAndServeOrders(Path scratch, String namespace) {
+    String path = namespace + "/orders";
+    KernelTableWriter delta = createOrders(scratch, path);
+    appendAndUpload(delta, path, "EU", 1L);
+    serveOrders(namespace, "orders");
+    return delta;
+  }
+
   /** Unity serves the lake's {@code namespace/name} as {@code main.namespace.name}. */
   void serveOrders(String namespace, String name) {
     Map<String, String> columns = new LinkedHashMap<>();

@@ -142,11 +142,16 @@ final class BackgroundUploads implements AutoCloseable {
     }
   }
 
-  private final class HeldFileIO implements FileIO {
+  /** Reads held files from memory and writes through {@link HeldOutputFile}; else the store's. */
+  private final class HeldFileIO extends ForwardingFileIO {
+    HeldFileIO() {
+      super(io);
+    }
+
     @Override
     public InputFile newInputFile(String path) {
       byte[] content = held(path);
-      return content != null ? new InMemoryInputFile(path, content) : io.newInputFile(path);
+      return content != null ? new InMemoryInputFile(path, content) : super.newInputFile(path);
     }
 
     @Override
@@ -154,7 +159,7 @@ final class BackgroundUploads implements AutoCloseable {
       byte[] content = held(path);
       return content != null
           ? new InMemoryInputFile(path, content)
-          : io.newInputFile(path, length);
+          : super.newInputFile(path, length);
     }
 
     /**
@@ -165,14 +170,14 @@ final class BackgroundUploads implements AutoCloseable {
       byte[] content = held.get(path);
       return content != null || held.isEmpty()
           ? content
-          : held.get(io.newOutputFile(path).location());
+          : held.get(delegate().newOutputFile(path).location());
     }
 
     @Override
     public OutputFile newOutputFile(String path) {
       // the store's own file, made now: its location is how the metadata will name it (a Hadoop
       // FileIO spells file:///x as file:/x), and the key it is held under
-      return new HeldOutputFile(io.newOutputFile(path));
+      return new HeldOutputFile(super.newOutputFile(path));
     }
 
     @Override
@@ -180,17 +185,7 @@ final class BackgroundUploads implements AutoCloseable {
       // iceberg-core deletes a capture's own files only after its commit failed; an upload still
       // running then may store the file again, unreferenced, and the collector removes it later
       held.remove(path);
-      io.deleteFile(path);
-    }
-
-    @Override
-    public Map<String, String> properties() {
-      return io.properties();
-    }
-
-    @Override
-    public void close() {
-      // the wrapped FileIO is its owner's to close
+      super.deleteFile(path);
     }
   }
 

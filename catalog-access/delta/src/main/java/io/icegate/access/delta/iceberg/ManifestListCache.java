@@ -99,17 +99,15 @@ public final class ManifestListCache {
   }
 
   /** The FileIO one capture writes and reads generated files with. */
-  private final class CachingFileIO implements FileIO {
-    private final FileIO io;
-
+  private final class CachingFileIO extends ForwardingFileIO {
     CachingFileIO(FileIO io) {
-      this.io = io;
+      super(io);
     }
 
     @Override
     public InputFile newInputFile(String path) {
       byte[] kept = get(path);
-      return kept != null ? new InMemoryInputFile(path, kept) : io.newInputFile(path);
+      return kept != null ? new InMemoryInputFile(path, kept) : super.newInputFile(path);
     }
 
     @Override
@@ -117,29 +115,19 @@ public final class ManifestListCache {
       byte[] kept = get(path);
       return kept != null && kept.length == length
           ? new InMemoryInputFile(path, kept)
-          : io.newInputFile(path, length);
+          : super.newInputFile(path, length);
     }
 
     @Override
     public OutputFile newOutputFile(String path) {
-      OutputFile file = io.newOutputFile(path);
+      OutputFile file = super.newOutputFile(path);
       return isManifestList(path) ? new KeptOutputFile(file) : file;
     }
 
     @Override
     public void deleteFile(String path) {
       remove(path);
-      io.deleteFile(path);
-    }
-
-    @Override
-    public Map<String, String> properties() {
-      return io.properties();
-    }
-
-    @Override
-    public void close() {
-      // the wrapped FileIO is its owner's to close; this one holds nothing of its own
+      super.deleteFile(path);
     }
   }
 

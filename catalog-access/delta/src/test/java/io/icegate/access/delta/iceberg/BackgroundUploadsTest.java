@@ -81,7 +81,7 @@ class BackgroundUploadsTest {
     assertThat(readAll(read)).isEqualTo(content);
     assertThat(readAll(uploads.io().newOutputFile(path).toInputFile())).isEqualTo(content);
     assertThat(Files.exists(file(path))).isFalse();
-    assertThat(io.store.newInputFile(path).exists()).isFalse();
+    assertThat(io.delegate().newInputFile(path).exists()).isFalse();
 
     CompletableFuture<Void> awaited = CompletableFuture.runAsync(uploads::await);
     // await() cannot return while the upload is held: nothing but the latch below releases it
@@ -136,7 +136,7 @@ class BackgroundUploadsTest {
     assertThatThrownBy(() -> awaited.get(30, TimeUnit.SECONDS))
         .cause()
         .isInstanceOf(UncheckedIOException.class)
-        .hasMessageContaining(io.store.newOutputFile(failed).location())
+        .hasMessageContaining(io.delegate().newOutputFile(failed).location())
         .hasRootCauseMessage("disk full");
     // the failure did not cut the wait short: the other upload finished before await() threw
     assertThat(gate.stored).isTrue();
@@ -212,7 +212,7 @@ class BackgroundUploadsTest {
     gate.release.countDown();
     uploads.await();
     assertThat(manifest.length()).isEqualTo(Files.size(file(path)));
-    try (ManifestReader<DataFile> read = ManifestFiles.read(manifest, io.store)) {
+    try (ManifestReader<DataFile> read = ManifestFiles.read(manifest, io.delegate())) {
       assertThat(read).extracting(DataFile::recordCount).containsExactly(3L);
     }
   }
@@ -247,7 +247,7 @@ class BackgroundUploadsTest {
     write(uploads.io().newOutputFile(path).create(), bytes(20, 11));
     assertThatThrownBy(uploads::await)
         .isInstanceOf(UncheckedIOException.class)
-        .hasMessageContaining(io.store.newOutputFile(path).location())
+        .hasMessageContaining(io.delegate().newOutputFile(path).location())
         .hasRootCauseInstanceOf(org.apache.hadoop.fs.FileAlreadyExistsException.class)
         .satisfies(e -> assertThat(causes(e)).anyMatch(AlreadyExistsException.class::isInstance));
     assertThat(Files.readAllBytes(file(path))).isEqualTo(bytes(10, 10));
@@ -355,15 +355,14 @@ class BackgroundUploadsTest {
    * failing while the store takes the bytes (as a full disk or a dropped connection does).
    * Records the thread that opened each file's stream.
    */
-  static final class Gated implements FileIO {
-    final FileIO store;
+  static final class Gated extends ForwardingFileIO {
     final Map<String, Gate> gates = new ConcurrentHashMap<>();
     final Map<String, Boolean> failing = new ConcurrentHashMap<>();
     final Map<String, Boolean> refusing = new ConcurrentHashMap<>();
     final Map<String, Thread> creators = new ConcurrentHashMap<>();
 
     Gated(FileIO store) {
-      this.store = store;
+      super(store);
     }
 
     Gate hold(String path) {
@@ -386,23 +385,8 @@ class BackgroundUploadsTest {
     }
 
     @Override
-    public InputFile newInputFile(String path) {
-      return store.newInputFile(path);
-    }
-
-    @Override
-    public InputFile newInputFile(String path, long length) {
-      return store.newInputFile(path, length);
-    }
-
-    @Override
-    public void deleteFile(String path) {
-      store.deleteFile(path);
-    }
-
-    @Override
     public OutputFile newOutputFile(String path) {
-      OutputFile file = store.newOutputFile(path);
+      OutputFile file = super.newOutputFile(path);
       return new OutputFile() {
         @Override
         public PositionOutputStream create() {

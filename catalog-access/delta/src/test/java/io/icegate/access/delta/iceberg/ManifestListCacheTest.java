@@ -157,13 +157,20 @@ class ManifestListCacheTest {
   }
 
   /** A real FileIO whose opened manifest lists are recorded. */
-  private record ListReadsCounted(FileIO io, List<String> reads) implements FileIO {
+  private static final class ListReadsCounted extends ForwardingFileIO {
+    private final List<String> reads;
+
+    ListReadsCounted(FileIO io, List<String> reads) {
+      super(io);
+      this.reads = reads;
+    }
+
     @Override
     public InputFile newInputFile(String path) {
       if (ManifestListCache.isManifestList(path)) {
         reads.add(path);
       }
-      return io.newInputFile(path);
+      return super.newInputFile(path);
     }
 
     @Override
@@ -171,17 +178,7 @@ class ManifestListCacheTest {
       if (ManifestListCache.isManifestList(path)) {
         reads.add(path);
       }
-      return io.newInputFile(path, length);
-    }
-
-    @Override
-    public OutputFile newOutputFile(String path) {
-      return io.newOutputFile(path);
-    }
-
-    @Override
-    public void deleteFile(String path) {
-      io.deleteFile(path);
+      return super.newInputFile(path, length);
     }
   }
 }
