@@ -1,22 +1,26 @@
 package io.icegate.access.delta.iceberg;
 
-import java.util.concurrent.CountDownLatch;
-import java.time.Duration;
-import java.io.FileNotFoundException;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static io.icegate.access.delta.iceberg.CountedEngine.commitName;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.utils.CloseableIterator;
 import io.delta.kernel.utils.FileStatus;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 import org.apache.iceberg.TableMetadata;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -156,7 +160,14 @@ class NextCommitProbeTest extends LocalLakeTest {
     long v = table("race", 1);
     lakes.append("race", "EU", 10);
     String path = delta.location("race");
-    engine.onCheckOf(commitName(v + 2), CountedEngine.checkBefore(() -> lakes.append("race", "US", 11)));
+    // the landing commit is written ahead in a copy and only copied in by the check: a Kernel
+    // append inside the check takes over a second on a loaded machine, past the probe's wait for
+    // its checks (SECOND_CHECK_WAIT), which then rightly goes to the listing
+    Path ahead = lake.resolve("race-ahead");
+    RestoredTableTest.copyTree(lake.resolve("race"), ahead);
+    lakes.append("race-ahead", "US", 11);
+    engine.onCheckOf(
+        commitName(v + 2), CountedEngine.checkBefore(() -> land(ahead, lake.resolve("race"))));
 
     CommitChanges read = CommitChanges.read(engine, path, v, Optional.empty()).orElseThrow();
     assertThat(engine.logListings()).isZero();
@@ -413,5 +424,27 @@ class NextCommitProbeTest extends LocalLakeTest {
 
   static String name(String path) {
     return path.substring(path.lastIndexOf('/') + 1);
+  }
+
+  /**
+   * Copies into {@code root} the files of {@code ahead} it has not, the commit files last, as a
+   * writer lands a commit: its data files first, then the commit that names them.
+   */
+  static void land(Path ahead, Path root) {
+    try (Stream<Path> files = Files.walk(ahead)) {
+      List<Path> missing =
+          files
+              .filter(Files::isRegularFile)
+              .filter(f -> !Files.exists(root.resolve(ahead.relativize(f).toString())))
+              .sorted(Comparator.comparing((Path f) -> f.toString().endsWith(".json")))
+              .toList();
+      for (Path file : missing) {
+        Path target = root.resolve(ahead.relativize(file).toString());
+        Files.createDirectories(target.getParent());
+        Files.copy(file, target);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
