@@ -98,9 +98,13 @@ public final class DeltaLog {
   /**
    * The location in the form Kernel takes a table path in, a file system path: a URI decoded (so
    * Kernel's own resolution of the log's URI-encoded paths meets the store's keys), anything else
-   * as it is.
+   * as it is. Capture names the table root and its data files in this form, so a credential
+   * prefix a catalog states as a URI must be put in it too before a client matches it against
+   * them.
+   *
+   * @throws IllegalArgumentException for a location that is not on S3
    */
-  static String kernelPath(String location) {
+  public static String kernelPath(String location) {
     S3Location.ofPath(location); // the scheme and bucket, whichever form
     URI uri;
     try {
