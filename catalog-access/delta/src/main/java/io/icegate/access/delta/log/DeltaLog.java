@@ -13,6 +13,8 @@ import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.delta.iceberg.CapturedDeltaState;
 import io.icegate.access.delta.iceberg.DeltaHeads;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
+import io.icegate.access.delta.iceberg.GeneratedFileException;
+import io.icegate.access.delta.iceberg.GeneratedFilesIO;
 import io.icegate.access.delta.iceberg.KernelReadFileIO;
 import io.icegate.access.delta.iceberg.WholeFileReads;
 import io.icegate.access.delta.schema.DeltaSchemas;
@@ -230,7 +232,8 @@ public final class DeltaLog {
           previous,
           previousState,
           new DeltaVersionCapture.Target(
-              tableIdentity, generatedLocation, generatedIo, new KernelReadFileIO(files)));
+              tableIdentity, generatedLocation, new GeneratedFilesIO(generatedIo),
+              new KernelReadFileIO(files)));
     } catch (TableNotFoundException e) {
       throw new UnreadableLogException("no Delta commits under " + logLocation, e);
     } catch (DeltaVersionCapture.UnrepresentableFeatureException
@@ -284,6 +287,9 @@ public final class DeltaLog {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof CatalogAccessException access) {
         return access;
+      }
+      if (t instanceof GeneratedFileException generated) {
+        return generated; // the warehouse's failure: the log was read
       }
     }
     for (Throwable t = e; t != null; t = t.getCause()) {
