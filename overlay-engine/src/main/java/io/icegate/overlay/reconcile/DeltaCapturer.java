@@ -4,6 +4,7 @@ import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogClient;
 import io.icegate.access.delta.iceberg.CapturedDeltaState;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
+import io.icegate.access.delta.iceberg.GeneratedFileException;
 import io.icegate.access.delta.iceberg.ManifestListCache;
 import io.icegate.access.delta.log.DeltaLog;
 import io.icegate.access.delta.schema.DeltaSchemas;
@@ -263,7 +264,7 @@ final class DeltaCapturer {
           new DeltaCaptureRecord(previousState, Optional.empty())));
     } catch (DeltaSchemas.UnsupportedTypeException e) {
       tally.fail(what + " refused: " + e.getMessage());
-    } catch (DeltaLog.UnreadableLogException e) {
+    } catch (DeltaLog.UnreadableLogException | GeneratedFileException e) {
       tally.fail(what + " failed: " + e.getMessage());
     } catch (IcegateException e) {
       if (e.code() == ErrorCode.RECONCILE_SUPERSEDED) {

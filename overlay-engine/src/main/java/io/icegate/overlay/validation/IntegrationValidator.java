@@ -243,7 +243,15 @@ public final class IntegrationValidator {
     try {
       table = client.loadTable(ref.namespace(), ref.name());
     } catch (CatalogAccessException e) {
-      results.fail(ValidationCheck.CREDENTIAL_SCOPE, e);
+      if (e.code() == Code.STORAGE_ACCESS_FAILED) {
+        // Unity and Delta Sharing read the Delta log with the vended keys to load a table: a
+        // read the store refused (wrong keys) is the storage check's, not the scope's
+        results.skip(ValidationCheck.CREDENTIAL_SCOPE,
+            "not checked: the table could not be loaded with the vended credentials");
+        results.fail(ValidationCheck.STORAGE_ACCESS, e);
+      } else {
+        results.fail(ValidationCheck.CREDENTIAL_SCOPE, e);
+      }
       return;
     }
     if (!scope(table, credentials, results)) {

@@ -112,6 +112,30 @@ class IntegrationValidatorTest {
         .isEqualTo("CREDENTIAL_EXPIRED");
   }
 
+  /**
+   * Keys the store refuses fail the storage check: loading a Unity table reads its Delta log with
+   * them, and against a real Unity server (0.6.0) wrong keys were reported as "credential-scope
+   * failed: STORAGE_ACCESS_FAILED ... HTTP 403 SignatureDoesNotMatch", storage-access skipped.
+   */
+  @Test
+  void unityKeysTheStoreRefusesFailStorageAccessNotScope() {
+    String id = upstream.unity().addTable("main", "refused", "events", "EXTERNAL", "DELTA",
+        "s3://" + LAKE + "/refused/events", COLUMNS);
+    new DeltaLogWriter(upstream.s3(), LAKE).commitSchema("refused/events", 0, COLUMNS);
+    upstream.unity().vending(id, UnityCatalogFixture.Vending.WRONG_KEYS);
+    ValidationReport report = validator.validate(h.account, unityIntegration("main"),
+        table("events", "refused"));
+    assertThat(statuses(report)).containsExactly(
+        Map.entry("connection", Status.OK), Map.entry("authentication", Status.OK),
+        Map.entry("discovery", Status.OK), Map.entry("credential-vending", Status.OK),
+        Map.entry("credential-expiry", Status.OK),
+        Map.entry("credential-scope", Status.SKIPPED),
+        Map.entry("storage-access", Status.FAILED));
+    assertThat(check(report, ValidationCheck.STORAGE_ACCESS).code())
+        .isEqualTo("STORAGE_ACCESS_FAILED");
+    assertThat(check(report, ValidationCheck.STORAGE_ACCESS).message()).contains("403");
+  }
+
   // --- which table is probed -------------------------------------------------------------------
 
   @Test

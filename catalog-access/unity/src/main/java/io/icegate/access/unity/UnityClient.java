@@ -326,7 +326,7 @@ final class UnityClient implements CatalogClient {
     open();
     String location = table.storageLocation();
     storage.probe(
-        location,
+        location == null ? null : TemporaryTableCredentials.keyForm(location),
         credentials,
         clock.instant(),
         "reading the Delta log",

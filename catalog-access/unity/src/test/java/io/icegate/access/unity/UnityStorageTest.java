@@ -9,6 +9,7 @@ import io.icegate.access.client.CatalogAccessException.Code;
 import io.icegate.access.client.CatalogClient;
 import io.icegate.access.model.NamespacePath;
 import io.icegate.access.model.UpstreamTable;
+import io.icegate.access.storage.StorageLocations;
 import io.icegate.access.storage.VendedStorageCredentials;
 import io.icegate.access.unity.fixture.UnityCatalogFixture.Vending;
 import java.util.LinkedHashMap;
@@ -64,6 +65,11 @@ class UnityStorageTest {
     env.unity.addTable(
         "main", "sales", "misfit", "EXTERNAL", "DELTA", env.location("t/misfit"), PARTITIONED);
     env.log.commitSchema("t/misfit", 0, PARTITIONED, List.of("country"));
+    // Unity states a key with a space URI-encoded (it refuses a raw one); the log is at the key
+    env.unity.addTable(
+        "main", "sales", "spaced", "EXTERNAL", "DELTA", env.location("t/order%20items"), OLD);
+    env.log.commitSchema("t/order items", 0, OLD);
+    env.log.commitAppend("t/order items", 1);
     for (Vending mode : Vending.values()) {
       String name = mode.name().toLowerCase();
       String id = env.unity.addTable("main", "sales", name, "MANAGED", "DELTA", env.location("t/" + name), OLD);
@@ -129,6 +135,30 @@ class UnityStorageTest {
       assertThatThrownBy(() -> client.loadTable(SALES, "no_expiry"))
           .satisfies(e -> assertThat(code(e)).isEqualTo(Code.CREDENTIAL_VENDING_FAILED))
           .hasMessageContaining("expiration_time");
+    }
+  }
+
+  /**
+   * Unity 0.6.0 answers a table at key {@code t/order items} with {@code storage_location} and the
+   * vended {@code url} both {@code s3://lake/t/order%20items}. Capture names the data files by their
+   * keys ({@code s3://lake/t/order items/part-1.parquet}) and a client pairs a credential with a
+   * file by textual prefix (S3FileIO), so the prefix is answered in that form; as vended, no data
+   * file matched it and the client fell back to its ambient AWS credentials.
+   */
+  @Test
+  void aLocationUnityStatesUriEncodedIsVendedForTheKeysItsFilesAreNamedBy() {
+    try (CatalogClient client = client()) {
+      VendedStorageCredentials vended =
+          client.vendStorageCredentials(SALES, "spaced").orElseThrow();
+      assertThat(vended.prefix()).isEqualTo(env.location("t/order items"));
+      UpstreamTable table = client.loadTable(SALES, "spaced");
+      assertThat(table.storageLocation()).isEqualTo(env.location("t/order%20items"));
+      assertThat(table.metadataLocation())
+          .isEqualTo(env.location("t/order items/_delta_log/00000000000000000001.json"));
+      assertThat(StorageLocations.covers(vended.prefix(), table.metadataLocation())).isTrue();
+      assertThat(StorageLocations.covers(vended.prefix(), env.location("t/order items/part-1.parquet")))
+          .isTrue();
+      client.validateStorageAccess(table, vended); // the probe's scope check takes both forms
     }
   }
 

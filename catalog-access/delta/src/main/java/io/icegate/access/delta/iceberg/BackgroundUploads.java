@@ -121,6 +121,8 @@ final class BackgroundUploads implements AutoCloseable {
                 write(file, overwrite, content);
               } catch (IOException e) {
                 throw new UncheckedIOException("uploading " + file.location() + " failed", e);
+              } catch (GeneratedFileException e) {
+                throw e; // already names the file and blames the warehouse
               } catch (UncheckedIOException e) {
                 throw new UncheckedIOException(
                     "uploading " + file.location() + " failed", e.getCause());

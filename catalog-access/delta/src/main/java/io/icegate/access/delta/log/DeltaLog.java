@@ -13,6 +13,8 @@ import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.delta.iceberg.CapturedDeltaState;
 import io.icegate.access.delta.iceberg.DeltaHeads;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
+import io.icegate.access.delta.iceberg.GeneratedFileException;
+import io.icegate.access.delta.iceberg.GeneratedFilesIO;
 import io.icegate.access.delta.iceberg.KernelReadFileIO;
 import io.icegate.access.delta.iceberg.WholeFileReads;
 import io.icegate.access.delta.schema.DeltaSchemas;
@@ -98,8 +100,9 @@ public final class DeltaLog {
   /**
    * The location in the form Kernel takes a table path in, a file system path: a URI decoded (so
    * Kernel's own resolution of the log's URI-encoded paths meets the store's keys), anything else
-   * as it is. The capture's data file paths have this form, so the gateway puts a storage
-   * credential's prefix in it too (iceberg-core's S3FileIO pairs paths with prefixes as strings).
+   * as it is. Capture names the table root and its data files in this form, so a credential
+   * prefix a catalog states as a URI is put in it too before a client matches it against them
+   * (iceberg-core's S3FileIO pairs paths with prefixes as strings).
    *
    * @throws IllegalArgumentException when {@code location} is not an S3 location
    */
@@ -229,7 +232,8 @@ public final class DeltaLog {
           previous,
           previousState,
           new DeltaVersionCapture.Target(
-              tableIdentity, generatedLocation, generatedIo, new KernelReadFileIO(files)));
+              tableIdentity, generatedLocation, new GeneratedFilesIO(generatedIo),
+              new KernelReadFileIO(files)));
     } catch (TableNotFoundException e) {
       throw new UnreadableLogException("no Delta commits under " + logLocation, e);
     } catch (DeltaVersionCapture.UnrepresentableFeatureException
@@ -283,6 +287,9 @@ public final class DeltaLog {
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof CatalogAccessException access) {
         return access;
+      }
+      if (t instanceof GeneratedFileException generated) {
+        return generated; // the warehouse's failure: the log was read
       }
     }
     for (Throwable t = e; t != null; t = t.getCause()) {

@@ -146,6 +146,19 @@ class BackgroundUploadsTest {
     uploads.close();
   }
 
+  /** Through {@link GeneratedFilesIO}, as a capture writes: the failure blames the warehouse. */
+  @Test
+  void aFailedUploadThroughTheGeneratedFilesIoIsTheWarehousesFailure() throws Exception {
+    uploads = new BackgroundUploads(new GeneratedFilesIO(io));
+    String failed = location("failed-generated.avro");
+    io.fail(failed);
+    write(uploads.io().newOutputFile(failed).create(), bytes(50, 4));
+    assertThatThrownBy(uploads::await)
+        .isInstanceOf(GeneratedFileException.class)
+        .hasMessageContaining(io.store.newOutputFile(failed).location())
+        .hasMessageEndingWith("to the Catalog's warehouse failed: IOException disk full");
+  }
+
   @Test
   void closeAfterAFailureWaitsForTheUploadsStillRunning() throws Exception {
     uploads = new BackgroundUploads(io);

@@ -1,6 +1,7 @@
 package io.icegate.access.delta.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.types.LongType;
@@ -8,6 +9,7 @@ import io.delta.kernel.types.StringType;
 import io.delta.kernel.types.StructType;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
+import io.icegate.access.delta.iceberg.GeneratedFileException;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,6 +88,32 @@ class DeltaLogCaptureTest {
     TableMetadata earlier = log.capture(Optional.of(v1), null, "t-1", generatedLocation, generated);
     assertThat(earlier.currentSnapshot().snapshotId()).isEqualTo(DeltaVersionCapture.snapshotId("t-1", v1));
     assertThat(earlier.currentSnapshot().summary()).containsEntry("total-data-files", "1");
+  }
+
+  /**
+   * A generated file the Catalog's warehouse does not take is the warehouse's failure: found against
+   * a real Unity server, where the warehouse store refused the manifest PUT and the reconcile
+   * report said "reading the Delta log failed", pointing the administrator at the upstream. Here
+   * the warehouse is a local directory whose parent is a file, so no manifest can be created.
+   */
+  @Test
+  void aWarehouseThatTakesNoGeneratedFileIsBlamedNotTheLog() throws Exception {
+    KernelTableWriter delta = new KernelTableWriter(scratch, s3, BUCKET);
+    delta.create("refused", ORDERS, List.of("region"), Map.of());
+    delta.append(
+        "refused", Map.of("region", Literal.ofString("EU")), List.<Object[]>of(new Object[] {1L, "EU"}));
+    delta.uploadTable("refused");
+    Path notADirectory = java.nio.file.Files.writeString(warehouse.resolve("a-file"), "x");
+    String generatedLocation = "file:" + notADirectory.toAbsolutePath() + "/generated";
+    DeltaLog log = new DeltaLog(s3, "s3://" + BUCKET + "/refused");
+
+    assertThatThrownBy(
+            () -> log.capture(Optional.empty(), null, "t-refused", generatedLocation,
+                new HadoopFileIO(new Configuration())))
+        .isInstanceOf(GeneratedFileException.class)
+        .hasMessageStartingWith("writing generated file " + generatedLocation + "/")
+        .hasMessageContaining("to the Catalog's warehouse failed")
+        .hasMessageNotContaining("Delta log");
   }
 
   /**

@@ -2,6 +2,7 @@ package io.icegate.access.unity.vending;
 
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.client.CatalogAccessException.Code;
+import io.icegate.access.delta.log.DeltaLog;
 import io.icegate.access.storage.StorageLocations;
 import io.icegate.access.storage.VendedStorageCredentials;
 import io.icegate.access.unity.api.UnityApi.AwsCredentials;
@@ -24,7 +25,7 @@ import java.util.Optional;
  *   <li>The credential's {@code url}, when the server reports one, must cover the table location
  *       ({@link StorageLocations}), else {@code CREDENTIAL_SCOPE_INVALID}; it then is the prefix.
  *       Without one, Unity scopes table credentials to the table, so the table location is the
- *       prefix.
+ *       prefix. Either is answered in {@link #keyForm}, the form the data files are named in.
  *   <li>Already expired: {@code CREDENTIAL_EXPIRED}.
  * </ul>
  */
@@ -56,11 +57,14 @@ public final class TemporaryTableCredentials {
       throw new CatalogAccessException(
           Code.INVALID_CONFIGURATION, "the vended AWS credential has no expiration_time");
     }
-    String prefix = response.url() == null || response.url().isBlank() ? tableLocation : response.url();
-    if (!StorageLocations.covers(prefix, tableLocation)) {
+    String location = keyForm(tableLocation);
+    String prefix =
+        response.url() == null || response.url().isBlank() ? location : keyForm(response.url());
+    if (!StorageLocations.covers(prefix, location)) {
       throw new CatalogAccessException(
           Code.CREDENTIAL_SCOPE_INVALID,
-          "the vended credential for " + prefix + " does not cover table location " + tableLocation);
+          "the vended credential for " + response.url() + " does not cover table location "
+              + tableLocation);
     }
     Instant expiresAt = Instant.ofEpochMilli(expiration);
     if (!now.isBefore(expiresAt)) {
@@ -73,6 +77,21 @@ public final class TemporaryTableCredentials {
     keys.put(VendedStorageCredentials.S3_SESSION_TOKEN, aws.sessionToken());
     keys.put(VendedStorageCredentials.S3_SESSION_TOKEN_EXPIRES_AT_MS, Long.toString(expiration));
     return Optional.of(new VendedStorageCredentials(prefix, keys, expiresAt));
+  }
+
+  /**
+   * A Unity location in the form capture names the table root and its data files in ({@link
+   * DeltaLog#kernelPath}): Unity states locations as URIs and refuses a raw space, so a table at
+   * key {@code t/my table} is {@code s3://b/t/my%20table} there, and so is the vended {@code url};
+   * a client matches the prefix textually against {@code s3://b/t/my table/part-...}. A location
+   * that is not on S3 is kept as it is (it covers no S3 data file either way).
+   */
+  public static String keyForm(String location) {
+    try {
+      return DeltaLog.kernelPath(location);
+    } catch (IllegalArgumentException e) {
+      return location;
+    }
   }
 
   private static boolean blank(String value) {
