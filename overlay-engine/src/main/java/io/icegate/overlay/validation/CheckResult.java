@@ -9,7 +9,7 @@ import java.util.Objects;
  * @param status ok, failed or skipped (skipped when an earlier check it depends on did not pass)
  * @param code a stable failure code: a catalog-access code (e.g. {@code AUTHENTICATION_FAILED},
  *     {@code CREDENTIAL_SCOPE_INVALID}) or one of this package's ({@link #NO_TABLE}, {@link
- *     #NOT_VENDED}, {@link #VENDING_UNSUPPORTED}, {@link #EXPIRY_MISSING}, {@link #NO_LOCATION});
+ *     #NOT_VENDED}, {@link #VENDING_UNSUPPORTED}, {@link #NO_LOCATION});
  *     {@code null} unless failed
  * @param message what happened, for people; names and counts only, never a secret
  */
@@ -23,8 +23,6 @@ public record CheckResult(ValidationCheck check, Status status, String code, Str
   public static final String NOT_VENDED = "NOT_VENDED";
   /** The provider does not offer credential vending at all. */
   public static final String VENDING_UNSUPPORTED = "VENDING_UNSUPPORTED";
-  /** The vended credentials report no expiry. */
-  public static final String EXPIRY_MISSING = "EXPIRY_MISSING";
   /** The table exposes no storage or metadata location to check the scope against. */
   public static final String NO_LOCATION = "NO_LOCATION";
 

@@ -314,8 +314,10 @@ public final class IntegrationValidator {
     Instant expiresAt = credentials.expiresAt();
     Instant now = clock.instant();
     if (expiresAt == null) {
-      results.fail(ValidationCheck.CREDENTIAL_EXPIRY, CheckResult.EXPIRY_MISSING,
-          "the vended credentials report no expiry");
+      // the SPI permits it (a static session an administrator configured upstream): callers
+      // fetch such credentials again on their cadence, so it is no failure
+      results.ok(ValidationCheck.CREDENTIAL_EXPIRY, "the upstream states no expiry: the "
+          + "credentials are fetched again every 15 minutes");
     } else if (!expiresAt.isAfter(now)) {
       results.fail(ValidationCheck.CREDENTIAL_EXPIRY, Code.CREDENTIAL_EXPIRED.name(),
           "the vended credentials expired at " + expiresAt);

@@ -136,6 +136,30 @@ class IntegrationValidatorTest {
     assertThat(check(report, ValidationCheck.STORAGE_ACCESS).message()).contains("403");
   }
 
+  /**
+   * A session the upstream states no expiry for (Unity's static session setting, seen on a real
+   * Unity 0.6.0) is valid: it is fetched again on the refresh cadence, and the expiry check says
+   * so instead of failing a working Integration.
+   */
+  @Test
+  void aUnitySessionWithoutExpiryValidates() {
+    String id = upstream.unity().addTable("main", "static", "events", "EXTERNAL", "DELTA",
+        "s3://" + LAKE + "/static/events", COLUMNS);
+    new DeltaLogWriter(upstream.s3(), LAKE).commitSchema("static/events", 0, COLUMNS);
+    upstream.unity().vending(id, UnityCatalogFixture.Vending.NO_EXPIRY);
+    ValidationReport report = validator.validate(h.account, unityIntegration("main"),
+        table("events", "static"));
+    assertThat(statuses(report)).containsExactly(
+        Map.entry("connection", Status.OK), Map.entry("authentication", Status.OK),
+        Map.entry("discovery", Status.OK), Map.entry("credential-vending", Status.OK),
+        Map.entry("credential-expiry", Status.OK),
+        Map.entry("credential-scope", Status.OK),
+        Map.entry("storage-access", Status.OK));
+    assertThat(check(report, ValidationCheck.CREDENTIAL_EXPIRY).message())
+        .contains("no expiry");
+    assertThat(report.ok()).isTrue();
+  }
+
   // --- which table is probed -------------------------------------------------------------------
 
   @Test

@@ -132,9 +132,29 @@ class UnityStorageTest {
       assertThatThrownBy(() -> client.loadTable(SALES, "refused"))
           .satisfies(e -> assertThat(code(e)).isEqualTo(Code.CREDENTIAL_VENDING_FAILED))
           .hasMessageContaining("PERMISSION_DENIED");
-      assertThatThrownBy(() -> client.loadTable(SALES, "no_expiry"))
-          .satisfies(e -> assertThat(code(e)).isEqualTo(Code.CREDENTIAL_VENDING_FAILED))
-          .hasMessageContaining("expiration_time");
+    }
+  }
+
+  /**
+   * Real-server tryout: Unity 0.6.0 configured with a static session ({@code s3.sessionToken.0},
+   * its documented set-up for stores without STS) answers {@code "expiration_time": null}. Such a
+   * table was refused and held ("has no expiration_time"), so a Unity on MinIO or on-premises
+   * storage could not be federated at all. It is vended with no expiry: fetched again on the
+   * caller's cadence, no expiry property for clients.
+   */
+  @Test
+  void aSessionUnityStatesNoExpiryForIsVendedWithoutOne() {
+    try (CatalogClient client = client()) {
+      assertThat(client.loadTable(SALES, "no_expiry").metadataLocation()).endsWith("0.json");
+      VendedStorageCredentials vended =
+          client.vendStorageCredentials(SALES, "no_expiry").orElseThrow();
+      assertThat(vended.expiresAt()).isNull();
+      assertThat(vended.properties())
+          .containsOnlyKeys(
+              VendedStorageCredentials.S3_ACCESS_KEY_ID,
+              VendedStorageCredentials.S3_SECRET_ACCESS_KEY,
+              VendedStorageCredentials.S3_SESSION_TOKEN);
+      client.validateStorageAccess(client.loadTable(SALES, "no_expiry"), vended);
     }
   }
 

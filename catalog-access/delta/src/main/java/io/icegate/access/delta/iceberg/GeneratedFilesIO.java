@@ -1,7 +1,6 @@
 package io.icegate.access.delta.iceberg;
 
 import java.io.IOException;
-import java.util.Map;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
@@ -14,28 +13,16 @@ import org.apache.iceberg.io.PositionOutputStream;
  * writers, {@link BackgroundUploads}), so it is not reported as a failure to read the log. An
  * {@link AlreadyExistsException} passes as it is: callers act on it (a taken snapshot id).
  */
-public final class GeneratedFilesIO implements FileIO {
-
-  private final FileIO io;
+public final class GeneratedFilesIO extends ForwardingFileIO {
 
   /** @param io the Catalog's FileIO; not closed here (its owner closes it) */
   public GeneratedFilesIO(FileIO io) {
-    this.io = io;
-  }
-
-  @Override
-  public InputFile newInputFile(String path) {
-    return io.newInputFile(path);
-  }
-
-  @Override
-  public InputFile newInputFile(String path, long length) {
-    return io.newInputFile(path, length);
+    super(io);
   }
 
   @Override
   public OutputFile newOutputFile(String path) {
-    OutputFile file = io.newOutputFile(path);
+    OutputFile file = delegate().newOutputFile(path);
     return new OutputFile() {
       @Override
       public PositionOutputStream create() {
@@ -110,20 +97,5 @@ public final class GeneratedFilesIO implements FileIO {
         }
       }
     };
-  }
-
-  @Override
-  public void deleteFile(String path) {
-    io.deleteFile(path);
-  }
-
-  @Override
-  public Map<String, String> properties() {
-    return io.properties();
-  }
-
-  @Override
-  public void close() {
-    // the wrapped FileIO is its owner's to close
   }
 }

@@ -155,7 +155,7 @@ class BackgroundUploadsTest {
     write(uploads.io().newOutputFile(failed).create(), bytes(50, 4));
     assertThatThrownBy(uploads::await)
         .isInstanceOf(GeneratedFileException.class)
-        .hasMessageContaining(io.store.newOutputFile(failed).location())
+        .hasMessageContaining(io.delegate().newOutputFile(failed).location())
         .hasMessageEndingWith("to the Catalog's warehouse failed: IOException disk full");
   }
 

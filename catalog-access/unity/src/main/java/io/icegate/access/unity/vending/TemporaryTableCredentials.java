@@ -20,8 +20,13 @@ import java.util.Optional;
  * <ul>
  *   <li>No AWS credential in the response: empty when it vended nothing at all; {@code
  *       UNSUPPORTED} when it vended only Azure or GCP material, which this provider cannot use.
- *   <li>A missing key, secret or session token, or no positive {@code expiration_time}: {@code
- *       INVALID_CONFIGURATION} (a bare or unbounded key pair is refused, never handed out).
+ *   <li>A missing key, secret or session token, or a non-positive {@code expiration_time}:
+ *       {@code INVALID_CONFIGURATION} (a bare key pair is refused, never handed out).
+ *   <li>No {@code expiration_time} ({@code null}): a session Unity states no expiry for, which it
+ *       answers for the static session an administrator configured ({@code s3.sessionToken.N},
+ *       as for MinIO or on-premises stores): vended with no expiry, so callers fetch it again on
+ *       their refresh cadence (the SPI's {@code expiresAt == null}) and clients get no {@code
+ *       s3.session-token-expires-at-ms}.
  *   <li>The credential's {@code url}, when the server reports one, must cover the table location
  *       ({@link StorageLocations}), else {@code CREDENTIAL_SCOPE_INVALID}; it then is the prefix.
  *       Without one, Unity scopes table credentials to the table, so the table location is the
@@ -53,9 +58,9 @@ public final class TemporaryTableCredentials {
           "the vended AWS credential is a bare key pair, not a session (no session token)");
     }
     Long expiration = response.expirationTime();
-    if (expiration == null || expiration <= 0) {
-      throw new CatalogAccessException(
-          Code.INVALID_CONFIGURATION, "the vended AWS credential has no expiration_time");
+    if (expiration != null && expiration <= 0) {
+      throw new CatalogAccessException(Code.INVALID_CONFIGURATION,
+          "the vended AWS credential has a non-positive expiration_time");
     }
     String location = keyForm(tableLocation);
     String prefix =
@@ -66,8 +71,8 @@ public final class TemporaryTableCredentials {
           "the vended credential for " + response.url() + " does not cover table location "
               + tableLocation);
     }
-    Instant expiresAt = Instant.ofEpochMilli(expiration);
-    if (!now.isBefore(expiresAt)) {
+    Instant expiresAt = expiration == null ? null : Instant.ofEpochMilli(expiration);
+    if (expiresAt != null && !now.isBefore(expiresAt)) {
       throw new CatalogAccessException(
           Code.CREDENTIAL_EXPIRED, "the vended credential expired at " + expiresAt);
     }
@@ -75,7 +80,9 @@ public final class TemporaryTableCredentials {
     keys.put(VendedStorageCredentials.S3_ACCESS_KEY_ID, aws.accessKeyId());
     keys.put(VendedStorageCredentials.S3_SECRET_ACCESS_KEY, aws.secretAccessKey());
     keys.put(VendedStorageCredentials.S3_SESSION_TOKEN, aws.sessionToken());
-    keys.put(VendedStorageCredentials.S3_SESSION_TOKEN_EXPIRES_AT_MS, Long.toString(expiration));
+    if (expiration != null) {
+      keys.put(VendedStorageCredentials.S3_SESSION_TOKEN_EXPIRES_AT_MS, Long.toString(expiration));
+    }
     return Optional.of(new VendedStorageCredentials(prefix, keys, expiresAt));
   }
 
