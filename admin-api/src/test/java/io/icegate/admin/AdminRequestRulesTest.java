@@ -170,6 +170,33 @@ class AdminRequestRulesTest {
     assertThat(json(server.send("GET", integrationPath, null)).get("properties")).isEmpty();
   }
 
+  /**
+   * tryout: a name holding a lone surrogate (a JSON escape of one: valid JSON, not Unicode) was
+   * 500 INTERNAL, the key encoding's IllegalArgumentException; a surrogate pair is a character.
+   */
+  @Test
+  void aNameWithALoneSurrogateIs400AndAPairIsAccepted() {
+    String integration = "{\"displayName\":\"NAME\",\"type\":\"ICEBERG_REST\","
+        + "\"uri\":\"https://catalog.example.com/v1\","
+        + "\"authentication\":{\"type\":\"bearer\",\"token\":\"t\"}}";
+    Created catalog = createCatalog("surrogates");
+    for (String lone : new String[] {"\\ud800", "a\\udc00", "\\ud83d\\ud83d"}) {
+      for (String[] request : new String[][] {
+          {"POST", base + "/catalogs",
+              "{\"name\":\"" + lone + "\",\"warehouse\":\"file:/tmp/s\"}"},
+          {"PATCH", catalog.path(), "{\"name\":\"" + lone + "\"}"},
+          {"POST", base + "/integrations", integration.replace("NAME", lone)}}) {
+        JsonNode problem = assertProblem(server.send(request[0], request[1], request[2],
+            "If-Match", catalog.etag()), 400, "INVALID_ARGUMENT");
+        assertThat(problem.get("detail").asText()).as(request[2]).contains("surrogate");
+      }
+    }
+    HttpResponse<String> pair = server.send("POST", base + "/catalogs",
+        "{\"name\":\"smile-\\ud83d\\ude00\",\"warehouse\":\"file:/tmp/smile\"}");
+    assertThat(pair.statusCode()).as(pair.body()).isEqualTo(201);
+    assertThat(json(pair).get("name").asText()).isEqualTo("smile-\ud83d\ude00");
+  }
+
   @Test
   void anUnknownEnumValueIsAnsweredWithTheAcceptedValuesNotTheValueGiven() {
     JsonNode problem = assertProblem(server.send("POST", base + "/integrations",

@@ -93,6 +93,10 @@ public final class ConnectionBoundary {
     if (parsed.getHost() == null || parsed.getHost().isEmpty()) {
       throw rejected(member + " host (missing)");
     }
+    if (parsed.getPort() == 0 || parsed.getPort() > 65535) {
+      // java.net.URI takes any digits as a port; stored, it failed only at the first connection
+      throw rejected(member + " port " + parsed.getPort() + " (1 to 65535)");
+    }
     String query = parsed.getRawQuery();
     if (query != null) {
       for (String pair : query.split("&")) {

@@ -25,10 +25,19 @@ final class Names {
           what + " is longer than " + MAX_NAME_LENGTH + " characters");
     }
     for (int i = 0; i < name.length(); i++) {
-      if (Character.isISOControl(name.charAt(i))) {
+      char c = name.charAt(i);
+      if (Character.isISOControl(c)) {
         // Control characters (including Iceberg's 0x1F path separator) would make names ambiguous
         // in URLs and logs.
         throw IcegateException.invalidArgument(what + " must not contain control characters");
+      }
+      if (Character.isHighSurrogate(c) && i + 1 < name.length()
+          && Character.isLowSurrogate(name.charAt(i + 1))) {
+        i++; // a pair: one character beyond the BMP
+      } else if (Character.isSurrogate(c)) {
+        // a JSON escape decodes to one; it has no UTF-8 form, so the name's key cannot be encoded
+        throw IcegateException.invalidArgument(
+            what + " is not valid Unicode: a lone surrogate at index " + i);
       }
     }
     return name;

@@ -155,7 +155,8 @@ class AdminApiTest {
     assertProblem(r, 400, "CONNECTION_SETTING_REJECTED");
     assertThat(r.body()).contains("client_secret").doesNotContain(SECRET);
     for (String uri : new String[] {"ftp://c.example.com", "https://u:" + SECRET + "@c.example.com",
-        "https://c.example.com/v1#frag", "https://c.example.com/v1?token=" + SECRET}) {
+        "https://c.example.com/v1#frag", "https://c.example.com/v1?token=" + SECRET,
+        "https://c.example.com:99999/v1", "https://c.example.com:0/v1"}) {
       HttpResponse<String> bad = gw.send("POST", base() + "/integrations",
           integration("u").replace("https://catalog.example.com/v1", uri));
       assertProblem(bad, 400, "CONNECTION_SETTING_REJECTED");

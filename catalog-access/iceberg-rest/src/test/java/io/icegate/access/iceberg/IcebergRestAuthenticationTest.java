@@ -161,7 +161,8 @@ class IcebergRestAuthenticationTest {
     assertTokenEndpointFailure(status, e -> {
       assertThat(e.code()).isEqualTo(Code.INVALID_CONFIGURATION);
       assertThat(e.retryable()).isFalse();
-      assertThat(e.getMessage()).contains("answered HTTP " + status).contains("oauth2-server-uri");
+      assertThat(e.getMessage()).contains("answered HTTP " + status).contains("tokenUri")
+          .contains("oauth2-server-uri");
     });
   }
 

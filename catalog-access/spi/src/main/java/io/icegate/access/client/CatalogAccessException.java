@@ -120,6 +120,25 @@ public final class CatalogAccessException extends RuntimeException {
   }
 
   /**
+   * An {@code UPSTREAM_PROTOCOL_ERROR} for an endpoint that answered a success whose body is not
+   * what the protocol answers there (an HTML sign-in page, a proxy's page, another API's JSON):
+   * the address most likely points at something else, so repeating the call will not help. Named
+   * by host and port only, as {@link #unreachable}. Neither the body nor the parser's failure is
+   * kept: a token response that does not parse may still hold a token, and the parser's message
+   * quotes what it read.
+   *
+   * @param what the kind of endpoint, e.g. {@code "the OAuth2 token endpoint"}
+   * @param target the URI the request went to
+   * @param expected what the body should have been, e.g. {@code "an OAuth2 token response"}
+   * @param check what to check, e.g. the property that sets the address
+   */
+  public static CatalogAccessException unreadableAnswer(String what, URI target, String expected,
+      String check) {
+    return new CatalogAccessException(Code.UPSTREAM_PROTOCOL_ERROR, what + " at "
+        + hostAndPort(target) + " answered a body that is not " + expected + " (" + check + ")");
+  }
+
+  /**
    * The failure in words and the type that says it, e.g. {@code connection refused:
    * ConnectException}; else the innermost type. Not simply the innermost: java.net.http's refused
    * connection is a {@code ConnectException} whose cause is a {@code ClosedChannelException},

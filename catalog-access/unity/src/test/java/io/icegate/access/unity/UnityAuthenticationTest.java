@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Bearer and OAuth client-credentials authentication, including refresh mid-discovery. */
@@ -129,6 +130,42 @@ class UnityAuthenticationTest {
           });
     } finally {
       failing.stop(0);
+    }
+  }
+
+  /**
+   * tryout: a token endpoint answering 404 read "UPSTREAM_PROTOCOL_ERROR: the token endpoint
+   * answered HTTP 404", a 429 was not retryable, and an HTML page read "answered something other
+   * than JSON", none naming the endpoint; the Iceberg REST provider says each apart.
+   */
+  @ParameterizedTest
+  @CsvSource({"404,INVALID_CONFIGURATION,answered HTTP 404: nothing serves it there",
+      "429,CONNECTION_FAILED,failed (HTTP 429)",
+      "200,UPSTREAM_PROTOCOL_ERROR,answered a body that is not an OAuth2 token response"})
+  void aTokenEndpointServingNothingRateLimitingOrAPageIsNamed(int status, Code code,
+      String says) throws Exception {
+    HttpServer answering = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    answering.createContext("/", exchange -> {
+      byte[] page = "<html>Sign in</html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(status, page.length);
+      exchange.getResponseBody().write(page);
+      exchange.close();
+    });
+    answering.start();
+    int port = answering.getAddress().getPort();
+    try (CatalogClient client = env.open(Map.of(), tokenEndpoint(port),
+        clientCredentials(UnityCatalogFixture.CLIENT_SECRET))) {
+      assertThatThrownBy(client::validate).isInstanceOfSatisfying(CatalogAccessException.class,
+          e -> {
+            assertThat(e.code()).isEqualTo(code);
+            assertThat(e.retryable()).isEqualTo(code == Code.CONNECTION_FAILED);
+            assertThat(e.getMessage())
+                .contains("the OAuth2 token endpoint at 127.0.0.1:" + port + " " + says);
+            assertThat(e.toString()).doesNotContain("tenant").doesNotContain("Sign in")
+                .doesNotContain(UnityCatalogFixture.CLIENT_SECRET);
+          });
+    } finally {
+      answering.stop(0);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.icegate.access.iceberg.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import io.icegate.access.client.CatalogAccessException;
 import io.icegate.access.network.OutboundAddressPolicy;
 import io.icegate.access.paging.PageTokenGuard;
@@ -11,6 +12,7 @@ import java.net.URI;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.iceberg.exceptions.RESTException;
 import org.apache.iceberg.rest.RESTClient;
 import org.apache.iceberg.rest.auth.AuthSession;
 import org.apache.iceberg.rest.responses.ErrorResponse;
@@ -28,7 +30,9 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * also goes through the page guard, and then the same method runs on the delegate with the same
  * arguments (so the delegate's own overrides of default methods still apply). A request that
  * reaches no server becomes a {@code CONNECTION_FAILED} naming the endpoint's host and port; so does
- * a token request answered with a 5xx, with its status ({@link TokenEndpointErrors}).
+ * a token request answered with a 5xx, with its status ({@link TokenEndpointErrors}). A success
+ * whose body is not the protocol's (an HTML page at the configured address) is an {@code
+ * UPSTREAM_PROTOCOL_ERROR} naming the endpoint, not a retryable connection failure.
  *
  * <p>Limit: iceberg-core's HTTP client offers no DNS-resolver hook, so the connection itself
  * resolves the name again; the JVM's resolver cache ({@code networkaddress.cache.ttl}, 30 s by
@@ -125,14 +129,44 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
     try {
       return config.filter(method.invoke(delegate, args));
     } catch (InvocationTargetException e) {
+      // iceberg-core posts forms only to the OAuth2 token endpoint, which may be another host.
+      String what = tokenRequest ? "the OAuth2 token endpoint" : "the catalog";
       if (connectionFailure(e.getCause())) {
         // iceberg-core says only "Error occurred while processing GET request": name the endpoint.
-        // iceberg-core posts forms only to the OAuth2 token endpoint, which may be another host.
-        String what = tokenRequest ? "the OAuth2 token endpoint" : "the catalog";
         throw CatalogAccessException.unreachable(what, target, e.getCause());
+      }
+      if (unreadableSuccess(e.getCause())) {
+        // iceberg-core's RESTException has a Jackson (I/O) cause, which read as CONNECTION_FAILED,
+        // "retry": but the endpoint answered, with something that is not this protocol.
+        throw tokenRequest
+            ? CatalogAccessException.unreadableAnswer(what, target, "an OAuth2 token response",
+                "check that the Integration's tokenUri (oauth2-server-uri) is a token endpoint")
+            : CatalogAccessException.unreadableAnswer(what, target,
+                "an Iceberg REST " + responseType(args),
+                "check that the Integration's uri is an Iceberg REST catalog's base URI");
       }
       throw e.getCause(); // the delegate's own exception, unchanged
     }
+  }
+
+  /**
+   * Whether iceberg-core got a success whose body does not parse into the expected response: its
+   * HTTP client throws a bare {@link RESTException} caused by Jackson's parse failure then (error
+   * answers are parsed leniently by the error handlers and never fail this way).
+   */
+  private static boolean unreadableSuccess(Throwable failure) {
+    return failure != null && failure.getClass() == RESTException.class
+        && failure.getCause() instanceof JsonProcessingException;
+  }
+
+  /** The response class a {@link RESTClient} method was asked to parse into, by simple name. */
+  private static String responseType(Object[] args) {
+    for (Object arg : args) {
+      if (arg instanceof Class<?> type) {
+        return type.getSimpleName();
+      }
+    }
+    return "response";
   }
 
   /** The endpoint {@code path} goes to: its own for an absolute URL (a token endpoint), else ours. */

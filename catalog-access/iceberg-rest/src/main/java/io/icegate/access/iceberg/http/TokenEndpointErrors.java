@@ -46,7 +46,7 @@ final class TokenEndpointErrors extends ErrorHandler {
     if (status != null && (status == 404 || status == 405 || status == 410)) {
       // no token endpoint at that address: the Integration's configuration, not a passing failure
       throw CatalogAccessException.notServedAt("the OAuth2 token endpoint", tokenEndpoint, status,
-          "check the Integration's oauth2-server-uri, or its catalog URI when that is not set");
+          "check the Integration's tokenUri (oauth2-server-uri), or its uri when that is not set");
     }
     delegate.accept(error);
   }

@@ -93,9 +93,15 @@ public final class ClientCredentialsTokens implements CatalogTokens {
           Code.AUTHENTICATION_FAILED,
           "the token endpoint refused the client credentials (HTTP " + status + ")");
     }
-    if (status >= 500) {
-      // the endpoint's fault and retryable; named by host and port, as an unreachable one is
+    if (status >= 500 || status == 429) {
+      // the endpoint's fault or its rate limit, retryable; named by host and port, as an
+      // unreachable one is (the Iceberg REST provider's TokenEndpointErrors says the same)
       throw CatalogAccessException.serverError("the OAuth2 token endpoint", tokenUri, status);
+    }
+    if (status == 404 || status == 405 || status == 410) {
+      // nothing serves tokens at that address: the Integration's configuration, not retryable
+      throw CatalogAccessException.notServedAt("the OAuth2 token endpoint", tokenUri, status,
+          "check the Integration's tokenUri (oauth2-server-uri), or its uri when that is not set");
     }
     if (status != 200) {
       throw new CatalogAccessException(
@@ -105,8 +111,10 @@ public final class ClientCredentialsTokens implements CatalogTokens {
     try {
       json = JSON.readTree(response.body());
     } catch (java.io.IOException e) {
-      throw new CatalogAccessException(
-          Code.UPSTREAM_PROTOCOL_ERROR, "the token endpoint answered something other than JSON");
+      // an HTML sign-in page, say: named by host and port; neither body nor parser message kept
+      throw CatalogAccessException.unreadableAnswer("the OAuth2 token endpoint", tokenUri,
+          "an OAuth2 token response",
+          "check that the Integration's tokenUri (oauth2-server-uri) is a token endpoint");
     }
     String accessToken = json.path("access_token").asText(null);
     if (accessToken == null || accessToken.isEmpty()) {
