@@ -111,7 +111,7 @@ final class DeltaCapturer {
         }
         MANAGED.find(tx, account, overlay, ResourceKind.TABLE, desired.externalId())
             .ifPresent(id -> targets.add(new TableCapturer.Target(id, desired.namespace(),
-                desired.name(), desired.upstreamMetadataLocation())));
+                desired.name(), desired.upstreamMetadataLocation(), desired.upstreamCommit())));
       }
       return targets;
     });
@@ -133,7 +133,8 @@ final class DeltaCapturer {
       for (TableCapturer.Target target : targets) {
         Optional<CapturePointer> pointer = POINTERS.get(tx, account, target.tableId());
         if (target.knownLocation() == null || pointer.isEmpty()
-            || !pointer.get().upstreamMetadataLocation().equals(target.knownLocation())) {
+            || !pointer.get().upstreamMetadataLocation().equals(target.knownLocation())
+            || !showsKnownCommit(pointer.get(), target)) {
           work.add(target);
         } else if (pointer.get().historySinceMillis() != null) {
           kept.put(target, pointer.get().historySinceMillis());
@@ -211,6 +212,16 @@ final class DeltaCapturer {
   }
 
   /**
+   * Whether the capture {@code pointer} names shows the commit file the upstream's head states:
+   * the same name is not enough, since a table written anew at its path reuses the names of its
+   * commit files (the capture then checks the log itself). Without a stated identity the name is
+   * all there is to go by.
+   */
+  private static boolean showsKnownCommit(CapturePointer pointer, TableCapturer.Target target) {
+    return target.knownCommit() == null || target.knownCommit().equals(pointer.upstreamCommit());
+  }
+
+  /**
    * Where and how a capture writes: the Table's generated prefix, the Catalog's FileIO, and the
    * retention of captured history ({@link CapturedHistory}).
    */
@@ -246,6 +257,15 @@ final class DeltaCapturer {
       TableMetadata captured = changes.metadata();
       if (captured == previous) {
         tally.unchanged++;
+        // a pointer stored before the head's identity was recorded: noted once, so the next
+        // change-free round skips the Table again without capturing it
+        CapturePointer pointer = before.map(Captures.Capture::pointer).orElse(null);
+        if (pointer != null && target.knownCommit() != null
+            && target.knownLocation().equals(pointer.upstreamMetadataLocation())
+            && !target.knownCommit().equals(pointer.upstreamCommit())) {
+          captures.noteUpstreamCommit(fence.accountId(), target.tableId(), pointer,
+              target.knownCommit());
+        }
         return Optional.empty();
       }
       return Optional.of(candidate(target, before, commitFile(captured), captured, generated,
@@ -298,9 +318,12 @@ final class DeltaCapturer {
         now.toEpochMilli());
     MetadataFiles.Written file =
         MetadataFiles.write(kept, generated.location(), generation, now, generated.io());
+    // the head's identity where the capture shows the file the head named; else none, and the
+    // next round captures once more (finding it unchanged, it notes the identity then)
+    String commit = commitFile.equals(target.knownLocation()) ? target.knownCommit() : null;
     return new Captures.Candidate(target.tableId(), before.map(Captures.Capture::pointer),
         commitFile, file.json(), file.location(), record.toBytes(),
-        CapturedHistory.historySince(kept).orElse(null), source);
+        CapturedHistory.historySince(kept).orElse(null), source, commit);
   }
 
   /**

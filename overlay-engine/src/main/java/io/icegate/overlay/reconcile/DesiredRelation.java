@@ -19,6 +19,9 @@ import java.util.Objects;
  * @param upstreamMetadataLocation the upstream metadata file, or {@code null}
  * @param definition canonical definition bytes (TableDefinition or ViewDefinition JSON)
  * @param digest lowercase hex SHA-256 of {@code definition}
+ * @param upstreamCommit the identity of the file {@code upstreamMetadataLocation} names, where
+ *     the name alone does not tell it (a Delta commit file: {@code DeltaLog.Head#commitIdentity}),
+ *     or {@code null}
  */
 public record DesiredRelation(
     ResourceKind kind,
@@ -29,7 +32,16 @@ public record DesiredRelation(
     String tableFormat,
     String upstreamMetadataLocation,
     byte[] definition,
-    String digest) {
+    String digest,
+    String upstreamCommit) {
+
+  /** A relation whose metadata file is told by its location alone. */
+  public DesiredRelation(ResourceKind kind, List<String> namespace, String name,
+      String externalId, boolean identityStable, String tableFormat,
+      String upstreamMetadataLocation, byte[] definition, String digest) {
+    this(kind, namespace, name, externalId, identityStable, tableFormat,
+        upstreamMetadataLocation, definition, digest, null);
+  }
 
   public DesiredRelation {
     Objects.requireNonNull(kind, "kind");
@@ -49,7 +61,7 @@ public record DesiredRelation(
   /** This relation under its path identity (two upstream paths shared one stable id). */
   public DesiredRelation withPathIdentity() {
     return new DesiredRelation(kind, namespace, name, pathIdentity(namespace, name), false,
-        tableFormat, upstreamMetadataLocation, definition, digest);
+        tableFormat, upstreamMetadataLocation, definition, digest, upstreamCommit);
   }
 
   /** The key the index and the retirement set use: kind plus external identity. */

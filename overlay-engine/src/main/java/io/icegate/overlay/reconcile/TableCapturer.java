@@ -51,7 +51,13 @@ final class TableCapturer {
    *     only the upstream can tell (a capture on request)
    */
   record Target(String tableId, List<String> upstreamNamespace, String upstreamName,
-      String knownLocation) {
+      String knownLocation, String knownCommit) {
+    /** A Table whose upstream file is told by its location alone. */
+    Target(String tableId, List<String> upstreamNamespace, String upstreamName,
+        String knownLocation) {
+      this(tableId, upstreamNamespace, upstreamName, knownLocation, null);
+    }
+
     String displayPath() {
       return String.join(".", upstreamNamespace) + "." + upstreamName;
     }

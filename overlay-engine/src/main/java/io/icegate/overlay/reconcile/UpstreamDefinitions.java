@@ -1,5 +1,6 @@
 package io.icegate.overlay.reconcile;
 
+import io.icegate.access.delta.log.DeltaLog;
 import io.icegate.access.model.UpstreamTable;
 import io.icegate.access.model.UpstreamView;
 import io.icegate.access.model.ViewRepresentation;
@@ -70,7 +71,9 @@ final class UpstreamDefinitions {
     byte[] bytes = definition.toBytes();
     return new DesiredRelation(ResourceKind.TABLE, table.namespace().segments(), table.name(),
         table.identity().value(), table.identity().stable(), table.format().name(),
-        table.metadataLocation(), bytes, ManagedRelations.digest(bytes));
+        table.metadataLocation(), bytes, ManagedRelations.digest(bytes),
+        table.properties() == null ? null
+            : table.properties().get(DeltaLog.COMMIT_IDENTITY_PROPERTY));
   }
 
   /** View property: the SQL's names were pointed at the materialized objects (issue 26). */

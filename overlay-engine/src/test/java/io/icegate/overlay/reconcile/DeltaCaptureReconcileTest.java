@@ -31,14 +31,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -96,7 +94,7 @@ class DeltaCaptureReconcileTest {
     Captures.Capture one = captures.read(h.account, tableId).orElseThrow();
     assertThat(one.pointer().upstreamMetadataLocation())
         .isEqualTo("s3://" + LAKE + "/gold/orders/_delta_log/" + String.format("%020d.json", v1));
-    TableMetadata m1 = metadata(one);
+    TableMetadata m1 = UnityDeltaUpstream.metadata(one);
     assertThat(m1.formatVersion()).isEqualTo(2);
     assertThat(m1.snapshots()).hasSize(1);
     assertThat(m1.currentSnapshot().summary())
@@ -104,7 +102,7 @@ class DeltaCaptureReconcileTest {
     String generated = "file:" + warehouse.toAbsolutePath() + "/" + GeneratedFiles.PREFIX
         + tableId + "/";
     assertThat(m1.currentSnapshot().manifestListLocation()).startsWith(generated);
-    assertThat(dataFiles(m1, m1.currentSnapshot()))
+    assertThat(UnityDeltaUpstream.dataFiles(m1, m1.currentSnapshot()))
         .containsExactly("s3://" + LAKE + "/gold/orders/region=EU=2");
     long filesAfterFirst = countFiles(warehouse);
     assertThat(filesAfterFirst).isPositive();
@@ -123,13 +121,13 @@ class DeltaCaptureReconcileTest {
     Captures.Capture two = captures.read(h.account, tableId).orElseThrow();
     assertThat(two.pointer().captureGeneration()).isEqualTo(one.pointer().captureGeneration() + 1);
     assertThat(two.pointer().upstreamMetadataLocation()).endsWith(String.format("%020d.json", v2));
-    TableMetadata m2 = metadata(two);
+    TableMetadata m2 = UnityDeltaUpstream.metadata(two);
     assertThat(m2.snapshots()).extracting(Snapshot::snapshotId)
         .containsExactly(m1.currentSnapshot().snapshotId(), m2.currentSnapshot().snapshotId());
     assertThat(m2.currentSnapshot().parentId()).isEqualTo(m1.currentSnapshot().snapshotId());
-    assertThat(dataFiles(m2, m2.currentSnapshot())).containsExactlyInAnyOrder(
+    assertThat(UnityDeltaUpstream.dataFiles(m2, m2.currentSnapshot())).containsExactlyInAnyOrder(
         "s3://" + LAKE + "/gold/orders/region=EU=2", "s3://" + LAKE + "/gold/orders/region=US=1");
-    assertThat(dataFiles(m2, m2.snapshot(m1.currentSnapshot().snapshotId())))
+    assertThat(UnityDeltaUpstream.dataFiles(m2, m2.snapshot(m1.currentSnapshot().snapshotId())))
         .containsExactly("s3://" + LAKE + "/gold/orders/region=EU=2");
   }
 
@@ -211,7 +209,7 @@ class DeltaCaptureReconcileTest {
     ReconcileReport fixed = h.reconcile(overlay);
     assertThat(fixed.warnings()).isEmpty();
     assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
-    TableMetadata clean = metadata(new Captures(h.repos).read(h.account, tableId).orElseThrow());
+    TableMetadata clean = UnityDeltaUpstream.metadata(new Captures(h.repos).read(h.account, tableId).orElseThrow());
     assertThat(clean.properties()).doesNotContainKey(DeltaRefusal.FEATURE);
     assertThat(clean.currentSnapshot().summary()).containsEntry(DeltaVersionCapture.DELTA_VERSION,
         "2");
@@ -255,10 +253,10 @@ class DeltaCaptureReconcileTest {
           .contains("partners.feeds.links").contains("UNSUPPORTED"));
       String tableId = h.relations(catalog).get("partners.feeds.orders").id();
       TableMetadata captured =
-          metadata(new Captures(h.repos).read(h.account, tableId).orElseThrow());
+          UnityDeltaUpstream.metadata(new Captures(h.repos).read(h.account, tableId).orElseThrow());
       assertThat(captured.currentSnapshot().summary())
           .containsEntry(DeltaVersionCapture.DELTA_VERSION, "" + served);
-      assertThat(dataFiles(captured, captured.currentSnapshot()))
+      assertThat(UnityDeltaUpstream.dataFiles(captured, captured.currentSnapshot()))
           .containsExactly("s3://" + LAKE + "/shared/orders/region=EU=1");
       TableValidations validations = new TableValidations(h.repos);
       assertThat(visibility(validations, tableId)).isEqualTo(Visibility.VISIBLE);
@@ -292,7 +290,7 @@ class DeltaCaptureReconcileTest {
     TableMetadata second = served(captures.read(h.account, tableId).orElseThrow());
     assertThat(versions(second)).containsExactly(v2);
     assertThat(second.previousFiles()).isEmpty();
-    assertThat(dataFiles(second, second.currentSnapshot())).hasSize(2);
+    assertThat(UnityDeltaUpstream.dataFiles(second, second.currentSnapshot())).hasSize(2);
 
     // a retention of an hour keeps what it covers
     retain(overlay, "PT1H");
@@ -311,7 +309,7 @@ class DeltaCaptureReconcileTest {
     TableMetadata fourth = served(captures.read(h.account, tableId).orElseThrow());
     assertThat(versions(fourth)).containsExactly(v4);
     assertThat(fourth.previousFiles()).isEmpty();
-    assertThat(dataFiles(fourth, fourth.currentSnapshot())).hasSize(4);
+    assertThat(UnityDeltaUpstream.dataFiles(fourth, fourth.currentSnapshot())).hasSize(4);
   }
 
   /**
@@ -361,7 +359,7 @@ class DeltaCaptureReconcileTest {
     TableMetadata kept = served(pruned);
     assertThat(versions(kept)).containsExactly(v2);
     assertThat(kept.previousFiles()).isEmpty();
-    assertThat(dataFiles(kept, kept.currentSnapshot())).hasSize(2);
+    assertThat(UnityDeltaUpstream.dataFiles(kept, kept.currentSnapshot())).hasSize(2);
     assertThat(visibility(new TableValidations(h.repos), tableId)).isEqualTo(Visibility.VISIBLE);
 
     writes = store.stats().committedWrites();
@@ -483,28 +481,6 @@ class DeltaCaptureReconcileTest {
   private Visibility visibility(TableValidations validations, String tableId) {
     return store.read(tx -> validations.visibility(tx, h.account,
         h.repos.tables(h.account).get(tx, tableId).orElseThrow()));
-  }
-
-  private static TableMetadata metadata(Captures.Capture capture) {
-    return TableMetadataParser.fromJson(capture.pointer().upstreamMetadataLocation(),
-        new String(capture.metadataJson(), StandardCharsets.UTF_8));
-  }
-
-  /** Each live data file of {@code snapshot} as its directory and record count. */
-  private static List<String> dataFiles(TableMetadata metadata, Snapshot snapshot) {
-    HadoopFileIO io = new HadoopFileIO(new Configuration());
-    List<String> files = new ArrayList<>();
-    for (var manifest : snapshot.dataManifests(io)) {
-      try (var reader = org.apache.iceberg.ManifestFiles.read(manifest, io, metadata.specsById())) {
-        for (DataFile f : reader) {
-          String path = f.location();
-          files.add(path.substring(0, path.lastIndexOf('/')) + "=" + f.recordCount());
-        }
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    }
-    return files;
   }
 
   private static long countFiles(Path root) throws IOException {

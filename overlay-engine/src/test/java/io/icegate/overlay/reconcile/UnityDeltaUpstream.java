@@ -8,11 +8,22 @@ import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.unity.fixture.UnityCatalogFixture;
 import io.icegate.core.model.Catalog;
+import io.icegate.overlay.store.capture.Captures;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.hadoop.HadoopFileIO;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -143,5 +154,28 @@ public final class UnityDeltaUpstream implements BeforeAllCallback, AfterAllCall
   String overlay(ReconcileHarness h, String name, String catalogId, String namespace) {
     return h.overlay(name, h.unityIntegration("unity", unity, objects, "main"), catalogId,
         List.of(List.of(namespace)));
+  }
+
+  /** The Iceberg metadata a capture holds. */
+  static TableMetadata metadata(Captures.Capture capture) {
+    return TableMetadataParser.fromJson(capture.pointer().upstreamMetadataLocation(),
+        new String(capture.metadataJson(), StandardCharsets.UTF_8));
+  }
+
+  /** Each live data file of {@code snapshot} as its directory and record count. */
+  static List<String> dataFiles(TableMetadata metadata, Snapshot snapshot) {
+    HadoopFileIO io = new HadoopFileIO(new Configuration());
+    List<String> files = new ArrayList<>();
+    for (var manifest : snapshot.dataManifests(io)) {
+      try (var reader = ManifestFiles.read(manifest, io, metadata.specsById())) {
+        for (DataFile f : reader) {
+          String path = f.location();
+          files.add(path.substring(0, path.lastIndexOf('/')) + "=" + f.recordCount());
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return files;
   }
 }

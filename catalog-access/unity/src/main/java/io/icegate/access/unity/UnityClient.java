@@ -221,6 +221,9 @@ final class UnityClient implements CatalogClient {
           metadataLocation = head.commitLocation();
           properties.put(SCHEMA_SOURCE, "delta-log");
           properties.put(DELTA_LOG_VERSION, Long.toString(head.version()));
+          if (head.commitIdentity() != null) {
+            properties.put(DeltaLog.COMMIT_IDENTITY_PROPERTY, head.commitIdentity());
+          }
         } catch (CatalogAccessException e) {
           throw credentialFailure(e);
         } catch (DeltaLog.UnreadableLogException e) {
@@ -245,6 +248,7 @@ final class UnityClient implements CatalogClient {
       partitionColumns = List.of();
       metadataLocation = null;
       properties.remove(DELTA_LOG_VERSION);
+      properties.remove(DeltaLog.COMMIT_IDENTITY_PROPERTY);
       properties.put(SCHEMA_SOURCE, "none");
       properties.put(SCHEMA_FALLBACK_REASON, e.getMessage());
     }

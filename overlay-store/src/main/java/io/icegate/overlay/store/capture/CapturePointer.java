@@ -32,6 +32,11 @@ import java.util.Objects;
  *     capture, issue 28's retention), or {@code null} when it keeps none or it is not known
  *     (Iceberg captures, Delta captures stored before it was recorded): tells a change-free round
  *     whether the retention expired some of it without reading the capture
+ * @param upstreamCommit the identity of the upstream file the capture shows, where the location
+ *     alone does not tell it (a Delta commit file: a table written anew at its path reuses its
+ *     names; the Delta table id, size and second), so a change-free round skips the Table only
+ *     while the upstream states this one; {@code null} when not known (Iceberg captures, whose
+ *     metadata files are never rewritten, and pointers stored before it was recorded)
  */
 public record CapturePointer(
     long captureGeneration,
@@ -41,7 +46,8 @@ public record CapturePointer(
     Instant capturedAt,
     @JsonInclude(JsonInclude.Include.NON_NULL) String metadataFile,
     @JsonInclude(JsonInclude.Include.NON_NULL) StateBlob state,
-    @JsonInclude(JsonInclude.Include.NON_NULL) Long historySinceMillis) {
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long historySinceMillis,
+    @JsonInclude(JsonInclude.Include.NON_NULL) String upstreamCommit) {
 
   /**
    * A capture's state blob in {@link io.icegate.core.store.KeySubspace#BLOBS}.
@@ -78,14 +84,20 @@ public record CapturePointer(
   public CapturePointer(long captureGeneration, String upstreamMetadataLocation, String digest,
       long size, Instant capturedAt) {
     this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, null, null,
-        null);
+        null, null);
   }
 
   /** A pointer naming the metadata file icegate wrote, with no state and no known history. */
   public CapturePointer(long captureGeneration, String upstreamMetadataLocation, String digest,
       long size, Instant capturedAt, String metadataFile) {
     this(captureGeneration, upstreamMetadataLocation, digest, size, capturedAt, metadataFile,
-        null, null);
+        null, null, null);
+  }
+
+  /** This pointer stating {@code commit} as the identity of the upstream file it shows. */
+  public CapturePointer withUpstreamCommit(String commit) {
+    return new CapturePointer(captureGeneration, upstreamMetadataLocation, digest, size,
+        capturedAt, metadataFile, state, historySinceMillis, commit);
   }
 
   /** The digests of the blobs this pointer names: its metadata's and its state's, if any. */

@@ -107,10 +107,11 @@ public final class Captures {
    *     exactly while the capture is; {@code null} for none
    * @param historySinceMillis {@link CapturePointer#historySinceMillis} of the capture, or null
    * @param source what the capture is
+   * @param upstreamCommit {@link CapturePointer#upstreamCommit} of the capture, or null
    */
   public record Candidate(String tableId, Optional<CapturePointer> expected, String location,
       byte[] metadataJson, String metadataFile, byte[] state, Long historySinceMillis,
-      Source source) {
+      Source source, String upstreamCommit) {
     public Candidate {
       Objects.requireNonNull(tableId, "tableId");
       Objects.requireNonNull(expected, "expected");
@@ -122,7 +123,8 @@ public final class Captures {
     /** A capture read from {@code location} with a metadata file of the caller's, no state. */
     public Candidate(String tableId, Optional<CapturePointer> expected, String location,
         byte[] metadataJson, String metadataFile) {
-      this(tableId, expected, location, metadataJson, metadataFile, null, null, Source.UPSTREAM);
+      this(tableId, expected, location, metadataJson, metadataFile, null, null, Source.UPSTREAM,
+          null);
     }
 
     /** A capture of an upstream Iceberg metadata file, {@code location}. */
@@ -190,8 +192,11 @@ public final class Captures {
     List<Integer> open = new ArrayList<>();
     for (int i = 0; i < candidates.size(); i++) {
       Candidate c = candidates.get(i);
+      // the same upstream file as the pointer shows: its name, and its identity where the name
+      // alone does not tell it (a Delta table written anew reuses its commit files' names)
       if (c.source() == Source.UPSTREAM && c.expected().isPresent()
-          && c.expected().get().upstreamMetadataLocation().equals(c.location())) {
+          && c.expected().get().upstreamMetadataLocation().equals(c.location())
+          && Objects.equals(c.expected().get().upstreamCommit(), c.upstreamCommit())) {
         outcomes[i] = new CaptureOutcome.Unchanged(c.expected().get());
       } else {
         open.add(i);
@@ -274,6 +279,23 @@ public final class Captures {
     return next;
   }
 
+  /**
+   * Records on the Table's pointer the identity of the upstream file it shows ({@link
+   * CapturePointer#upstreamCommit}), which a capture found unchanged: a pointer stored before the
+   * identity was recorded, so later change-free rounds skip the Table without capturing it. Does
+   * nothing when the pointer is no longer {@code expected} (a capture published, the Table went).
+   */
+  public void noteUpstreamCommit(String accountId, String tableId, CapturePointer expected,
+      String commit) {
+    repositories.store().run(Idempotence.IDEMPOTENT, tx -> {
+      Optional<CapturePointer> now = pointers.get(tx, accountId, tableId);
+      if (now.isPresent() && now.get().equals(expected)) {
+        pointers.set(tx, accountId, tableId, now.get().withUpstreamCommit(commit));
+      }
+      return null;
+    });
+  }
+
   /** A capture time as pointers and the {@value #CAPTURED_AT_PROPERTY} property record it. */
   public Instant now() {
     return repositories.clock().instant().truncatedTo(ChronoUnit.MILLIS);
@@ -321,7 +343,8 @@ public final class Captures {
       return null;
     }
     CapturePointer next = new CapturePointer(read + 1, location, digest, size, now(),
-        candidate.metadataFile(), state, candidate.historySinceMillis());
+        candidate.metadataFile(), state, candidate.historySinceMillis(),
+        candidate.upstreamCommit());
     pointers.set(tx, accountId, tableId, next);
     Table spec = table.get().spec();
     if (candidate.metadataFile() != null) {

@@ -78,6 +78,17 @@ public final class CapturedDeltaState {
    * empty for a state recorded before icegate kept it (or when the file could not be stated): then
    * the next capture cannot tell that the log is still this table's and loads the version in full.
    */
+  /**
+   * The identity of the captured version's commit file: the Delta table id, the file's size and
+   * second (see {@link CommitStamp}); empty when the file was not stamped. Equal for the same
+   * commit file however it was stated (a listing, a HEAD), different for a table written anew at
+   * the path, so a reconcile can skip a table whose capture already shows the file the log's head
+   * names ({@link io.icegate.access.delta.log.DeltaLog.Head#commitIdentity}).
+   */
+  public Optional<String> commitIdentity() {
+    return commit().map(stamp -> stamp.identity(metadata().getId()));
+  }
+
   Optional<CommitStamp> commit() {
     return commit;
   }

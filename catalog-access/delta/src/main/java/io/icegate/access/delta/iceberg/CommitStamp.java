@@ -30,6 +30,15 @@ record CommitStamp(long version, long size, long modifiedSecond) {
     return new CommitStamp(version, file.getSize(), Math.floorDiv(file.getModificationTime(), 1000));
   }
 
+  /**
+   * The identity of the stamped commit file of the Delta table {@code tableId} ({@code
+   * metaData.id}): what a reader compares to tell "the version captured" from "another file under
+   * the same name" without reading the capture ({@link CapturedDeltaState#commitIdentity}).
+   */
+  String identity(String tableId) {
+    return tableId + "/" + size + "/" + modifiedSecond;
+  }
+
   /** Whether {@code file} is the commit file this stamp was taken of. */
   boolean matches(FileStatus file) {
     return file.getSize() == size && Math.floorDiv(file.getModificationTime(), 1000) == modifiedSecond;

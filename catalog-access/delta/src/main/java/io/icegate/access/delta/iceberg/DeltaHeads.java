@@ -36,12 +36,15 @@ public final class DeltaHeads {
    * @param schemaJson the schema as Delta schema JSON (Kernel's serialization)
    * @param partitionColumns the partition columns, in order
    * @param configuration the table properties
+   * @param commitIdentity the version's commit file's identity ({@link
+   *     CapturedDeltaState#commitIdentity}); empty when its file was not stated
    */
   public record Head(
       long version,
       String schemaJson,
       List<String> partitionColumns,
-      Map<String, String> configuration) {}
+      Map<String, String> configuration,
+      Optional<String> commitIdentity) {}
 
   private final int maxTables;
   private final Map<String, CapturedDeltaState> byLocation;
@@ -86,13 +89,15 @@ public final class DeltaHeads {
       // read by a listing, which states no file: stamped once more, as after a full load
       end = NextCommitProbe.commitStatus(engine, tablePath, read.endVersion());
     }
-    put(
-        tablePath,
+    CapturedDeltaState now =
         new CapturedDeltaState(
             known.get().protocol(),
             metadata,
-            end.map(file -> CommitStamp.of(read.endVersion(), file))));
-    return Optional.of(head(read.endVersion(), metadata));
+            read.commits() == 0
+                ? known.get().commit()
+                : end.map(file -> CommitStamp.of(read.endVersion(), file)));
+    put(tablePath, now);
+    return Optional.of(head(read.endVersion(), now));
   }
 
   /**
@@ -121,12 +126,21 @@ public final class DeltaHeads {
     return byLocation.size();
   }
 
-  private static Head head(long version, Metadata metadata) {
+  private static Head head(long version, CapturedDeltaState state) {
+    Metadata metadata = state.metadata();
     return new Head(
         version,
         metadata.getSchema().toJson(),
         VectorUtils.<String>toJavaList(metadata.getPartitionColumns()),
-        metadata.getConfiguration());
+        metadata.getConfiguration(),
+        state.commitIdentity());
+  }
+
+  /** The identity of a version Kernel loaded in full: its commit file as the listing stated it. */
+  public static Optional<String> commitIdentity(Snapshot snapshot) {
+    return CommitStamps.loadedCommit(snapshot)
+        .map(file -> CommitStamp.of(snapshot.getVersion(), file))
+        .map(stamp -> stamp.identity(snapshot.getMetadata().getId()));
   }
 
   private synchronized Optional<CapturedDeltaState> get(String tablePath) {

@@ -60,6 +60,14 @@ public final class DeltaLog {
   }
 
   /**
+   * The upstream table property in which a provider states the head's {@link Head#commitIdentity}:
+   * a reconcile skips a table whose capture shows the head's commit file only while the identity
+   * it captured is this one (the same file name can be another table's file after the table was
+   * written anew at its path).
+   */
+  public static final String COMMIT_IDENTITY_PROPERTY = "delta.log-commit";
+
+  /**
    * What the log says now.
    *
    * @param version the newest table version
@@ -67,13 +75,17 @@ public final class DeltaLog {
    * @param schemaString the current schema as Delta schema JSON (logical names, field metadata)
    * @param partitionColumns the partition columns, in order; empty when unpartitioned
    * @param configuration the table properties ({@code metaData.configuration})
+   * @param commitIdentity that commit file's identity (Delta table id, size and second: {@link
+   *     CapturedDeltaState#commitIdentity}), which a table written anew at the path does not
+   *     share; {@code null} when the file's status was not stated
    */
   public record Head(
       long version,
       String commitLocation,
       String schemaString,
       List<String> partitionColumns,
-      Map<String, String> configuration) {
+      Map<String, String> configuration,
+      String commitIdentity) {
 
     public Head {
       partitionColumns = List.copyOf(partitionColumns);
@@ -154,7 +166,8 @@ public final class DeltaLog {
             logLocation + String.format("%020d.json", head.version()),
             head.schemaJson(),
             head.partitionColumns(),
-            head.configuration());
+            head.configuration(),
+            head.commitIdentity().orElse(null));
       }
     }
     Snapshot snapshot;
@@ -177,7 +190,8 @@ public final class DeltaLog {
         logLocation + String.format("%020d.json", snapshot.getVersion()),
         snapshot.getSchema().toJson(),
         snapshot.getPartitionColumnNames(),
-        snapshot.getTableProperties());
+        snapshot.getTableProperties(),
+        DeltaHeads.commitIdentity(snapshot).orElse(null));
   }
 
   /**

@@ -76,7 +76,8 @@ abstract class LocalLakeTest {
         snapshot.getVersion(),
         snapshot.getSchema().toJson(),
         snapshot.getPartitionColumnNames(),
-        snapshot.getTableProperties());
+        snapshot.getTableProperties(),
+        DeltaHeads.commitIdentity(snapshot));
   }
 
   /** Local disk's whole read ({@link WholeFileReads}): the status as Kernel states it, the bytes. */

@@ -1,0 +1,135 @@
+package io.icegate.overlay.reconcile;
+
+import static io.icegate.overlay.reconcile.UnityDeltaUpstream.LAKE;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.icegate.access.delta.fixture.KernelTableWriter;
+import io.icegate.core.model.ModelJson;
+import io.icegate.core.store.Idempotence;
+import io.icegate.core.store.KeyLayout;
+import io.icegate.core.store.KvStore;
+import io.icegate.core.store.engine.EngineKvStore;
+import io.icegate.core.store.memory.InMemoryEngine;
+import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.Captures;
+import io.icegate.overlay.store.testing.ContributionInvariants;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import org.apache.iceberg.TableMetadata;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * A Delta table deleted and written anew at its path up to the version captured, Unity still
+ * serving it under the same table entry. Found against a real Unity 0.6.0 server: the reconcile
+ * compared only the commit file's name with the capture's and reported the table unchanged, so
+ * clients kept being served the old table's files, which were gone ("Location does not exist"),
+ * until the next upstream commit. The head's commit identity (Delta table id, size and second of
+ * the commit file) now goes with the name. Tables are written by Delta Kernel on s3proxy.
+ */
+class RewrittenDeltaTableTest {
+  @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
+
+  @TempDir Path scratch;
+  @TempDir Path warehouse;
+
+  private KvStore store;
+  private ReconcileHarness h;
+
+  @BeforeEach
+  void world() {
+    store = new EngineKvStore(InMemoryEngine.create());
+    h = new ReconcileHarness(store, Clock.systemUTC());
+  }
+
+  @AfterEach
+  void clean() {
+    ContributionInvariants.checker(store).assertClean();
+    store.close();
+  }
+
+  @Test
+  void aTableWrittenAnewUpToTheCapturedVersionIsCapturedAgain() throws Exception {
+    KernelTableWriter old = upstream.createOrders(scratch.resolve("old"), "gold/orders");
+    UnityDeltaUpstream.appendAndUpload(old, "gold/orders", "EU", 1L, 2L);
+    long captured = UnityDeltaUpstream.appendAndUpload(old, "gold/orders", "US", 3L);
+    upstream.serveOrders("gold", "orders");
+    String catalog = UnityDeltaUpstream.catalog(h, warehouse);
+    String overlay = upstream.overlay(h, "gold", catalog, "gold");
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    String tableId = h.relations(catalog).get("gold.orders").id();
+    Captures captures = new Captures(h.repos);
+    Captures.Capture before = captures.read(h.account, tableId).orElseThrow();
+
+    // written anew a second later at least, as any real rewrite is: commit files of the same size
+    // written in the same second cannot be told apart (a documented limit of the commit stamp)
+    Thread.sleep(1_100);
+    deleteTable("gold/orders/");
+    KernelTableWriter anew = upstream.createOrders(scratch.resolve("new"), "gold/orders");
+    UnityDeltaUpstream.appendAndUpload(anew, "gold/orders", "APAC", 7L, 8L);
+    assertThat(UnityDeltaUpstream.appendAndUpload(anew, "gold/orders", "APAC", 9L))
+        .isEqualTo(captured);
+
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    Captures.Capture after = captures.read(h.account, tableId).orElseThrow();
+    assertThat(after.pointer().upstreamMetadataLocation())
+        .isEqualTo(before.pointer().upstreamMetadataLocation());
+    assertThat(after.pointer().captureGeneration())
+        .isEqualTo(before.pointer().captureGeneration() + 1);
+    TableMetadata metadata = UnityDeltaUpstream.metadata(after);
+    assertThat(UnityDeltaUpstream.dataFiles(metadata, metadata.currentSnapshot()))
+        .containsExactlyInAnyOrder(
+            "s3://" + LAKE + "/gold/orders/region=APAC=2",
+            "s3://" + LAKE + "/gold/orders/region=APAC=1");
+
+    // the new table unchanged: the next round writes nothing
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    assertThat(captures.read(h.account, tableId).orElseThrow().pointer())
+        .isEqualTo(after.pointer());
+  }
+
+  /**
+   * A pointer stored before the head's identity was recorded (an upgrade): the first round finds
+   * the table unchanged and notes the identity, without a new capture; later rounds write nothing.
+   */
+  @Test
+  void aPointerWithoutTheIdentityGetsItOnceWithoutANewCapture() throws Exception {
+    KernelTableWriter delta = upstream.createOrders(scratch.resolve("t"), "silver/orders");
+    UnityDeltaUpstream.appendAndUpload(delta, "silver/orders", "EU", 1L);
+    upstream.serveOrders("silver", "orders");
+    String catalog = UnityDeltaUpstream.catalog(h, warehouse);
+    String overlay = upstream.overlay(h, "silver", catalog, "silver");
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    String tableId = h.relations(catalog).get("silver.orders").id();
+    Captures captures = new Captures(h.repos);
+    CapturePointer current = captures.read(h.account, tableId).orElseThrow().pointer();
+    assertThat(current.upstreamCommit()).isNotNull();
+    CapturePointer legacy = current.withUpstreamCommit(null);
+    // as a pointer of that time is stored: the same JSON, without the member
+    byte[] json = ModelJson.mapper().writeValueAsBytes(legacy);
+    assertThat(new String(json, StandardCharsets.UTF_8)).doesNotContain("upstreamCommit");
+    store.run(Idempotence.IDEMPOTENT, tx -> {
+      tx.set(KeyLayout.capture(h.account, tableId), json);
+      return null;
+    });
+
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    CapturePointer noted = captures.read(h.account, tableId).orElseThrow().pointer();
+    assertThat(noted).isEqualTo(legacy.withUpstreamCommit(current.upstreamCommit()));
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    assertThat(captures.read(h.account, tableId).orElseThrow().pointer()).isEqualTo(noted);
+  }
+
+  /** Deletes every object of the lake under {@code prefix}: the table's directory removed. */
+  private static void deleteTable(String prefix) {
+    for (S3Object object : upstream.s3().listObjectsV2Paginator(
+        b -> b.bucket(LAKE).prefix(prefix)).contents()) {
+      upstream.s3().deleteObject(b -> b.bucket(LAKE).key(object.key()));
+    }
+  }
+}
