@@ -16,16 +16,12 @@ import io.icegate.core.overlay.OverlayPatch;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
 import io.icegate.core.paging.PageRequest;
-import io.icegate.core.store.KvStore;
-import io.icegate.core.store.engine.EngineKvStore;
-import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.overlay.generated.DeltaRefusal;
 import io.icegate.overlay.generated.GeneratedFiles;
 import io.icegate.overlay.store.capture.Captures;
 import io.icegate.overlay.store.validation.TableValidations;
 import io.icegate.overlay.store.validation.ValidationError;
 import io.icegate.overlay.store.validation.Visibility;
-import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -41,11 +37,8 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.hadoop.HadoopFileIO;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -57,26 +50,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The capture is validated like an Iceberg one (data files through the upstream's credentials,
  * generated files through the Catalog's): clean is visible, a lost file hides the table.
  */
-class DeltaCaptureReconcileTest {
+class DeltaCaptureReconcileTest extends ReconcileWorld {
   @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
-
-  @TempDir Path scratch;
-  @TempDir Path warehouse;
-
-  private KvStore store;
-  private ReconcileHarness h;
-
-  @BeforeEach
-  void world() {
-    store = new EngineKvStore(InMemoryEngine.create());
-    h = new ReconcileHarness(store, Clock.systemUTC());
-  }
-
-  @AfterEach
-  void clean() {
-    ContributionInvariants.checker(store).assertClean();
-    store.close();
-  }
 
   @Test
   void aUnityDeltaTableIsCapturedUnderTheWarehouseAndFollowsNewCommits() throws IOException {

@@ -7,21 +7,12 @@ import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.core.model.ModelJson;
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeyLayout;
-import io.icegate.core.store.KvStore;
-import io.icegate.core.store.engine.EngineKvStore;
-import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.overlay.store.capture.CapturePointer;
 import io.icegate.overlay.store.capture.Captures;
-import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Clock;
 import org.apache.iceberg.TableMetadata;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
@@ -32,26 +23,8 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * until the next upstream commit. The head's commit identity (Delta table id, size and second of
  * the commit file) now goes with the name. Tables are written by Delta Kernel on s3proxy.
  */
-class RewrittenDeltaTableTest {
+class RewrittenDeltaTableTest extends ReconcileWorld {
   @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
-
-  @TempDir Path scratch;
-  @TempDir Path warehouse;
-
-  private KvStore store;
-  private ReconcileHarness h;
-
-  @BeforeEach
-  void world() {
-    store = new EngineKvStore(InMemoryEngine.create());
-    h = new ReconcileHarness(store, Clock.systemUTC());
-  }
-
-  @AfterEach
-  void clean() {
-    ContributionInvariants.checker(store).assertClean();
-    store.close();
-  }
 
   @Test
   void aTableWrittenAnewUpToTheCapturedVersionIsCapturedAgain() throws Exception {
