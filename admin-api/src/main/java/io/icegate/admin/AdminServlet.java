@@ -4,6 +4,7 @@ import io.icegate.core.auth.TokenGrant;
 import io.icegate.core.auth.TokenRole;
 import io.icegate.core.durability.ReplayedRejection;
 import io.icegate.core.error.ErrorCode;
+import io.icegate.core.error.FailureTrace;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.error.RetryAfter;
 import io.icegate.core.store.KvStoreException;
@@ -70,8 +71,9 @@ public final class AdminServlet extends HttpServlet {
       ErrorCode code = ErrorCode.forStoreFailure(e.kind());
       reply = problem(code, code.format("the request"));
     } catch (RuntimeException e) {
+      // where it failed, never its messages: they may quote the request, which carries secrets
       LOG.error("admin request {} {} failed: {}", req.getMethod(), req.getRequestURI(),
-          e.getClass().getName());
+          FailureTrace.of(e));
       reply = problem(ErrorCode.INTERNAL, ErrorCode.INTERNAL.format());
     }
     resp.setStatus(reply.status());
