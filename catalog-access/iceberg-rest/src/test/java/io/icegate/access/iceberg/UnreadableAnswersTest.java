@@ -34,13 +34,15 @@ class UnreadableAnswersTest {
 
   private HttpServer page;
   private int port;
+  private volatile String answer = "<html><body>Sign in</body></html>";
+  private volatile String contentType = "text/html";
 
   @BeforeEach
   void start() throws Exception {
     page = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     page.createContext("/", exchange -> {
-      byte[] body = "<html><body>Sign in</body></html>".getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().add("Content-Type", "text/html");
+      byte[] body = answer.getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().add("Content-Type", contentType);
       exchange.sendResponseHeaders(200, body.length);
       exchange.getResponseBody().write(body);
       exchange.close();
@@ -71,6 +73,30 @@ class UnreadableAnswersTest {
               .contains("tokenUri");
           assertThat(e.toString()).doesNotContain("tenant").doesNotContain("Sign in")
               .doesNotContain(SECRET);
+        });
+  }
+
+  /**
+   * Tryout: JSON that is no token response ({@code {}}) read "INVALID_CONFIGURATION: catalog
+   * session setup failed: Cannot parse missing string: access_token", naming no endpoint.
+   */
+  @Test
+  void aTokenEndpointAnsweringJsonWithoutATokenIsNamed() {
+    answer = "{}";
+    contentType = "application/json";
+    CatalogAuthentication oauth = new CatalogAuthentication(CatalogAuthenticationScheme.OAUTH2,
+        Map.of("scope", "catalog", CatalogAuthentication.OAUTH2_SERVER_URI,
+            "http://127.0.0.1:" + port + "/oauth/tokens"));
+    ResolvedCatalogCredentials credentials = new ResolvedCatalogCredentials(
+        Map.of("client-id", "client-1", "client-secret", SECRET), Map.of(), null);
+    assertThatThrownBy(() -> validate(oauth, credentials))
+        .isInstanceOfSatisfying(CatalogAccessException.class, e -> {
+          assertThat(e.code()).isEqualTo(Code.UPSTREAM_PROTOCOL_ERROR);
+          assertThat(e.getMessage())
+              .contains("the OAuth2 token endpoint at 127.0.0.1:" + port
+                  + " answered a body that is not an OAuth2 token response")
+              .doesNotContain("session setup failed");
+          assertThat(e.toString()).doesNotContain(SECRET);
         });
   }
 

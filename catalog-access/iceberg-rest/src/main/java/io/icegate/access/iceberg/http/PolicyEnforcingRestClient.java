@@ -135,7 +135,10 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
         // iceberg-core says only "Error occurred while processing GET request": name the endpoint.
         throw CatalogAccessException.unreachable(what, target, e.getCause());
       }
-      if (unreadableSuccess(e.getCause())) {
+      if (unreadableSuccess(e.getCause())
+          || tokenRequest && e.getCause() instanceof IllegalArgumentException) {
+        // (a token answer that is JSON but no token response, e.g. {}, fails iceberg-core's
+        // parser with "Cannot parse missing string: access_token", an IllegalArgumentException)
         // iceberg-core's RESTException has a Jackson (I/O) cause, which read as CONNECTION_FAILED,
         // "retry": but the endpoint answered, with something that is not this protocol.
         throw tokenRequest
