@@ -102,10 +102,13 @@ public final class AccountService {
   public IssuedToken issueToken(String accountId, String name, TokenRole role,
       boolean serverAdmin, Instant expiresAt) {
     Objects.requireNonNull(role, "role");
-    if (name == null || name.isBlank() || name.length() > 255) {
+    if (name == null || name.isBlank()) {
       throw io.icegate.core.error.IcegateException.invalidArgument(
           "token name must be 1 to 255 characters");
     }
+    // the rules of every name (length, no control characters, valid Unicode): the name is written
+    // into audit lines, where a line break would forge an entry
+    io.icegate.core.model.Names.requireName(name, "token name");
     Instant now = tokens.now();
     if (expiresAt != null && !expiresAt.isAfter(now)) {
       throw io.icegate.core.error.IcegateException.invalidArgument(

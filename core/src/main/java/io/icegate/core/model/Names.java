@@ -6,9 +6,10 @@ import java.util.Map;
 
 /**
  * Validation of names, ids, paths and property maps, shared by the model records' compact
- * constructors. Limits keep every key far below FoundationDB's 10 kB key limit.
+ * constructors (and by other labels a person gives, such as a token's name). Limits keep every
+ * key far below FoundationDB's 10 kB key limit.
  */
-final class Names {
+public final class Names {
   /** Longest display name or path segment, in UTF-16 chars. */
   static final int MAX_NAME_LENGTH = 255;
   /** Deepest namespace path. */
@@ -16,7 +17,7 @@ final class Names {
 
   private Names() {}
 
-  static String requireName(String name, String what) {
+  public static String requireName(String name, String what) {
     if (name == null || name.isEmpty()) {
       throw IcegateException.invalidArgument(what + " must not be empty");
     }

@@ -165,6 +165,20 @@ class TokenLifecycleTest {
     }
   }
 
+  /**
+   * Tryout: a token's name with control characters was issued (201); the name is written into the
+   * audit line, where a line break forges an entry. Names follow the rules of every other name.
+   */
+  @Test
+  void aTokenNameWithControlCharactersIsRefused() {
+    for (String name : new String[] {"a\\u0000b", "line\\nforged: token issued", "x".repeat(256)}) {
+      assertProblem(gw.send("POST", tokens(), "{\"name\":\"" + name + "\",\"role\":\"reader\"}"),
+          400, "INVALID_ARGUMENT");
+    }
+    assertThat(json(gw.send("GET", tokens(), null)).get("items").findValuesAsText("name"))
+        .noneMatch(n -> n.contains("forged") || n.contains("\u0000"));
+  }
+
   @Test
   void anExpiredTokenIsRefusedWithAClearProblem() throws Exception {
     assertProblem(gw.send("POST", tokens(),
