@@ -28,14 +28,9 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.repo.ExpectedGeneration;
 import io.icegate.core.repo.OnConflict;
-import io.icegate.core.store.KvStore;
-import io.icegate.core.store.engine.EngineKvStore;
-import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.overlay.store.relation.ManagedRelations;
 import io.icegate.overlay.store.relation.TableDefinition;
 import io.icegate.overlay.store.relation.ViewDefinition;
-import io.icegate.overlay.store.testing.ContributionInvariants;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,9 +38,7 @@ import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -57,7 +50,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * protocol's PROTOCOL document, recipient bearer token). All over HTTP on loopback, with the real
  * core services on the in-memory store.
  */
-class ProviderOverlaysTest {
+class ProviderOverlaysTest extends ReconcileWorld {
   @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
   private static final String DS_SCHEMA =
       "{\"type\":\"struct\",\"fields\":["
@@ -69,8 +62,6 @@ class ProviderOverlaysTest {
   private static DeltaSharingFixture sharing;
   private static DeltaLogWriter log;
 
-  private KvStore store;
-  private ReconcileHarness h;
 
   @BeforeAll
   static void startUpstreams() throws Exception {
@@ -84,18 +75,6 @@ class ProviderOverlaysTest {
   static void stopUpstreams() throws Exception {
     sharing.close();
     iceberg.close();
-  }
-
-  @BeforeEach
-  void world() {
-    store = new EngineKvStore(InMemoryEngine.create());
-    h = new ReconcileHarness(store, Clock.systemUTC());
-  }
-
-  @AfterEach
-  void clean() {
-    ContributionInvariants.checker(store).assertClean();
-    store.close();
   }
 
   @Test

@@ -21,13 +21,9 @@ import io.icegate.core.model.Resource;
 import io.icegate.core.model.ResourceKind;
 import io.icegate.core.model.ResourceRef;
 import io.icegate.core.repo.ExpectedGeneration;
-import io.icegate.core.store.KvStore;
-import io.icegate.core.store.engine.EngineKvStore;
-import io.icegate.core.store.memory.InMemoryEngine;
 import io.icegate.overlay.store.relation.ManagedRelations;
 import io.icegate.overlay.store.relation.ViewDefinition;
 import io.icegate.overlay.store.testing.ContributionInvariants;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +32,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.jdbc.JdbcCatalog;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,14 +40,12 @@ import org.junit.jupiter.api.Test;
  * (Iceberg's REST servlet over a JDBC catalog on s3proxy, the iceberg-rest test-jar fixture), with
  * the real core services on the in-memory store.
  */
-class ReconcileTest {
+class ReconcileTest extends ReconcileWorld {
   private static ObjectStoreFixture objects;
   private static ObjectStoreFixture objectsB;
   private static IcebergRestFixture upstreamA;
   private static IcebergRestFixture upstreamB;
 
-  private KvStore store;
-  private ReconcileHarness h;
 
   @BeforeAll
   static void startUpstreams() throws Exception {
@@ -69,18 +61,6 @@ class ReconcileTest {
     upstreamB.close();
     objects.close();
     objectsB.close();
-  }
-
-  @BeforeEach
-  void world() {
-    store = new EngineKvStore(InMemoryEngine.create());
-    h = new ReconcileHarness(store, Clock.systemUTC());
-  }
-
-  @AfterEach
-  void clean() {
-    ContributionInvariants.checker(store).assertClean();
-    store.close();
   }
 
   private static void upstreamTable(IcebergRestFixture upstream, String namespace, String name) {
