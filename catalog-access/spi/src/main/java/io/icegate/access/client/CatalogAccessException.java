@@ -2,6 +2,7 @@ package io.icegate.access.client;
 
 import java.net.URI;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The one failure type of the catalog-access boundary. Callers branch on {@link #code()}, never on
@@ -117,6 +118,29 @@ public final class CatalogAccessException extends RuntimeException {
     return new CatalogAccessException(Code.INVALID_CONFIGURATION, what + " at "
         + hostAndPort(target) + " answered HTTP " + status + ": nothing serves it there (" + check
         + ")");
+  }
+
+  /**
+   * What an OAuth2 token endpoint's HTTP status says where the status alone tells it, for every
+   * provider alike: a 5xx or a 429 is the endpoint's failure or rate limit ({@link #serverError},
+   * retryable); a 404, 405 or 410 means nothing serves tokens at the configured address ({@link
+   * #notServedAt}, the Integration's configuration). Empty for any other status: the caller's own
+   * OAuth2 handling (a refused client, an error code in the body, a success).
+   *
+   * @param tokenEndpoint the URI the token request went to
+   * @param status the HTTP status it answered
+   */
+  public static Optional<CatalogAccessException> ofTokenEndpointStatus(
+      URI tokenEndpoint, int status) {
+    String what = "the OAuth2 token endpoint";
+    if (status >= 500 && status <= 599 || status == 429) {
+      return Optional.of(serverError(what, tokenEndpoint, status));
+    }
+    if (status == 404 || status == 405 || status == 410) {
+      return Optional.of(notServedAt(what, tokenEndpoint, status,
+          "check the Integration's tokenUri (oauth2-server-uri), or its uri when that is not set"));
+    }
+    return Optional.empty();
   }
 
   /**

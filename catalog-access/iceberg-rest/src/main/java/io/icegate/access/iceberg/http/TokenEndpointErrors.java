@@ -10,9 +10,9 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * The error handler of a token request, in front of iceberg-core's OAuth2 one: that handler turns
  * a 5xx into a bare {@code RESTException} ("Unable to process: ...") that keeps neither the status
  * nor which endpoint failed, so an admin read "catalog session setup failed" for a token endpoint
- * that was down. A 5xx or a 429 becomes {@link CatalogAccessException#serverError} (retryable)
- * naming the token endpoint by host and port; a 404, 405 or 410 (nothing serves tokens there) an
- * {@code INVALID_CONFIGURATION} naming it; every other answer goes to iceberg-core's handler
+ * that was down. A status that alone says what failed (5xx, 429; 404, 405, 410) becomes the
+ * failure every provider reports for it ({@link CatalogAccessException#ofTokenEndpointStatus}),
+ * naming the token endpoint by host and port; every other answer goes to iceberg-core's handler
  * unchanged (OAuth2 error codes, e.g. {@code invalid_client}, keep their meaning).
  *
  * <p>An {@link ErrorHandler} rather than a plain consumer: iceberg-core parses the error body only
@@ -39,14 +39,11 @@ final class TokenEndpointErrors extends ErrorHandler {
   @Override
   public void accept(ErrorResponse error) {
     Integer status = error.code();
-    if (status != null && (status >= 500 && status <= 599 || status == 429)) {
+    if (status != null) {
       // the body is not quoted: a failing server's page says nothing an admin can act on
-      throw CatalogAccessException.serverError("the OAuth2 token endpoint", tokenEndpoint, status);
-    }
-    if (status != null && (status == 404 || status == 405 || status == 410)) {
-      // no token endpoint at that address: the Integration's configuration, not a passing failure
-      throw CatalogAccessException.notServedAt("the OAuth2 token endpoint", tokenEndpoint, status,
-          "check the Integration's tokenUri (oauth2-server-uri), or its uri when that is not set");
+      CatalogAccessException.ofTokenEndpointStatus(tokenEndpoint, status).ifPresent(e -> {
+        throw e;
+      });
     }
     delegate.accept(error);
   }

@@ -93,15 +93,11 @@ public final class ClientCredentialsTokens implements CatalogTokens {
           Code.AUTHENTICATION_FAILED,
           "the token endpoint refused the client credentials (HTTP " + status + ")");
     }
-    if (status >= 500 || status == 429) {
-      // the endpoint's fault or its rate limit, retryable; named by host and port, as an
-      // unreachable one is (the Iceberg REST provider's TokenEndpointErrors says the same)
-      throw CatalogAccessException.serverError("the OAuth2 token endpoint", tokenUri, status);
-    }
-    if (status == 404 || status == 405 || status == 410) {
-      // nothing serves tokens at that address: the Integration's configuration, not retryable
-      throw CatalogAccessException.notServedAt("the OAuth2 token endpoint", tokenUri, status,
-          "check the Integration's tokenUri (oauth2-server-uri), or its uri when that is not set");
+    // a failing or rate-limiting endpoint, or none at that address: as every provider says it
+    Optional<CatalogAccessException> failed =
+        CatalogAccessException.ofTokenEndpointStatus(tokenUri, status);
+    if (failed.isPresent()) {
+      throw failed.get();
     }
     if (status != 200) {
       throw new CatalogAccessException(
