@@ -144,6 +144,17 @@ public final class CatalogAccessException extends RuntimeException {
   }
 
   /**
+   * {@link #unreadableAnswer} of an OAuth2 token endpoint whose success is no token response (an
+   * HTML sign-in page, JSON without a token), as every provider reports it.
+   *
+   * @param tokenEndpoint the URI the token request went to
+   */
+  public static CatalogAccessException unreadableTokenAnswer(URI tokenEndpoint) {
+    return unreadableAnswer("the OAuth2 token endpoint", tokenEndpoint, "an OAuth2 token response",
+        "check that the Integration's tokenUri (oauth2-server-uri) is a token endpoint");
+  }
+
+  /**
    * An {@code UPSTREAM_PROTOCOL_ERROR} for an endpoint that answered a success whose body is not
    * what the protocol answers there (an HTML sign-in page, a proxy's page, another API's JSON):
    * the address most likely points at something else, so repeating the call will not help. Named

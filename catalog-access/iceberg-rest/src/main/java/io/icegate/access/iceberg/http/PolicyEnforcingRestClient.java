@@ -142,8 +142,7 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
         // iceberg-core's RESTException has a Jackson (I/O) cause, which read as CONNECTION_FAILED,
         // "retry": but the endpoint answered, with something that is not this protocol.
         throw tokenRequest
-            ? CatalogAccessException.unreadableAnswer(what, target, "an OAuth2 token response",
-                "check that the Integration's tokenUri (oauth2-server-uri) is a token endpoint")
+            ? CatalogAccessException.unreadableTokenAnswer(target)
             : CatalogAccessException.unreadableAnswer(what, target,
                 "an Iceberg REST " + responseType(args),
                 "check that the Integration's uri is an Iceberg REST catalog's base URI");

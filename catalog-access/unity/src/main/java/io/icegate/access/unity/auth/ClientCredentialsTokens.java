@@ -108,9 +108,7 @@ public final class ClientCredentialsTokens implements CatalogTokens {
       json = JSON.readTree(response.body());
     } catch (java.io.IOException e) {
       // an HTML sign-in page, say: named by host and port; neither body nor parser message kept
-      throw CatalogAccessException.unreadableAnswer("the OAuth2 token endpoint", tokenUri,
-          "an OAuth2 token response",
-          "check that the Integration's tokenUri (oauth2-server-uri) is a token endpoint");
+      throw CatalogAccessException.unreadableTokenAnswer(tokenUri);
     }
     String accessToken = json.path("access_token").asText(null);
     if (accessToken == null || accessToken.isEmpty()) {
