@@ -2,9 +2,12 @@ package io.icegate.access.delta.iceberg;
 
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
+import org.apache.iceberg.io.PositionOutputStream;
 
 /**
  * A FileIO that hands each call to another one, its delegate: the base of the decorators a
@@ -57,6 +60,36 @@ public abstract class ForwardingFileIO implements FileIO {
   @Override
   public Map<String, String> properties() {
     return delegate.properties();
+  }
+
+  /**
+   * {@code file} with its streams opened through {@code open}, which is handed the file's own
+   * {@code create} or {@code createOrOverwrite} and returns the stream callers get (held, kept,
+   * its failures named); its location and input file are {@code file}'s.
+   */
+  public static OutputFile openedThrough(OutputFile file,
+      Function<Supplier<PositionOutputStream>, PositionOutputStream> open) {
+    return new OutputFile() {
+      @Override
+      public PositionOutputStream create() {
+        return open.apply(file::create);
+      }
+
+      @Override
+      public PositionOutputStream createOrOverwrite() {
+        return open.apply(file::createOrOverwrite);
+      }
+
+      @Override
+      public String location() {
+        return file.location();
+      }
+
+      @Override
+      public InputFile toInputFile() {
+        return file.toInputFile();
+      }
+    };
   }
 
   @Override

@@ -1,9 +1,9 @@
 package io.icegate.access.delta.iceberg;
 
 import java.io.IOException;
+import java.util.function.Supplier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 
@@ -23,33 +23,13 @@ public final class GeneratedFilesIO extends ForwardingFileIO {
   @Override
   public OutputFile newOutputFile(String path) {
     OutputFile file = delegate().newOutputFile(path);
-    return new OutputFile() {
-      @Override
-      public PositionOutputStream create() {
-        return opened(file, false);
-      }
-
-      @Override
-      public PositionOutputStream createOrOverwrite() {
-        return opened(file, true);
-      }
-
-      @Override
-      public String location() {
-        return file.location();
-      }
-
-      @Override
-      public InputFile toInputFile() {
-        return file.toInputFile();
-      }
-    };
+    return openedThrough(file, open -> opened(file, open));
   }
 
-  private static PositionOutputStream opened(OutputFile file, boolean overwrite) {
+  private static PositionOutputStream opened(OutputFile file, Supplier<PositionOutputStream> open) {
     PositionOutputStream out;
     try {
-      out = overwrite ? file.createOrOverwrite() : file.create();
+      out = open.get();
     } catch (AlreadyExistsException e) {
       throw e;
     } catch (RuntimeException e) {

@@ -121,7 +121,9 @@ public final class ManifestListCache {
     @Override
     public OutputFile newOutputFile(String path) {
       OutputFile file = super.newOutputFile(path);
-      return isManifestList(path) ? new KeptOutputFile(file) : file;
+      return isManifestList(path)
+          ? openedThrough(file, opened -> new KeptStream(opened.get(), file.location()))
+          : file;
     }
 
     @Override
@@ -132,34 +134,6 @@ public final class ManifestListCache {
   }
 
   /** A manifest list being written: its bytes are copied as they go, kept when it closed. */
-  private final class KeptOutputFile implements OutputFile {
-    private final OutputFile file;
-
-    KeptOutputFile(OutputFile file) {
-      this.file = file;
-    }
-
-    @Override
-    public PositionOutputStream create() {
-      return new KeptStream(file.create(), file.location());
-    }
-
-    @Override
-    public PositionOutputStream createOrOverwrite() {
-      return new KeptStream(file.createOrOverwrite(), file.location());
-    }
-
-    @Override
-    public String location() {
-      return file.location();
-    }
-
-    @Override
-    public InputFile toInputFile() {
-      return file.toInputFile();
-    }
-  }
-
   private final class KeptStream extends PositionOutputStream {
     private final PositionOutputStream out;
     private final String location;

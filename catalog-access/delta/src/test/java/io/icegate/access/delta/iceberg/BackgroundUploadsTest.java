@@ -399,28 +399,7 @@ class BackgroundUploadsTest {
 
     @Override
     public OutputFile newOutputFile(String path) {
-      OutputFile file = super.newOutputFile(path);
-      return new OutputFile() {
-        @Override
-        public PositionOutputStream create() {
-          return opened(path, file::create);
-        }
-
-        @Override
-        public PositionOutputStream createOrOverwrite() {
-          return opened(path, file::createOrOverwrite);
-        }
-
-        @Override
-        public String location() {
-          return file.location();
-        }
-
-        @Override
-        public InputFile toInputFile() {
-          return file.toInputFile();
-        }
-      };
+      return openedThrough(super.newOutputFile(path), open -> opened(path, open));
     }
 
     private PositionOutputStream opened(
