@@ -43,6 +43,10 @@ public final class ErrorMapping {
       ErrorCode code = ErrorCode.forStoreFailure(failure.kind());
       error = new IcegateException(code, null, code.template(), failure);
     }
+    if (error instanceof UnsupportedOperationException && isUpdateOfTheOtherKind(error)) {
+      // the client's body, e.g. a view's add-view-version sent to a table (not a 500)
+      error = new BadRequestException(error, "%s", error.getMessage());
+    }
     if (error instanceof IcegateException coded) {
       // e.g. a model record rejecting a name before any repository call
       error = RepositoryErrors.toIceberg(coded);
@@ -167,6 +171,19 @@ public final class ErrorMapping {
       return "InternalServerError";
     }
     return error.getClass().getSimpleName();
+  }
+
+  /**
+   * Whether {@code error} is iceberg-core's refusal to apply a table's update to a view or a
+   * view's to a table: {@code MetadataUpdate}'s default {@code applyTo} throws it. Judged by the
+   * throwing frame, so an UnsupportedOperationException of a server bug (an immutable collection
+   * written to) stays a 500.
+   */
+  private static boolean isUpdateOfTheOtherKind(Throwable error) {
+    StackTraceElement[] frames = error.getStackTrace();
+    return frames.length > 0
+        && frames[0].getClassName().equals(org.apache.iceberg.MetadataUpdate.class.getName())
+        && frames[0].getMethodName().equals("applyTo");
   }
 
   // Iceberg's request parsers reject missing required members with NullPointerException

@@ -7,13 +7,21 @@ import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.rest.RESTSerializers;
 
 /**
  * The Jackson mapper for Iceberg REST bodies. iceberg-core's own {@code RESTObjectMapper} is
  * package-private, so this builds the same configuration: private fields visible, kebab-case names, unknown members
  * ignored (forward compatibility with newer clients) and every Iceberg type registered through
- * {@link RESTSerializers#registerAll}.
+ * {@link RESTSerializers#registerAll}. Unlike iceberg-core's mapper it reads no value of the wrong
+ * JSON type: a number, boolean or null is not a string, nor a number or string a boolean (the
+ * tryout's {@code {"namespace":[1,2]}} became the namespace {@code 1.2} and answered 404), so a
+ * client's mistyped body is a 400 naming the member instead of another request than it meant.
  */
 public final class IcebergJson {
   private static final ObjectMapper MAPPER = create();
@@ -36,6 +44,24 @@ public final class IcebergJson {
     mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     mapper.setPropertyNamingStrategy(PropertyNamingStrategies.KEBAB_CASE);
     RESTSerializers.registerAll(mapper);
+    // registered after Iceberg's: the last module registered for a type wins
+    mapper.registerModule(new SimpleModule("icegate-strict-namespaces")
+        .addDeserializer(Namespace.class, new NamespaceArrays.Deserializer()));
+    refuseScalarCoercion(mapper, LogicalType.Textual, CoercionInputShape.Integer,
+        CoercionInputShape.Float, CoercionInputShape.Boolean);
+    refuseScalarCoercion(mapper, LogicalType.Boolean, CoercionInputShape.Integer,
+        CoercionInputShape.Float, CoercionInputShape.String);
+    refuseScalarCoercion(mapper, LogicalType.Integer, CoercionInputShape.Float,
+        CoercionInputShape.String, CoercionInputShape.Boolean);
+    refuseScalarCoercion(mapper, LogicalType.Float, CoercionInputShape.String,
+        CoercionInputShape.Boolean);
     return mapper;
+  }
+
+  private static void refuseScalarCoercion(
+      ObjectMapper mapper, LogicalType target, CoercionInputShape... shapes) {
+    for (CoercionInputShape shape : shapes) {
+      mapper.coercionConfigFor(target).setCoercion(shape, CoercionAction.Fail);
+    }
   }
 }

@@ -1,11 +1,23 @@
 package io.icegate.gateway.iceberg;
 
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.icegate.gateway.auth.Principal;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTMessage;
 import org.apache.iceberg.rest.RESTUtil;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.CreateViewRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
 
 /**
  * One Iceberg REST request, free of servlet types.
@@ -34,6 +46,13 @@ public record IcebergRequest(
 
   /** The access-delegation mode icegate serves; {@code remote-signing} it does not. */
   public static final String VENDED_CREDENTIALS = "vended-credentials";
+
+  /**
+   * The bodies that may hold a view version, whose {@code default-namespace} iceberg-core reads
+   * leniently ({@link NamespaceArrays#viewVersionProblem}); only these are read as a tree first.
+   */
+  private static final Set<Class<?>> CARRIES_VIEW_VERSIONS =
+      Set.of(CreateViewRequest.class, UpdateTableRequest.class);
 
   /** Whether the client asked for vended credentials (the header lists the mode). */
   public boolean wantsVendedCredentials() {
@@ -79,30 +98,45 @@ public record IcebergRequest(
     if (body.length == 0) {
       throw new BadRequestException("request body is required");
     }
+    T value = parse(type);
+    if (value == null) {
+      throw new BadRequestException("request body is required");
+    }
+    // iceberg-core's validate() would say "Invalid schema: null", an IllegalArgumentException
+    if (value instanceof CreateTableRequest create && create.schema() == null) {
+      throw new BadRequestException("schema is required to create a table");
+    }
+    if (value instanceof RESTMessage message) {
+      message.validate();
+    }
+    return value;
+  }
+
+  private <T> T parse(Class<T> type) {
+    // a member given twice is refused, not silently the last one (what did the client mean?)
+    ObjectReader reader = IcebergJson.mapper().readerFor(type)
+        .with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     try {
-      // a member given twice is refused, not silently the last one (what did the client mean?)
-      T value = IcebergJson.mapper().readerFor(type)
-          .with(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
-          .readValue(body);
-      if (value == null) {
-        throw new BadRequestException("request body is required");
+      if (!CARRIES_VIEW_VERSIONS.contains(type)) {
+        return reader.readValue(body);
       }
-      // iceberg-core's validate() would say "Invalid schema: null", an IllegalArgumentException
-      if (value instanceof org.apache.iceberg.rest.requests.CreateTableRequest create
-          && create.schema() == null) {
-        throw new BadRequestException("schema is required to create a table");
+      JsonNode tree = reader.readTree(body);
+      Optional<String> problem = tree == null
+          ? Optional.empty()
+          : NamespaceArrays.viewVersionProblem(tree);
+      if (problem.isPresent()) {
+        throw MalformedBody.of(problem.get());
       }
-      if (value instanceof org.apache.iceberg.rest.RESTMessage message) {
-        message.validate();
-      }
-      return value;
-    } catch (com.fasterxml.jackson.core.JacksonException e) {
-      throw new BadRequestException(e, "malformed request body: %s", e.getOriginalMessage());
-    } catch (UnsupportedOperationException e) {
-      // iceberg-core's parsers refuse an unknown update action or requirement type this way
-      throw new BadRequestException(e, "malformed request body: %s", e.getMessage());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      return reader.readValue(tree);
+    } catch (JacksonException e) {
+      throw MalformedBody.of(e);
+    } catch (IllegalArgumentException | NullPointerException | UnsupportedOperationException e) {
+      // iceberg-core's parsers of a top-level body (update-table, register-table, create-view...)
+      // throw these directly, unwrapped by Jackson, when a member is missing or of the wrong type
+      // or an update action is unknown: still the client's malformed body
+      throw MalformedBody.of(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }
