@@ -40,7 +40,7 @@ public final class Printer {
     }
     int width = 0;
     for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
-      width = Math.max(width, names.next().length());
+      width = Math.max(width, DisplayWidth.of(names.next()));
     }
     for (Iterator<Map.Entry<String, JsonNode>> fields = body.fields(); fields.hasNext(); ) {
       Map.Entry<String, JsonNode> field = fields.next();
@@ -78,7 +78,7 @@ public final class Printer {
     int[] widths = new int[rows.get(0).length];
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
-        widths[i] = Math.max(widths[i], row[i].length());
+        widths[i] = Math.max(widths[i], DisplayWidth.of(row[i]));
       }
     }
     for (String[] row : rows) {
@@ -145,7 +145,9 @@ public final class Printer {
     return String.join(", ", out);
   }
 
+  /** {@code s} padded to {@code width} terminal columns ({@link DisplayWidth}, not chars). */
   private static String pad(String s, int width) {
-    return s.length() >= width ? s : s + " ".repeat(width - s.length());
+    int columns = DisplayWidth.of(s);
+    return columns >= width ? s : s + " ".repeat(width - columns);
   }
 }
