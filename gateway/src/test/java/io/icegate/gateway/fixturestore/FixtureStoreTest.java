@@ -75,12 +75,15 @@ class FixtureStoreTest {
    * Since issue 26's commit identity, Unity's Delta tables ({@code bronze.events}, {@code
    * bronze.sessions}) get a new definition once: it states the head's commit identity in the
    * property {@code delta.log-commit}, which the fixture's definitions were written without.
+   * Since Delta Sharing states it too (the served commit's Delta table id and version), the
+   * shared tables of {@code feeds} ({@code positions}, {@code trades}, {@code quotes}) do as well.
    * For a listed Overlay the test checks that its re-run updates exactly those Tables (their
    * records, definitions and index entries, nothing else), and that a second re-run then writes
    * nothing.
    */
   private static final Map<String, Set<String>> REWRITTEN_ONCE =
-      Map.of("feeds", Set.of("partners.feeds.positions"),
+      Map.of("feeds", Set.of("partners.feeds.positions", "partners.feeds.trades",
+              "partners.feeds.quotes"),
           "bronze", Set.of("bronze.events", "bronze.sessions"));
 
   /**

@@ -7,14 +7,8 @@ import io.icegate.access.delta.fixture.DeltaLogWriter;
 import io.icegate.access.delta.fixture.KernelTableWriter;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture;
 import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
-import io.icegate.admin.model.IntegrationAuthentication;
-import io.icegate.admin.model.IntegrationType;
-import io.icegate.core.credential.SecretValues;
-import io.icegate.core.durability.CreateRequest;
-import io.icegate.core.model.Integration;
 import io.icegate.core.overlay.OverlayPatch;
 import io.icegate.core.repo.ExpectedGeneration;
-import io.icegate.core.repo.OnConflict;
 import io.icegate.core.paging.PageRequest;
 import io.icegate.overlay.generated.DeltaRefusal;
 import io.icegate.overlay.generated.GeneratedFiles;
@@ -212,14 +206,7 @@ class DeltaCaptureReconcileTest extends ReconcileWorld {
           "s3://" + LAKE + "/shared/orders", List.of("url"), served, schema, false,
           List.of("region")));
       String catalog = UnityDeltaUpstream.catalog(h, warehouse);
-      Map<String, String> store = new LinkedHashMap<>();
-      store.put("s3.endpoint", upstream.objects().endpoint().toString());
-      store.put("s3.path-style-access", "true");
-      Integration spec = new Integration("sharing", IntegrationType.DELTA_SHARING,
-          sharing.endpoint().toString(), store, new IntegrationAuthentication.Bearer(), 0);
-      String integration = h.integrations.create(h.account, spec,
-          new SecretValues(Map.of("token", sharing.issueToken())),
-          new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
+      String integration = h.sharingIntegration("sharing", sharing, upstream.objects());
       String overlay = h.overlay("feeds", integration, catalog,
           List.of(List.of("partners", "feeds")));
 

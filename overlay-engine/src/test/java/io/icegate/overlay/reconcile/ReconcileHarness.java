@@ -1,5 +1,6 @@
 package io.icegate.overlay.reconcile;
 
+import io.icegate.access.deltasharing.fixture.DeltaSharingFixture;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.access.unity.UnitySettings;
@@ -180,6 +181,21 @@ public final class ReconcileHarness {
             UnityCatalogFixture.CLIENT_ID, null), 0);
     return integrations.create(account, spec,
         new SecretValues(Map.of("clientSecret", UnityCatalogFixture.CLIENT_SECRET)),
+        new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
+  }
+
+  /**
+   * A Delta Sharing Integration with a recipient token {@code sharing} issues, its Delta logs read
+   * from {@code objects}.
+   */
+  String sharingIntegration(String name, DeltaSharingFixture sharing, ObjectStoreFixture objects) {
+    Map<String, String> properties = new LinkedHashMap<>();
+    properties.put("s3.endpoint", objects.endpoint().toString());
+    properties.put("s3.path-style-access", "true");
+    Integration spec = new Integration(name, IntegrationType.DELTA_SHARING,
+        sharing.endpoint().toString(), properties, new IntegrationAuthentication.Bearer(), 0);
+    return integrations.create(account, spec,
+        new SecretValues(Map.of("token", sharing.issueToken())),
         new CreateRequest(OnConflict.ERROR, null)).outcome().resource().id();
   }
 

@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import org.apache.iceberg.TableMetadata;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * A Delta table deleted and written anew at its path up to the version captured, Unity still
@@ -42,7 +41,7 @@ class RewrittenDeltaTableTest extends ReconcileWorld {
     // written anew a second later at least, as any real rewrite is: commit files of the same size
     // written in the same second cannot be told apart (a documented limit of the commit stamp)
     Thread.sleep(1_100);
-    deleteTable("gold/orders/");
+    upstream.deleteTable("gold/orders/");
     KernelTableWriter anew = upstream.createOrders(scratch.resolve("new"), "gold/orders");
     UnityDeltaUpstream.appendAndUpload(anew, "gold/orders", "APAC", 7L, 8L);
     assertThat(UnityDeltaUpstream.appendAndUpload(anew, "gold/orders", "APAC", 9L))
@@ -96,13 +95,5 @@ class RewrittenDeltaTableTest extends ReconcileWorld {
     assertThat(noted).isEqualTo(legacy.withUpstreamCommit(current.upstreamCommit()));
     assertThat(h.reconcile(overlay).warnings()).isEmpty();
     assertThat(captures.read(h.account, tableId).orElseThrow().pointer()).isEqualTo(noted);
-  }
-
-  /** Deletes every object of the lake under {@code prefix}: the table's directory removed. */
-  private static void deleteTable(String prefix) {
-    for (S3Object object : upstream.s3().listObjectsV2Paginator(
-        b -> b.bucket(LAKE).prefix(prefix)).contents()) {
-      upstream.s3().deleteObject(b -> b.bucket(LAKE).key(object.key()));
-    }
   }
 }

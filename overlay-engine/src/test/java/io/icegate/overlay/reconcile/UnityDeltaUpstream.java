@@ -28,6 +28,7 @@ import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * The Unity upstream of the Delta reconcile tests, for one test class: an object store (s3proxy)
@@ -81,6 +82,14 @@ public final class UnityDeltaUpstream implements BeforeAllCallback, AfterAllCall
   /** A client of the lake's store, with its keys. */
   public S3Client s3() {
     return s3;
+  }
+
+  /** Deletes every object of the lake under {@code prefix}: the table's directory removed. */
+  void deleteTable(String prefix) {
+    for (S3Object object : s3.listObjectsV2Paginator(b -> b.bucket(LAKE).prefix(prefix))
+        .contents()) {
+      s3.deleteObject(b -> b.bucket(LAKE).key(object.key()));
+    }
   }
 
   /** A Kernel writer of tables in the lake, each written under {@code scratch} first. */

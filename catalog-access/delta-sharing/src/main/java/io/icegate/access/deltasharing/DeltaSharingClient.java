@@ -6,6 +6,7 @@ import io.icegate.access.client.CatalogAccessException.Code;
 import io.icegate.access.client.CatalogCapabilities;
 import io.icegate.access.client.CatalogClient;
 import io.icegate.access.connection.CatalogConnectionConfig;
+import io.icegate.access.delta.log.DeltaLog;
 import io.icegate.access.delta.schema.DeltaPartitions;
 import io.icegate.access.delta.schema.DeltaSchemas;
 import io.icegate.access.deltasharing.http.SharingTransport;
@@ -51,9 +52,12 @@ import org.apache.iceberg.SortOrderParser;
  * s3n} locations are all S3 (the SPI's {@code S3Location}). The table's {@code metadataLocation}
  * is its current commit file, {@code
  * <location>/_delta_log/<version, 20 digits>.json}, which is what {@link #validateStorageAccess}
- * reads with exactly the vended keys. The partition spec has one identity field per Delta
- * partition column; Delta has no sort order and no format version, so the table is unsorted and
- * version {@value UpstreamTable#DEFAULT_FORMAT_VERSION}.
+ * reads with exactly the vended keys; since a table written anew at its path up to that version
+ * reuses the name, the table property {@link DeltaLog#COMMIT_IDENTITY_PROPERTY} states which
+ * commit it is ({@link SharedTableRequests.Loaded#commitIdentity}: Delta table id and version).
+ * The partition spec has one identity field per Delta partition column; Delta has no sort order
+ * and no format version, so the table is unsorted and version {@value
+ * UpstreamTable#DEFAULT_FORMAT_VERSION}.
  */
 final class DeltaSharingClient implements CatalogClient {
 
@@ -191,6 +195,10 @@ final class DeltaSharingClient implements CatalogClient {
     }
     properties.put(TABLE_VERSION, Long.toString(loaded.version()));
     properties.put(DELTA_TABLE_ID, String.valueOf(metadata.id()));
+    String commit = loaded.commitIdentity();
+    if (commit != null) {
+      properties.put(DeltaLog.COMMIT_IDENTITY_PROPERTY, commit);
+    }
     List<String> modes = loaded.accessModes();
     if (modes != null) {
       properties.put(ACCESS_MODES, String.join(",", modes));

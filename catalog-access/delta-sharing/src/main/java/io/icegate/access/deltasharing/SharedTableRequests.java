@@ -39,6 +39,31 @@ final class SharedTableRequests {
     String statedLocation() {
       return metadata.location() != null ? metadata.location() : entry.location();
     }
+
+    /**
+     * The identity of the commit the share serves, from what {@code /metadata} states of it: the
+     * Delta table id ({@code metaData.id}, the log's own, which a table deleted and created anew
+     * at its path does not keep), the version ({@code Delta-Table-Version}) and, where stated, the
+     * table's {@code size} and {@code numFiles} at that version, e.g. {@code
+     * f8d5c169-.../7/size=123456/files=5}. The commit file's name says only the version, which a
+     * table written anew up to it reuses; this is what a reconcile compares instead ({@code
+     * DeltaLog.COMMIT_IDENTITY_PROPERTY}). The protocol states no time of the version here, and the
+     * Delta format's {@code createdTime} is the metadata's, fixed with the table id. {@code null}
+     * when the server states no table id (a required member): then the name is all there is.
+     */
+    String commitIdentity() {
+      if (DeltaSharingClient.blank(metadata.id())) {
+        return null;
+      }
+      StringBuilder identity = new StringBuilder(metadata.id()).append('/').append(version);
+      if (metadata.size() != null) {
+        identity.append("/size=").append(metadata.size());
+      }
+      if (metadata.numFiles() != null) {
+        identity.append("/files=").append(metadata.numFiles());
+      }
+      return identity.toString();
+    }
   }
 
   /** {@code /metadata} of the table (capabilities negotiated) and its listing entry. */

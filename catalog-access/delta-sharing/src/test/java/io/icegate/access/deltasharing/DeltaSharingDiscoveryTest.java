@@ -206,6 +206,35 @@ class DeltaSharingDiscoveryTest {
     }
   }
 
+  /**
+   * A shared table deleted and created anew at its path up to the version served keeps its
+   * listing entry, its version and so its commit file's name; its Delta table id ({@code
+   * metaData.id}) is new, and the commit identity ({@code delta.log-commit}) says so.
+   */
+  @ParameterizedTest
+  @EnumSource(DeltaSharingFixture.Mode.class)
+  void aTableCreatedAnewUpToTheServedVersionStatesAnotherCommitIdentity(
+      DeltaSharingFixture.Mode mode) {
+    server.mode(mode);
+    DeltaSharingFixture.Table old =
+        new DeltaSharingFixture.Table(
+                "id-anew", "s3://bucket/fin/anew", List.of("dir"), 2, SCHEMA, true)
+            .at(2, "5d1c0f3e-old");
+    server.put("finance", "ledger", "anew", old);
+    try (CatalogClient client = open(token, Map.of())) {
+      NamespacePath ledger = NamespacePath.of("finance", "ledger");
+      UpstreamTable before = client.loadTable(ledger, "anew");
+      assertThat(before.properties()).containsEntry("delta.log-commit", "5d1c0f3e-old/2");
+      server.put("finance", "ledger", "anew", old.at(2, "9a7b2e41-new"));
+      UpstreamTable after = client.loadTable(ledger, "anew");
+      assertThat(after.identity()).isEqualTo(before.identity());
+      assertThat(after.metadataLocation()).isEqualTo(before.metadataLocation());
+      assertThat(after.properties()).containsEntry("delta.log-commit", "9a7b2e41-new/2");
+    } finally {
+      server.remove("finance", "ledger", "anew");
+    }
+  }
+
   @ParameterizedTest
   @EnumSource(DeltaSharingFixture.Mode.class)
   void partitionColumnsBecomeIdentityFieldsInTheirOrderAndTheTableIsUnsortedVersionTwo(DeltaSharingFixture.Mode mode) {

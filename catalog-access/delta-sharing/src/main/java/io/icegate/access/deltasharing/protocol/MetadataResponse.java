@@ -38,7 +38,9 @@ import java.util.stream.Collectors;
  * metaData} line holding {@link TableMetadata} directly; Delta format, {@code
  * {"protocol":{"deltaProtocol":{...}}}} and {@code {"metaData":{"deltaMetadata":{...},
  * "version":...}}}, where {@code deltaProtocol} and {@code deltaMetadata} are the Delta log's own
- * protocol and metaData actions (no {@code location}, no {@code accessModes}).
+ * protocol and metaData actions (no {@code location}, no {@code accessModes}). The table's {@code
+ * size} and {@code numFiles}, where stated, are in the parquet format's metaData object and beside
+ * {@code deltaMetadata} in the Delta format's.
  */
 public final class MetadataResponse {
 
@@ -92,6 +94,9 @@ public final class MetadataResponse {
         JsonNode delta = meta.path("deltaMetadata");
         metadata =
             SharingTransport.bind(operation, delta.isObject() ? delta : meta, TableMetadata.class);
+        if (delta.isObject()) {
+          metadata = metadata.withTableSize(count(meta.path("size")), count(meta.path("numFiles")));
+        }
       }
     }
     if (metadata == null || metadata.schemaString() == null) {
@@ -99,6 +104,21 @@ public final class MetadataResponse {
           Code.UPSTREAM_PROTOCOL_ERROR, operation + " has no metaData line with a schema");
     }
     return metadata;
+  }
+
+  /**
+   * A stated whole number (a JSON number or its text, as the parquet format's binding takes it),
+   * or {@code null} when absent or not one: the members are optional, so an odd one is ignored.
+   */
+  private static Long count(JsonNode node) {
+    if (node.isIntegralNumber() && node.canConvertToLong()) {
+      return node.asLong();
+    }
+    try {
+      return node.isTextual() ? Long.valueOf(node.asText().trim()) : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
   }
 
   private static void checkReaderFeatures(String operation, JsonNode protocol) {

@@ -19,6 +19,10 @@ import java.util.Map;
  * @param schemaString the Delta schema as serialized JSON text
  * @param partitionColumns partition column names, in order
  * @param configuration table configuration as the log states it
+ * @param size the table's size in bytes at the version served, or {@code null} (optional: stated
+ *     when the log has it; in the Delta format beside {@code deltaMetadata}, not in it)
+ * @param numFiles the number of files of the table at that version, or {@code null} (as {@code
+ *     size})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record TableMetadata(
@@ -30,4 +34,13 @@ public record TableMetadata(
     Map<String, Object> format,
     String schemaString,
     List<String> partitionColumns,
-    Map<String, String> configuration) {}
+    Map<String, String> configuration,
+    Long size,
+    Long numFiles) {
+
+  /** This metadata with the size and file count a Delta-format answer states beside it. */
+  TableMetadata withTableSize(Long size, Long numFiles) {
+    return new TableMetadata(id, name, description, location, accessModes, format, schemaString,
+        partitionColumns, configuration, size, numFiles);
+  }
+}

@@ -59,6 +59,32 @@ class MetadataResponseTest {
     assertThat(metadata.schemaString()).isEqualTo(SCHEMA);
   }
 
+  /**
+   * The table's size and file count, optional, stated in the parquet format's metaData object and
+   * beside {@code deltaMetadata} in the Delta format's (where the log's own action has none).
+   */
+  @Test
+  void theTableSizeAndFileCountAreReadInEitherFormat() {
+    TableMetadata delta =
+        MetadataResponse.parse(
+            OPERATION,
+            deltaFormat("[]").replace("{\"version\":2,", "{\"version\":2,\"size\":4096,\"numFiles\":3,"));
+    assertThat(delta.id()).isEqualTo("x");
+    assertThat(delta.size()).isEqualTo(4096L);
+    assertThat(delta.numFiles()).isEqualTo(3L);
+    String parquet =
+        "{\"protocol\":{\"minReaderVersion\":1}}\n"
+            + "{\"metaData\":{\"id\":\"y\",\"format\":{\"provider\":\"parquet\"},\"schemaString\":"
+            + quote(SCHEMA)
+            + ",\"partitionColumns\":[],\"size\":123456,\"numFiles\":5}}\n";
+    TableMetadata stated = MetadataResponse.parse(OPERATION, parquet);
+    assertThat(stated.size()).isEqualTo(123456L);
+    assertThat(stated.numFiles()).isEqualTo(5L);
+    TableMetadata silent = MetadataResponse.parse(OPERATION, deltaFormat("[]"));
+    assertThat(silent.size()).isNull();
+    assertThat(silent.numFiles()).isNull();
+  }
+
   @Test
   void aFeatureCaptureCannotServeIsRefusedNamingTableAndFeature() {
     assertThatThrownBy(
