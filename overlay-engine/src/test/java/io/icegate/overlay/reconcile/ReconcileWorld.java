@@ -1,9 +1,17 @@
 package io.icegate.overlay.reconcile;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.icegate.core.model.ModelJson;
+import io.icegate.core.store.Idempotence;
+import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KvStore;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.memory.InMemoryEngine;
+import io.icegate.overlay.store.capture.CapturePointer;
+import io.icegate.overlay.store.capture.Captures;
 import io.icegate.overlay.store.testing.ContributionInvariants;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import org.junit.jupiter.api.AfterEach;
@@ -26,6 +34,35 @@ abstract class ReconcileWorld {
   void world() {
     store = new EngineKvStore(InMemoryEngine.create());
     h = new ReconcileHarness(store, Clock.systemUTC());
+  }
+
+  /**
+   * Stores {@code tableId}'s capture pointer as a pointer stored before the upstream's commit
+   * identity was recorded (an upgrade: the same JSON without the member), then checks that the
+   * next round of {@code overlay} notes the identity without a new capture and later rounds write
+   * nothing.
+   *
+   * @return the pointer the first round stored, with its identity
+   */
+  CapturePointer assertALegacyPointerGetsTheIdentityOnce(String overlay, String tableId)
+      throws Exception {
+    Captures captures = new Captures(h.repos);
+    CapturePointer current = captures.read(h.account, tableId).orElseThrow().pointer();
+    assertThat(current.upstreamCommit()).isNotNull();
+    CapturePointer legacy = current.withUpstreamCommit(null);
+    byte[] json = ModelJson.mapper().writeValueAsBytes(legacy);
+    assertThat(new String(json, StandardCharsets.UTF_8)).doesNotContain("upstreamCommit");
+    store.run(Idempotence.IDEMPOTENT, tx -> {
+      tx.set(KeyLayout.capture(h.account, tableId), json);
+      return null;
+    });
+
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    CapturePointer noted = captures.read(h.account, tableId).orElseThrow().pointer();
+    assertThat(noted).isEqualTo(legacy.withUpstreamCommit(current.upstreamCommit()));
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    assertThat(captures.read(h.account, tableId).orElseThrow().pointer()).isEqualTo(noted);
+    return current;
   }
 
   @AfterEach

@@ -4,12 +4,7 @@ import static io.icegate.overlay.reconcile.UnityDeltaUpstream.LAKE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.icegate.access.delta.fixture.KernelTableWriter;
-import io.icegate.core.model.ModelJson;
-import io.icegate.core.store.Idempotence;
-import io.icegate.core.store.KeyLayout;
-import io.icegate.overlay.store.capture.CapturePointer;
 import io.icegate.overlay.store.capture.Captures;
-import java.nio.charset.StandardCharsets;
 import org.apache.iceberg.TableMetadata;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -78,22 +73,6 @@ class RewrittenDeltaTableTest extends ReconcileWorld {
     String overlay = upstream.overlay(h, "silver", catalog, "silver");
     assertThat(h.reconcile(overlay).warnings()).isEmpty();
     String tableId = h.relations(catalog).get("silver.orders").id();
-    Captures captures = new Captures(h.repos);
-    CapturePointer current = captures.read(h.account, tableId).orElseThrow().pointer();
-    assertThat(current.upstreamCommit()).isNotNull();
-    CapturePointer legacy = current.withUpstreamCommit(null);
-    // as a pointer of that time is stored: the same JSON, without the member
-    byte[] json = ModelJson.mapper().writeValueAsBytes(legacy);
-    assertThat(new String(json, StandardCharsets.UTF_8)).doesNotContain("upstreamCommit");
-    store.run(Idempotence.IDEMPOTENT, tx -> {
-      tx.set(KeyLayout.capture(h.account, tableId), json);
-      return null;
-    });
-
-    assertThat(h.reconcile(overlay).warnings()).isEmpty();
-    CapturePointer noted = captures.read(h.account, tableId).orElseThrow().pointer();
-    assertThat(noted).isEqualTo(legacy.withUpstreamCommit(current.upstreamCommit()));
-    assertThat(h.reconcile(overlay).warnings()).isEmpty();
-    assertThat(captures.read(h.account, tableId).orElseThrow().pointer()).isEqualTo(noted);
+    assertALegacyPointerGetsTheIdentityOnce(overlay, tableId);
   }
 }
