@@ -13,6 +13,7 @@ import io.icegate.overlay.store.capture.Captures;
 import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.apache.iceberg.TableMetadata;
 import java.time.Clock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,6 +35,33 @@ abstract class ReconcileWorld {
   void world() {
     store = new EngineKvStore(InMemoryEngine.create());
     h = new ReconcileHarness(store, Clock.systemUTC());
+  }
+
+  /**
+   * Checks that the next round of {@code overlay} captures {@code tableId}, written anew upstream
+   * at the same location, again as a new capture generation whose current snapshot lists exactly
+   * {@code dataFiles}, and that the round after it writes nothing.
+   *
+   * @return the new capture's pointer
+   */
+  CapturePointer assertCapturedAgain(
+      String overlay, String tableId, Captures.Capture before, String... dataFiles) {
+    Captures captures = new Captures(h.repos);
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    Captures.Capture after = captures.read(h.account, tableId).orElseThrow();
+    assertThat(after.pointer().upstreamMetadataLocation())
+        .isEqualTo(before.pointer().upstreamMetadataLocation());
+    assertThat(after.pointer().captureGeneration())
+        .isEqualTo(before.pointer().captureGeneration() + 1);
+    TableMetadata metadata = UnityDeltaUpstream.metadata(after);
+    assertThat(UnityDeltaUpstream.dataFiles(metadata, metadata.currentSnapshot()))
+        .containsExactlyInAnyOrder(dataFiles);
+
+    // the new table unchanged: the next round writes nothing
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    assertThat(captures.read(h.account, tableId).orElseThrow().pointer())
+        .isEqualTo(after.pointer());
+    return after.pointer();
   }
 
   /**
