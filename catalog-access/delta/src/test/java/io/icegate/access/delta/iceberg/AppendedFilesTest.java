@@ -71,11 +71,11 @@ class AppendedFilesTest extends LocalLakeTest {
         .filteredOn(m -> m.snapshotId() == snapshot.snapshotId())
         .singleElement()
         .satisfies(m -> assertThat(m.addedFilesCount()).isEqualTo(3));
-    assertThat(IncrementalCaptureTest.liveState(io, appended.metadata()))
+    assertThat(CapturedTables.liveState(io, appended.metadata()))
         .hasSize(7)
-        .isEqualTo(IncrementalCaptureTest.liveState(io, full.metadata()));
-    assertThat(IncrementalCaptureTest.rows(io, appended.metadata()))
-        .containsExactlyInAnyOrderElementsOf(IncrementalCaptureTest.rows(io, full.metadata()));
+        .isEqualTo(CapturedTables.liveState(io, full.metadata()));
+    assertThat(CapturedTables.rows(io, appended.metadata()))
+        .containsExactlyInAnyOrderElementsOf(CapturedTables.rows(io, full.metadata()));
   }
 
   @Test
@@ -93,9 +93,9 @@ class AppendedFilesTest extends LocalLakeTest {
     TableMetadata last = captured.metadata();
     assertThat(last.currentSnapshot().dataManifests(io)).hasSizeLessThanOrEqualTo(100);
     Captured full = capture("stream", null, "stream-full");
-    assertThat(IncrementalCaptureTest.liveState(io, last))
+    assertThat(CapturedTables.liveState(io, last))
         .hasSize(appends + 1)
-        .isEqualTo(IncrementalCaptureTest.liveState(io, full.metadata()));
+        .isEqualTo(CapturedTables.liveState(io, full.metadata()));
   }
 
   private Captured capture(String table, TableMetadata previous, String generated) {

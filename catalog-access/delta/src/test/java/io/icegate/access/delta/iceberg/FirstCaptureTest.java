@@ -45,7 +45,7 @@ class FirstCaptureTest extends LocalLakeTest {
     copies("orders", "US", 3, 300);
     long checkpoint = delta.checkpoint("orders");
     copies("orders", "APAC", 4, 20);
-    IncrementalCaptureTest.deleteCommitsBefore(lake.resolve("orders"), checkpoint);
+    HandWrittenCommits.deleteCommitsBefore(lake.resolve("orders"), checkpoint);
 
     Captured first = capture("orders", null, "orders");
     // the full scan against the earlier capture goes through iceberg-core's row delta
@@ -56,14 +56,14 @@ class FirstCaptureTest extends LocalLakeTest {
     Snapshot snapshot = first.metadata().currentSnapshot();
     assertThat(snapshot.operation()).isEqualTo(DataOperations.APPEND);
     assertThat(rowDelta.metadata().currentSnapshot().operation()).isNotEqualTo(DataOperations.APPEND);
-    assertThat(IncrementalCaptureTest.liveState(io, first.metadata()))
+    assertThat(CapturedTables.liveState(io, first.metadata()))
         .hasSize(621)
-        .isEqualTo(IncrementalCaptureTest.liveState(io, rowDelta.metadata()));
-    assertThat(IncrementalCaptureTest.rows(io, first.metadata()))
+        .isEqualTo(CapturedTables.liveState(io, rowDelta.metadata()));
+    assertThat(CapturedTables.rows(io, first.metadata()))
         .hasSize(621 * 2)
-        .containsExactlyInAnyOrderElementsOf(IncrementalCaptureTest.rows(io, rowDelta.metadata()));
+        .containsExactlyInAnyOrderElementsOf(CapturedTables.rows(io, rowDelta.metadata()));
     assertThat(first.addedDataFiles().stream().map(ContentFile::location).collect(Collectors.toSet()))
-        .isEqualTo(IncrementalCaptureTest.liveState(io, first.metadata()).keySet());
+        .isEqualTo(CapturedTables.liveState(io, first.metadata()).keySet());
     // the manifests were written without a snapshot id: the snapshot gave them its own
     for (ManifestFile manifest : snapshot.dataManifests(io)) {
       assertThat(manifest.snapshotId()).isEqualTo(snapshot.snapshotId());
@@ -99,12 +99,12 @@ class FirstCaptureTest extends LocalLakeTest {
         eu.getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL)
             .getString(InternalScanFileUtils.ADD_FILE_STATS_ORDINAL);
     long v = delta.snapshot("dv").getVersion();
-    IncrementalCaptureTest.commit(
+    HandWrittenCommits.commit(
         lake.resolve("dv"),
         v + 1,
-        IncrementalCaptureTest.remove(relative, size, null),
-        IncrementalCaptureTest.addWithVector(
-            relative, size, stats, IncrementalCaptureTest.inlineVector(0)));
+        HandWrittenCommits.remove(relative, size, null),
+        HandWrittenCommits.addWithVector(
+            relative, size, stats, HandWrittenCommits.inlineVector(0)));
     delta.checkpoint("dv");
     copies("dv", "US", 2, 600);
 
@@ -113,7 +113,7 @@ class FirstCaptureTest extends LocalLakeTest {
     Snapshot snapshot = first.metadata().currentSnapshot();
     assertThat(snapshot.operation()).isNotEqualTo(DataOperations.APPEND); // the row delta's
     assertThat(first.addedDataFiles()).hasSize(610);
-    assertThat(IncrementalCaptureTest.rows(io, first.metadata())).hasSize(610 * 2 - 1);
+    assertThat(CapturedTables.rows(io, first.metadata())).hasSize(610 * 2 - 1);
     assertThat(snapshot.deleteManifests(io)).hasSize(1);
     // the manifests streamed before the vector turned up were deleted: every manifest left
     // under the generated location is one the snapshot lists

@@ -1,5 +1,9 @@
 package io.icegate.access.delta.iceberg;
 
+import static io.icegate.access.delta.iceberg.HandWrittenCommits.addWithVector;
+import static io.icegate.access.delta.iceberg.HandWrittenCommits.inlineVector;
+import static io.icegate.access.delta.iceberg.HandWrittenCommits.remove;
+import static io.icegate.access.delta.iceberg.HandWrittenCommits.storedVector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,15 +11,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.delta.kernel.data.Row;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.internal.InternalScanFileUtils;
-import io.delta.kernel.internal.deletionvectors.Base85Codec;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Captured;
 import io.icegate.access.delta.iceberg.DeltaVersionCapture.Target;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,18 +21,12 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.ContentFile;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.expressions.Expressions;
-import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.FileIO;
 import org.junit.jupiter.api.Test;
-import org.roaringbitmap.RoaringBitmap;
 
 /**
  * A capture from an earlier captured version reads only the commits since ({@link CommitChanges})
@@ -46,8 +38,6 @@ import org.roaringbitmap.RoaringBitmap;
 class IncrementalCaptureTest extends LocalLakeTest {
 
   static final long TS = DeltaVersionCaptureTest.TS;
-
-
 
   Captured capture(String table, TableMetadata previous, String generated) {
     return lakes.capture(table, previous, generated);
@@ -346,57 +336,15 @@ class IncrementalCaptureTest extends LocalLakeTest {
   // --- helpers ---
 
   BaseTable table(TableMetadata metadata) {
-    return table(io, metadata);
+    return CapturedTables.table(io, metadata);
   }
 
   List<List<Object>> rows(TableMetadata metadata) {
-    return rows(io, metadata);
+    return CapturedTables.rows(io, metadata);
   }
 
   Map<String, List<Object>> liveState(TableMetadata metadata) {
-    return liveState(io, metadata);
-  }
-
-  /** The captured metadata as a table to read (generated files through {@code io}). */
-  static BaseTable table(FileIO io, TableMetadata metadata) {
-    return new BaseTable(new CaptureOperations(metadata, io, metadata.location(), 0), "captured");
-  }
-
-  static List<List<Object>> rows(FileIO io, TableMetadata metadata) {
-    return IcebergRows.read(table(io, metadata), null, Expressions.alwaysTrue());
-  }
-
-  /**
-   * Per live data file: partition, record count, size, bounds, null counts, and its deletes' file
-   * names (they derive from the data file and the vector; the generated location differs).
-   */
-  static Map<String, List<Object>> liveState(FileIO io, TableMetadata metadata) {
-    Map<String, List<Object>> state = new TreeMap<>();
-    try (CloseableIterable<FileScanTask> tasks = table(io, metadata).newScan().includeColumnStats().planFiles()) {
-      for (FileScanTask task : tasks) {
-        DataFile f = task.file();
-        state.put(
-            f.location(),
-            List.of(
-                f.partition().toString(),
-                f.recordCount(),
-                f.fileSizeInBytes(),
-                sorted(f.lowerBounds()),
-                sorted(f.upperBounds()),
-                sorted(f.nullValueCounts()),
-                task.deletes().stream()
-                    .map(d -> d.location().substring(d.location().lastIndexOf('/') + 1))
-                    .sorted()
-                    .toList()));
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return state;
-  }
-
-  static <V> Map<Integer, V> sorted(Map<Integer, V> map) {
-    return map == null ? Map.of() : new TreeMap<>(map);
+    return CapturedTables.liveState(io, metadata);
   }
 
   Set<String> livePaths(TableMetadata metadata) {
@@ -405,109 +353,11 @@ class IncrementalCaptureTest extends LocalLakeTest {
 
   /** What a log cleanup after a checkpoint leaves: the commits before it are gone. */
   void deleteCommitsBefore(String table, long version) {
-    deleteCommitsBefore(lake.resolve(table), version);
-  }
-
-  static void deleteCommitsBefore(Path table, long version) {
-    try (Stream<Path> files = Files.list(table.resolve("_delta_log"))) {
-      for (Path file : files.toList()) {
-        String name = file.getFileName().toString().replaceFirst("^\\.", "");
-        if (name.matches("\\d{20}\\.(json|crc)(\\.crc)?")
-            && Long.parseLong(name.substring(0, 20)) < version) {
-          Files.delete(file);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * An inline deletion vector (protocol "Deletion Vector Format": storage type {@code i}, the
-   * RoaringBitmapArray in its portable serialization, Z85-encoded) marking these row indexes, as
-   * the JSON of a {@code deletionVector} field.
-   */
-  static String inlineVector(int... rows) {
-    byte[] data = vectorBytes(rows);
-    return descriptor("i", Base85Codec.encodeBytes(data), "", data.length, rows.length);
-  }
-
-  /** A {@code deletionVector} field's JSON; {@code offset} is empty or {@code ,"offset":n}. */
-  static String descriptor(
-      String storageType, String pathOrInlineDv, String offset, int sizeInBytes, int cardinality) {
-    return "{\"storageType\":\""
-        + storageType
-        + "\",\"pathOrInlineDv\":"
-        + UnrepresentableFeaturesTest.quote(pathOrInlineDv)
-        + offset
-        + ",\"sizeInBytes\":"
-        + sizeInBytes
-        + ",\"cardinality\":"
-        + cardinality
-        + "}";
-  }
-
-  /**
-   * A deletion vector stored in a file (protocol "Deletion Vector Format", storage type {@code u}):
-   * {@code deletion_vector_<uuid>.bin} in the table directory, a version byte 1, then the vector's
-   * size (4 bytes, big-endian), the RoaringBitmapArray as {@link #inlineVector} serializes it and
-   * its CRC-32 (big-endian); the descriptor names the file by its Z85-encoded UUID and points at
-   * the size.
-   */
-  static String storedVector(Path table, int... rows) throws IOException {
-    byte[] data = vectorBytes(rows);
-    java.util.UUID uuid = java.util.UUID.randomUUID();
-    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
-    crc.update(data);
-    ByteBuffer file = ByteBuffer.allocate(1 + 4 + data.length + 4); // big-endian by default
-    file.put((byte) 1).putInt(data.length).put(data).putInt((int) crc.getValue());
-    Files.write(table.resolve("deletion_vector_" + uuid + ".bin"), file.array());
-    return descriptor("u", Base85Codec.encodeUUID(uuid), ",\"offset\":1", data.length, rows.length);
-  }
-
-  /** A RoaringBitmapArray of these row indexes in Delta's portable serialization. */
-  static byte[] vectorBytes(int... rows) {
-    RoaringBitmap bitmap = RoaringBitmap.bitmapOf(rows);
-    ByteBuffer bytes =
-        ByteBuffer.allocate(4 + 8 + 4 + bitmap.serializedSizeInBytes()).order(ByteOrder.LITTLE_ENDIAN);
-    bytes.putInt(1681511377); // portable RoaringBitmapArray magic number
-    bytes.putLong(1); // one 32-bit bitmap
-    bytes.putInt(0); // its high 32 bits
-    bitmap.serialize(bytes);
-    return bytes.array();
-  }
-
-  static String addWithVector(String path, long size, String stats, String vector) {
-    return "{\"add\":{\"path\":"
-        + UnrepresentableFeaturesTest.quote(path)
-        + ",\"partitionValues\":{\"region\":\"EU\"},\"size\":"
-        + size
-        + ",\"modificationTime\":1700000000000,\"dataChange\":true,\"stats\":"
-        + UnrepresentableFeaturesTest.quote(stats)
-        + ",\"deletionVector\":"
-        + vector
-        + "}}";
-  }
-
-  static String remove(String path, long size, String vector) {
-    return "{\"remove\":{\"path\":"
-        + UnrepresentableFeaturesTest.quote(path)
-        + ",\"deletionTimestamp\":1700000000000,\"dataChange\":true,\"extendedFileMetadata\":true,"
-        + "\"partitionValues\":{\"region\":\"EU\"},\"size\":"
-        + size
-        + (vector == null ? "" : ",\"deletionVector\":" + vector)
-        + "}}";
+    HandWrittenCommits.deleteCommitsBefore(lake.resolve(table), version);
   }
 
   void commit(String table, long version, String... actions) throws IOException {
-    commit(lake.resolve(table), version, actions);
-  }
-
-  /** Writes a commit file of these actions (JSON lines) into the table's log. */
-  static void commit(Path table, long version, String... actions) throws IOException {
-    Files.writeString(
-        table.resolve("_delta_log").resolve(String.format("%020d.json", version)),
-        String.join("\n", actions) + "\n");
+    HandWrittenCommits.commit(lake.resolve(table), version, actions);
   }
 
   static Set<String> paths(List<ManifestFile> manifests) {

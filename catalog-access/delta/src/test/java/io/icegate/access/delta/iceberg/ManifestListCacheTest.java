@@ -63,9 +63,9 @@ class ManifestListCacheTest {
     assertThat(third.incremental()).isTrue();
     assertThat(listsRead).as("manifest lists opened in the store").isEmpty();
     Captured uncached = capture(null, "orders", null);
-    assertThat(IncrementalCaptureTest.liveState(store, third.metadata()))
+    assertThat(CapturedTables.liveState(store, third.metadata()))
         .hasSize(2)
-        .isEqualTo(IncrementalCaptureTest.liveState(store, uncached.metadata()));
+        .isEqualTo(CapturedTables.liveState(store, uncached.metadata()));
     // what is served is what the store holds
     String list = third.metadata().currentSnapshot().manifestListLocation();
     assertThat(bytes(cache.around(store).newInputFile(list))).isEqualTo(bytes(store.newInputFile(list)));
@@ -87,9 +87,9 @@ class ManifestListCacheTest {
     append("orders", "EU", 3);
     Captured byOne = capture(one, "orders", byOther.metadata());
     assertThat(listsRead).containsExactly(byOther.metadata().currentSnapshot().manifestListLocation());
-    assertThat(IncrementalCaptureTest.liveState(store, byOne.metadata()))
+    assertThat(CapturedTables.liveState(store, byOne.metadata()))
         .hasSize(3)
-        .isEqualTo(IncrementalCaptureTest.liveState(store, capture(null, "orders", null).metadata()));
+        .isEqualTo(CapturedTables.liveState(store, capture(null, "orders", null).metadata()));
   }
 
   @Test

@@ -367,11 +367,11 @@ class NextCommitProbeTest extends LocalLakeTest {
     assertThat(second.addedDataFiles()).singleElement();
 
     Captured full = lakes.capture("capture", null, "capture-full");
-    assertThat(IncrementalCaptureTest.liveState(io, second.metadata()))
+    assertThat(CapturedTables.liveState(io, second.metadata()))
         .hasSize(3)
-        .isEqualTo(IncrementalCaptureTest.liveState(io, full.metadata()));
-    assertThat(IncrementalCaptureTest.rows(io, second.metadata()))
-        .isEqualTo(IncrementalCaptureTest.rows(io, full.metadata()));
+        .isEqualTo(CapturedTables.liveState(io, full.metadata()));
+    assertThat(CapturedTables.rows(io, second.metadata()))
+        .isEqualTo(CapturedTables.rows(io, full.metadata()));
     assertThat(second.deltaState().toJson()).isEqualTo(full.deltaState().toJson());
     assertThat(second.metadata().currentSnapshot().timestampMillis())
         .isEqualTo(full.metadata().currentSnapshot().timestampMillis());

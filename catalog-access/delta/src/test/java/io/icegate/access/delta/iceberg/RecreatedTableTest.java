@@ -60,8 +60,8 @@ class RecreatedTableTest extends LocalLakeTest {
     assertThat(after.incremental()).isTrue();
     assertThat(after.addedDataFiles()).singleElement();
     Captured full = lakes.capture("next", null, "next-full");
-    assertThat(IncrementalCaptureTest.rows(io, after.metadata()))
-        .isEqualTo(IncrementalCaptureTest.rows(io, full.metadata()));
+    assertThat(CapturedTables.rows(io, after.metadata()))
+        .isEqualTo(CapturedTables.rows(io, full.metadata()));
   }
 
   /**
@@ -156,11 +156,11 @@ class RecreatedTableTest extends LocalLakeTest {
     Captured first = lakes.capture(table, null, table + "-first");
 
     assertThat(anew.metadata()).isNotSameAs(old.metadata());
-    assertThat(IncrementalCaptureTest.rows(io, anew.metadata()))
-        .isEqualTo(IncrementalCaptureTest.rows(io, first.metadata()))
+    assertThat(CapturedTables.rows(io, anew.metadata()))
+        .isEqualTo(CapturedTables.rows(io, first.metadata()))
         .allSatisfy(row -> assertThat((Long) row.get(0)).isGreaterThan(100L));
-    assertThat(IncrementalCaptureTest.liveState(io, anew.metadata()))
-        .isEqualTo(IncrementalCaptureTest.liveState(io, first.metadata()));
+    assertThat(CapturedTables.liveState(io, anew.metadata()))
+        .isEqualTo(CapturedTables.liveState(io, first.metadata()));
     // the old table's versions are not this table's: time travel to them must fail
     assertThat(anew.metadata().snapshots())
         .singleElement()

@@ -44,10 +44,10 @@ class RestoredTableTest extends LocalLakeTest {
     Captured again = captureByPath(delta.engine(), "r", old);
     Captured first = lakes.capture("r", null, "r-first");
     // the live files first (a wrong capture names files the table no longer holds), then the rows
-    assertThat(IncrementalCaptureTest.liveState(io, again.metadata()).keySet())
-        .isEqualTo(IncrementalCaptureTest.liveState(io, first.metadata()).keySet());
-    assertThat(IncrementalCaptureTest.rows(io, again.metadata()))
-        .isEqualTo(IncrementalCaptureTest.rows(io, first.metadata()));
+    assertThat(CapturedTables.liveState(io, again.metadata()).keySet())
+        .isEqualTo(CapturedTables.liveState(io, first.metadata()).keySet());
+    assertThat(CapturedTables.rows(io, again.metadata()))
+        .isEqualTo(CapturedTables.rows(io, first.metadata()));
   }
 
   /** As above, with one more version than captured: the new commit applied on the old capture. */
@@ -70,10 +70,10 @@ class RestoredTableTest extends LocalLakeTest {
     Captured again = captureByPath(delta.engine(), "s", old);
     Captured first = lakes.capture("s", null, "s-first");
     // the live files first (a wrong capture names files the table no longer holds), then the rows
-    assertThat(IncrementalCaptureTest.liveState(io, again.metadata()).keySet())
-        .isEqualTo(IncrementalCaptureTest.liveState(io, first.metadata()).keySet());
-    assertThat(IncrementalCaptureTest.rows(io, again.metadata()))
-        .isEqualTo(IncrementalCaptureTest.rows(io, first.metadata()));
+    assertThat(CapturedTables.liveState(io, again.metadata()).keySet())
+        .isEqualTo(CapturedTables.liveState(io, first.metadata()).keySet());
+    assertThat(CapturedTables.rows(io, again.metadata()))
+        .isEqualTo(CapturedTables.rows(io, first.metadata()));
   }
 
 

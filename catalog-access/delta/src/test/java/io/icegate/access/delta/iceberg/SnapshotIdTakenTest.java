@@ -46,8 +46,8 @@ class SnapshotIdTakenTest extends LocalLakeTest {
         assertTimeoutPreemptively(
             Duration.ofSeconds(20), () -> captureByPath(delta.engine(), "back", atOne));
     Captured first = lakes.capture("back", null, "back-first");
-    assertThat(IncrementalCaptureTest.liveState(io, again.metadata()).keySet())
-        .isEqualTo(IncrementalCaptureTest.liveState(io, first.metadata()).keySet());
+    assertThat(CapturedTables.liveState(io, again.metadata()).keySet())
+        .isEqualTo(CapturedTables.liveState(io, first.metadata()).keySet());
     // v2' is other rows than the v2 captured before: a reader holding v2's id must not get them
     assertThat(again.metadata().currentSnapshot().snapshotId())
         .isNotEqualTo(atTwo.metadata().currentSnapshot().snapshotId());

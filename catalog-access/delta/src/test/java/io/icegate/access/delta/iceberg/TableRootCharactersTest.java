@@ -40,7 +40,7 @@ class TableRootCharactersTest extends LocalLakeTest {
     String root = "file://" + lake.resolve(name).toAbsolutePath();
 
     Captured first = capture(root, name, null);
-    assertThat(IncrementalCaptureTest.rows(io, first.metadata()))
+    assertThat(CapturedTables.rows(io, first.metadata()))
         .extracting(r -> r.get(0))
         .containsExactlyInAnyOrder(1L, 2L);
 
@@ -49,7 +49,7 @@ class TableRootCharactersTest extends LocalLakeTest {
     move("plain", name);
     Captured second = capture(root, name, first);
     assertThat(second.incremental()).isTrue();
-    assertThat(IncrementalCaptureTest.rows(io, second.metadata()))
+    assertThat(CapturedTables.rows(io, second.metadata()))
         .extracting(r -> r.get(0))
         .containsExactlyInAnyOrder(1L, 2L, 3L);
   }

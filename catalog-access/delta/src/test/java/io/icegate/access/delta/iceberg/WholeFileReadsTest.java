@@ -111,8 +111,8 @@ class WholeFileReadsTest extends LocalLakeTest {
     assertThat(second.incremental()).isTrue();
     assertThat(counted.logListings()).isZero();
     Captured full = lakes.capture("capture", null, "capture-full");
-    assertThat(IncrementalCaptureTest.rows(io, second.metadata()))
-        .isEqualTo(IncrementalCaptureTest.rows(io, full.metadata()));
+    assertThat(CapturedTables.rows(io, second.metadata()))
+        .isEqualTo(CapturedTables.rows(io, full.metadata()));
     assertThat(second.deltaState().toJson()).isEqualTo(full.deltaState().toJson());
   }
 
