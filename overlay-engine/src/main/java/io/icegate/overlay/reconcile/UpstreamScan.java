@@ -156,8 +156,9 @@ final class UpstreamScan {
     try {
       client.validate();
     } catch (CatalogAccessException e) {
+      String why = e.getMessage().substring(e.code().name().length() + 2); // without "CODE: "
       throw new CatalogAccessException(e.code(), "the upstream stopped answering during "
-          + "discovery (" + unreachable + " of " + loads + " loads failed): " + e.getMessage(), e);
+          + "discovery (" + unreachable + " of " + loads + " loads failed): " + why, e);
     }
   }
 

@@ -48,7 +48,7 @@ class UpstreamGoneTest extends ReconcileWorld {
         e -> {
           assertThat(e.code()).isEqualTo(ErrorCode.UPSTREAM_UNAVAILABLE);
           assertThat(e.getMessage()).contains("stopped answering during discovery",
-              "of " + names.size() + " loads failed", "cannot reach the Unity catalog at");
+              "of " + names.size() + " loads failed): cannot reach the Unity catalog at");
         });
     List<String> second = unity.requests().subList(start, unity.requests().size());
     assertThat(indexOfListing(second)).isEqualTo(throughListing - 1); // the listing was answered
