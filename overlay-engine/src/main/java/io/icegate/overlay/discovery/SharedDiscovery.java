@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -36,7 +37,10 @@ import java.util.function.Supplier;
  *
  * <p>Failures are shared like answers: an upstream that failed a read for one Overlay fails it
  * for the others of the round without being asked again (a round does not hammer an upstream
- * that is down); a read cut short by an interrupt is not kept. Credential vending, storage
+ * that is down); a read cut short by an interrupt is not kept. The authentication check is asked
+ * again once reads of the round have failed since it was answered: a reconcile whose loads could
+ * not reach the upstream checks whether it still answers (found on a real Unity 0.6.0 killed
+ * during a scheduled round, when the round's first success answered the check again). Credential vending, storage
  * checks and Delta log sources are never shared: they hand out credentials fresh each time. One
  * upstream session is opened per round (by the first Overlay) and closed by {@link #close}; an
  * Overlay whose connection was resolved at other generations (a rotation mid-round, which the
@@ -47,6 +51,7 @@ import java.util.function.Supplier;
  */
 public final class SharedDiscovery implements AutoCloseable {
   private final Map<List<Object>, CompletableFuture<Object>> answers = new ConcurrentHashMap<>();
+  private final AtomicInteger failedReads = new AtomicInteger();
   private IntegrationConnection sharedConnection;
   private CatalogClient shared;
   private boolean closed;
@@ -107,6 +112,8 @@ public final class SharedDiscovery implements AutoCloseable {
         if (Thread.currentThread().isInterrupted()) {
           // Cut short (a scan cancelling its other reads), not an answer: the next asks again.
           answers.remove(key, mine);
+        } else {
+          failedReads.incrementAndGet();
         }
         mine.completeExceptionally(e); // whoever waits meanwhile must not wait forever
         throw e;
@@ -137,7 +144,7 @@ public final class SharedDiscovery implements AutoCloseable {
 
     @Override
     public void validate() {
-      once(List.of("validate"), () -> {
+      once(List.of("validate", failedReads.get()), () -> {
         upstream.validate();
         return Boolean.TRUE;
       });

@@ -42,7 +42,9 @@ import java.util.function.Function;
  *
  * <p>A listing failure fails the whole scan: there is no partial inventory. A listed object that
  * cannot be represented or loaded is held ({@link HeldObject}): it stays in the complete
- * inventory, publishes nothing and keeps whatever was materialized of it.
+ * inventory, publishes nothing and keeps whatever was materialized of it; unless its load could
+ * not reach the upstream and the upstream still does not answer after the loads, which fails the
+ * scan like a listing failure.
  */
 final class UpstreamScan {
   private final CatalogClient client;
@@ -126,6 +128,7 @@ final class UpstreamScan {
           loaded.add((DesiredRelation) result);
         }
       }
+      confirmUpstreamAnswers(held, loadable.size());
       List<String> warnings = new ArrayList<>();
       warnUnmatchedIncludes(selected, warnings);
       viewWarnings.stream().sorted().forEach(warnings::add); // loads finish in any order
@@ -134,6 +137,28 @@ final class UpstreamScan {
           relations, held, warnings);
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /**
+   * An object whose load could not reach the upstream is held, which is right when one load
+   * fails; but an upstream that went away during the loads (a real Unity 0.6.0 killed mid-run:
+   * every later table held UPSTREAM_UNAVAILABLE, one by one, and the run succeeded) is a failure
+   * of the run: the connection is checked once more, and when that fails too the scan fails
+   * (retryable, nothing published) instead of holding the objects it could not load.
+   */
+  private void confirmUpstreamAnswers(List<HeldObject> held, int loads) {
+    long unreachable = held.stream().filter(h -> h.code() == ErrorCode.UPSTREAM_UNAVAILABLE)
+        .count();
+    if (unreachable == 0) {
+      return;
+    }
+    try {
+      client.validate();
+    } catch (CatalogAccessException e) {
+      String why = e.getMessage().substring(e.code().name().length() + 2); // without "CODE: "
+      throw new CatalogAccessException(e.code(), "the upstream stopped answering during "
+          + "discovery (" + unreachable + " of " + loads + " loads failed): " + why, e);
     }
   }
 
