@@ -156,9 +156,8 @@ final class UpstreamScan {
     try {
       client.validate();
     } catch (CatalogAccessException e) {
-      String why = e.getMessage().substring(e.code().name().length() + 2); // without "CODE: "
       throw new CatalogAccessException(e.code(), "the upstream stopped answering during "
-          + "discovery (" + unreachable + " of " + loads + " loads failed): " + why, e);
+          + "discovery (" + unreachable + " of " + loads + " loads failed): " + e.detail(), e);
     }
   }
 

@@ -65,6 +65,7 @@ public final class CatalogAccessException extends RuntimeException {
   }
 
   private final Code code;
+  private final String detail;
 
   public CatalogAccessException(Code code, String message) {
     this(code, message, null);
@@ -73,6 +74,7 @@ public final class CatalogAccessException extends RuntimeException {
   public CatalogAccessException(Code code, String message, Throwable cause) {
     super(Objects.requireNonNull(code, "code") + ": " + message, cause);
     this.code = code;
+    this.detail = message;
   }
 
   /**
@@ -209,6 +211,11 @@ public final class CatalogAccessException extends RuntimeException {
 
   public Code code() {
     return code;
+  }
+
+  /** The message without the code in front: for a failure that wraps this one in its words. */
+  public String detail() {
+    return detail;
   }
 
   public boolean retryable() {
