@@ -162,7 +162,13 @@ public final class AdminServlet extends HttpServlet {
     if (route.access() == AdminRoute.Access.PUBLIC) {
       return null;
     }
-    String header = req.getHeader("Authorization");
+    java.util.List<String> lines = java.util.Collections.list(req.getHeaders("Authorization"));
+    if (lines.size() > 1) {
+      // which line a proxy checked and which one we would read (Jetty's first) may differ
+      throw new IcegateException(ErrorCode.MALFORMED_REQUEST, null,
+          "the Authorization header is given " + lines.size() + " times; give it once");
+    }
+    String header = lines.isEmpty() ? null : lines.get(0);
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
       throw new IcegateException(ErrorCode.UNAUTHENTICATED, null);
     }

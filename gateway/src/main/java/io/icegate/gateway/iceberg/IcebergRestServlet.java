@@ -98,7 +98,7 @@ public final class IcebergRestServlet extends HttpServlet {
     Route route = match.route();
     Principal principal = null;
     if (route.access() != Route.Access.PUBLIC) {
-      principal = authenticate(req.getHeader("Authorization"));
+      principal = authenticate(authorization(req));
       TokenRole needed = switch (route.access()) {
         case WRITE -> TokenRole.WRITER;
         default -> TokenRole.READER;
@@ -159,6 +159,19 @@ public final class IcebergRestServlet extends HttpServlet {
   private static String listField(HttpServletRequest req, String name) {
     java.util.List<String> lines = java.util.Collections.list(req.getHeaders(name));
     return lines.isEmpty() ? null : String.join(", ", lines);
+  }
+
+  /**
+   * The one Authorization line, or null. Several are 400: which one a proxy checked and which one
+   * we would read (Jetty's first) need not be the same token.
+   */
+  private static String authorization(HttpServletRequest req) {
+    java.util.List<String> lines = java.util.Collections.list(req.getHeaders("Authorization"));
+    if (lines.size() > 1) {
+      throw new BadRequestException("the Authorization header is given %d times; give it once",
+          lines.size());
+    }
+    return lines.isEmpty() ? null : lines.get(0);
   }
 
   private Principal authenticate(String header) {
