@@ -68,7 +68,7 @@ class AdminHttpMappingTest {
    * last one and this server acted as different callers; now 400 whatever their order.
    */
   @Test
-  void severalAuthorizationLinesAre400() {
+  void severalAuthorizationOrIdempotencyKeyLinesAre400() {
     JsonNode problem = assertProblem(server.send("GET", base + "/catalogs", null,
         "Authorization", "Bearer " + AdminServer.ADMIN, "Authorization", "Bearer " + READER),
         400, "MALFORMED_REQUEST");
@@ -79,6 +79,11 @@ class AdminHttpMappingTest {
         "Authorization", "Bearer " + READER, "Authorization", "Bearer " + AdminServer.ADMIN),
         400, "MALFORMED_REQUEST");
     assertProblem(server.send("GET", base + "/catalogs/two-tokens", null), 404, "NOT_FOUND");
+    // two Idempotency-Keys: a retry with either one alone would not be seen as this request
+    assertProblem(server.send("POST", base + "/catalogs",
+        "{\"name\":\"two-keys\",\"warehouse\":\"file:/tmp/t\"}",
+        "Idempotency-Key", "k-1", "Idempotency-Key", "k-2"), 400, "MALFORMED_REQUEST");
+    assertProblem(server.send("GET", base + "/catalogs/two-keys", null), 404, "NOT_FOUND");
   }
 
   @Test

@@ -98,7 +98,7 @@ public final class IcebergRestServlet extends HttpServlet {
     Route route = match.route();
     Principal principal = null;
     if (route.access() != Route.Access.PUBLIC) {
-      principal = authenticate(authorization(req));
+      principal = authenticate(singleHeader(req, "Authorization"));
       TokenRole needed = switch (route.access()) {
         case WRITE -> TokenRole.WRITER;
         default -> TokenRole.READER;
@@ -145,7 +145,7 @@ public final class IcebergRestServlet extends HttpServlet {
       }
     }
     IcebergRequest request = new IcebergRequest(route, match.variables(), query, body,
-        listField(req, "If-None-Match"), req.getHeader("Idempotency-Key"), principal,
+        listField(req, "If-None-Match"), singleHeader(req, "Idempotency-Key"), principal,
         req.getHeader("X-Iceberg-Access-Delegation"),
         // RFC 9110 5.3: repeated header lines are one comma-separated list
         String.join(", ", java.util.Collections.list(req.getHeaders("Accept-Encoding"))));
@@ -162,13 +162,14 @@ public final class IcebergRestServlet extends HttpServlet {
   }
 
   /**
-   * The one Authorization line, or null. Several are 400: which one a proxy checked and which one
-   * we would read (Jetty's first) need not be the same token.
+   * A header that takes one value, or null. Several lines are 400: Jetty's getHeader answers the
+   * first, while a proxy in front may have checked another (two bearer tokens), and a retry
+   * keyed by the other line would not be recognized (two Idempotency-Keys).
    */
-  private static String authorization(HttpServletRequest req) {
-    java.util.List<String> lines = java.util.Collections.list(req.getHeaders("Authorization"));
+  private static String singleHeader(HttpServletRequest req, String name) {
+    java.util.List<String> lines = java.util.Collections.list(req.getHeaders(name));
     if (lines.size() > 1) {
-      throw new BadRequestException("the Authorization header is given %d times; give it once",
+      throw new BadRequestException("the %s header is given %d times; give it once", name,
           lines.size());
     }
     return lines.isEmpty() ? null : lines.get(0);

@@ -233,9 +233,9 @@ class BadInputTest {
     assertThat(gateway.send("GET", tables + "/purge", null).statusCode()).isEqualTo(404);
   }
 
-  /** Two Authorization lines: which one a proxy checked is unknown, so neither is used (400). */
+  /** Two Authorization lines (which one did a proxy check?) or two Idempotency-Keys are 400. */
   @Test
-  void severalAuthorizationLinesAre400() throws Exception {
+  void severalAuthorizationOrIdempotencyKeyLinesAre400() throws Exception {
     String bearer = "Bearer " + GatewayFixture.TOKEN;
     JsonNode error = expectError(400, "GET", "/iceberg/v1/" + prefix + "/namespaces", null,
         "Authorization", bearer, "Authorization", "Bearer igt_someone-else");
@@ -244,6 +244,9 @@ class BadInputTest {
     expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces",
         "{\"namespace\":[\"two-tokens\"]}", "Authorization", "Bearer igt_x",
         "Authorization", bearer);
+    // two Idempotency-Keys: a retry with either one alone would not be seen as this request
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces",
+        "{\"namespace\":[\"two-keys\"]}", "Idempotency-Key", "k-1", "Idempotency-Key", "k-2");
   }
 
   @Test
