@@ -107,7 +107,7 @@ public final class AdminServlet extends HttpServlet {
       byte[] body = readBody(req);
       Map<String, String> query = queryParameters(req);
       AdminCall call = new AdminCall(route, vars.get(), query, body,
-          ifMatch(req), req.getHeader("Idempotency-Key"), caller,
+          ifMatch(req), singleHeader(req, "Idempotency-Key"), caller,
           req.getHeader("Prefer"));
       return operations.handle(call);
     }
@@ -157,12 +157,26 @@ public final class AdminServlet extends HttpServlet {
     return query;
   }
 
+  /**
+   * A header that takes one value, or null. Several lines are 400: Jetty's getHeader answers the
+   * first, while a proxy in front may have checked another (two bearer tokens), and a retry
+   * keyed by the other line would not be recognized (two Idempotency-Keys).
+   */
+  private static String singleHeader(HttpServletRequest req, String name) {
+    List<String> lines = java.util.Collections.list(req.getHeaders(name));
+    if (lines.size() > 1) {
+      throw new IcegateException(ErrorCode.MALFORMED_REQUEST, null,
+          "the " + name + " header is given " + lines.size() + " times; give it once");
+    }
+    return lines.isEmpty() ? null : lines.get(0);
+  }
+
   /** Authentication and roles; a token of another account sees 404, as if nothing were there. */
   private TokenGrant authorize(AdminRoute route, HttpServletRequest req, Map<String, String> vars) {
     if (route.access() == AdminRoute.Access.PUBLIC) {
       return null;
     }
-    String header = req.getHeader("Authorization");
+    String header = singleHeader(req, "Authorization");
     if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
       throw new IcegateException(ErrorCode.UNAUTHENTICATED, null);
     }

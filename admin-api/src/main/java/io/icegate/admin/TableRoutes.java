@@ -77,16 +77,22 @@ public final class TableRoutes {
    * hidden ones included (an admin finds them here to override them). Each item is the view of
    * {@code GET .../tables/{table}}, with its visibility, capture and validation state.
    *
-   * @throws IcegateException INVALID_ARGUMENT for a missing namespace, an empty segment or a bad
-   *     page parameter, NOT_FOUND for an unknown Catalog
+   * @throws IcegateException INVALID_ARGUMENT for a missing namespace, an empty segment, an empty
+   *     name or a bad page parameter, NOT_FOUND for an unknown Catalog
    */
   private AdminReply find(AdminCall call, String account, String catalog) {
     List<String> namespace = UpstreamOperations.namespace(call.query().get("namespace"),
         "namespace", false).segments();
     String name = call.query().get("name");
+    if (name != null && name.isEmpty()) {
+      // `name=$T` with T unset: read as absent it listed the namespace, and a script taking
+      // items[0] as the table it named acted on another one (tryout)
+      throw IcegateException.invalidArgument(
+          "query parameter name must not be empty; leave it out to list the namespace");
+    }
     List<Map<String, Object>> items = new ArrayList<>();
     String next = null;
-    if (name == null || name.isEmpty()) {
+    if (name == null) {
       PageRequest page = AdminOperations.pageRequest(call);
       Page<TableState> found = tables.list(account, catalog, namespace, page);
       found.items().forEach(state -> items.add(describe(state)));

@@ -9,6 +9,7 @@ import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.paging.Page;
 import io.icegate.core.paging.PageRequest;
+import io.icegate.core.repo.DependentNames;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
@@ -62,7 +63,7 @@ final class TokenRoutes {
     AccountService.IssuedToken issued = accounts.issueToken(account,
         AdminJson.require(body.name(), "name"), parsed, serverAdmin, instant(body.expiresAt()));
     AUDIT.info("token issued: id={}, name={}, account={}, role={}, serverAdmin={}, expiresAt={}, "
-        + "by={}", issued.id(), issued.grant().name(), account, role, serverAdmin,
+        + "by={}", issued.id(), DependentNames.quoted(issued.grant().name()), account, role, serverAdmin,
         issued.grant().expiresAt(), by(call));
     Map<String, Object> out = view(new TokenEntry(issued.id(), issued.grant()));
     out.put("token", issued.token());
@@ -84,7 +85,8 @@ final class TokenRoutes {
     String id = call.var("token");
     TokenEntry revoked = accounts.revokeToken(account, id, call.caller().serverAdmin());
     AUDIT.info("token revoked: id={}, name={}, account={}, serverAdmin={}, by={}", id,
-        revoked.grant().name(), account, revoked.grant().serverAdmin(), by(call));
+        DependentNames.quoted(revoked.grant().name()), account, revoked.grant().serverAdmin(),
+        by(call));
     return new AdminReply(204, null, null, Map.of());
   }
 
@@ -130,9 +132,14 @@ final class TokenRoutes {
     return call.caller().role().name().toLowerCase(Locale.ROOT);
   }
 
+  /**
+   * The caller as audit lines name it. Names are quoted and escaped (a quote, a right-to-left
+   * override): a token named {@code x' of account B (server admin)} must not read as another
+   * caller, nor one with an override reorder the rest of the line on a terminal.
+   */
   private static String by(AdminCall call) {
     TokenGrant caller = call.caller();
-    return "token '" + caller.name() + "' of account " + caller.accountId()
+    return "token " + DependentNames.quoted(caller.name()) + " of account " + caller.accountId()
         + (caller.serverAdmin() ? " (server admin)" : "");
   }
 }

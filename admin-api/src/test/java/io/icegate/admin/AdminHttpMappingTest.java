@@ -63,6 +63,29 @@ class AdminHttpMappingTest {
         allow -> assertThat(allow.split(", ")).contains("GET", "POST"));
   }
 
+  /**
+   * Two Authorization lines (tryout): Jetty's getHeader gave the first, so a proxy that checked the
+   * last one and this server acted as different callers; now 400 whatever their order.
+   */
+  @Test
+  void severalAuthorizationOrIdempotencyKeyLinesAre400() {
+    JsonNode problem = assertProblem(server.send("GET", base + "/catalogs", null,
+        "Authorization", "Bearer " + AdminServer.ADMIN, "Authorization", "Bearer " + READER),
+        400, "MALFORMED_REQUEST");
+    assertThat(problem.get("detail").asText()).contains("Authorization header is given 2 times")
+        .doesNotContain(READER);
+    assertProblem(server.send("POST", base + "/catalogs",
+        "{\"name\":\"two-tokens\",\"warehouse\":\"file:/tmp/t\"}",
+        "Authorization", "Bearer " + READER, "Authorization", "Bearer " + AdminServer.ADMIN),
+        400, "MALFORMED_REQUEST");
+    assertProblem(server.send("GET", base + "/catalogs/two-tokens", null), 404, "NOT_FOUND");
+    // two Idempotency-Keys: a retry with either one alone would not be seen as this request
+    assertProblem(server.send("POST", base + "/catalogs",
+        "{\"name\":\"two-keys\",\"warehouse\":\"file:/tmp/t\"}",
+        "Idempotency-Key", "k-1", "Idempotency-Key", "k-2"), 400, "MALFORMED_REQUEST");
+    assertProblem(server.send("GET", base + "/catalogs/two-keys", null), 404, "NOT_FOUND");
+  }
+
   @Test
   void callersAreAuthenticatedAndTheirRolesApplied() {
     assertProblem(server.send("GET", base + "/catalogs", null, "Authorization", "Basic x"),

@@ -53,6 +53,10 @@ class TableRoutesTest {
     assertThat(byName.get("nextPageToken").isNull()).isTrue();
     assertThat(json(server.send("GET", catalog + "/tables?namespace=sales&name=none", null))
         .get("items")).isEmpty();
+    // an empty name (a shell's `name=$T` with T unset) is no listing whose first item looks found
+    JsonNode empty = assertProblem(server.send("GET", catalog + "/tables?namespace=sales&name=",
+        null), 400, "INVALID_ARGUMENT");
+    assertThat(empty.get("detail").asText()).contains("name must not be empty");
 
     JsonNode first = json(server.send("GET", catalog + "/tables?namespace=sales&pageSize=1",
         null));

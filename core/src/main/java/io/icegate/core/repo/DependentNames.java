@@ -150,8 +150,9 @@ public final class DependentNames {
    * {@code name} in single quotes, a quote or backslash in it escaped with a backslash and any
    * other invisible character (control, format such as a right-to-left override) as a Java-style
    * backslash-u escape: names may hold quotes, and one such as {@code o', 'p} read as two names.
+   * Public for the admin API's audit lines, which name tokens the same way.
    */
-  static String quoted(String name) {
+  public static String quoted(String name) {
     StringBuilder out = new StringBuilder(name.length() + 2).append('\'');
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);

@@ -129,7 +129,7 @@ public final class IcebergOperations {
       case UPDATE_TABLE -> IcebergReply.ok(CatalogHandlers.updateTable(
           catalog, request.table(), request.bodyAs(UpdateTableRequest.class)));
       case DROP_TABLE -> {
-        if (Boolean.parseBoolean(request.query().get("purgeRequested"))) {
+        if (purgeRequested(request)) {
           CatalogHandlers.purgeTable(catalog, request.table());
         } else {
           CatalogHandlers.dropTable(catalog, request.table());
@@ -173,6 +173,22 @@ public final class IcebergOperations {
       }
       case CONFIG, OAUTH_TOKENS -> throw new IllegalStateException("served above");
     };
+  }
+
+  /**
+   * {@code purgeRequested}: absent is false; otherwise true or false in any case (requests-based
+   * Python clients send {@code True}). Anything else is 400 before the drop: read as false it would
+   * drop the table unpurged when the client meant a purge ({@code =1}, {@code =yes}).
+   */
+  private static boolean purgeRequested(IcebergRequest request) {
+    String value = request.query().get("purgeRequested");
+    if (value == null || value.equalsIgnoreCase("false")) {
+      return false;
+    }
+    if (value.equalsIgnoreCase("true")) {
+      return true;
+    }
+    throw new BadRequestException("purgeRequested must be true or false");
   }
 
   private static ListNamespacesResponse listNamespaces(

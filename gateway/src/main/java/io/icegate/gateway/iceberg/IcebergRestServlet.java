@@ -98,7 +98,7 @@ public final class IcebergRestServlet extends HttpServlet {
     Route route = match.route();
     Principal principal = null;
     if (route.access() != Route.Access.PUBLIC) {
-      principal = authenticate(req.getHeader("Authorization"));
+      principal = authenticate(singleHeader(req, "Authorization"));
       TokenRole needed = switch (route.access()) {
         case WRITE -> TokenRole.WRITER;
         default -> TokenRole.READER;
@@ -145,7 +145,7 @@ public final class IcebergRestServlet extends HttpServlet {
       }
     }
     IcebergRequest request = new IcebergRequest(route, match.variables(), query, body,
-        listField(req, "If-None-Match"), req.getHeader("Idempotency-Key"), principal,
+        listField(req, "If-None-Match"), singleHeader(req, "Idempotency-Key"), principal,
         req.getHeader("X-Iceberg-Access-Delegation"),
         // RFC 9110 5.3: repeated header lines are one comma-separated list
         String.join(", ", java.util.Collections.list(req.getHeaders("Accept-Encoding"))));
@@ -159,6 +159,20 @@ public final class IcebergRestServlet extends HttpServlet {
   private static String listField(HttpServletRequest req, String name) {
     java.util.List<String> lines = java.util.Collections.list(req.getHeaders(name));
     return lines.isEmpty() ? null : String.join(", ", lines);
+  }
+
+  /**
+   * A header that takes one value, or null. Several lines are 400: Jetty's getHeader answers the
+   * first, while a proxy in front may have checked another (two bearer tokens), and a retry
+   * keyed by the other line would not be recognized (two Idempotency-Keys).
+   */
+  private static String singleHeader(HttpServletRequest req, String name) {
+    java.util.List<String> lines = java.util.Collections.list(req.getHeaders(name));
+    if (lines.size() > 1) {
+      throw new BadRequestException("the %s header is given %d times; give it once", name,
+          lines.size());
+    }
+    return lines.isEmpty() ? null : lines.get(0);
   }
 
   private Principal authenticate(String header) {

@@ -213,6 +213,42 @@ class BadInputTest {
 
   private static final String FORM = "application/x-www-form-urlencoded";
 
+  /**
+   * Tryout: {@code purgeRequested=maybe} (or {@code =1}) was read as false and dropped the table
+   * without the purge the client may have meant; now 400 and the table stays. Any case of true
+   * and false is accepted (Python's requests sends {@code True}).
+   */
+  @Test
+  void aPurgeRequestedThatIsNoBooleanIs400AndDropsNothing() throws Exception {
+    String tables = "/iceberg/v1/" + prefix + "/namespaces/ns/tables";
+    gateway.send("POST", tables, "{\"name\":\"purge\","
+        + "\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[]}}");
+    JsonNode error = expectError(400, "DELETE", tables + "/purge?purgeRequested=maybe", null);
+    assertThat(error.get("message").asText()).contains("purgeRequested must be true or false");
+    expectError(400, "DELETE", tables + "/purge?purgeRequested=1", null);
+    expectError(400, "DELETE", tables + "/purge?purgeRequested=", null);
+    assertThat(gateway.send("GET", tables + "/purge", null).statusCode()).isEqualTo(200);
+    assertThat(gateway.send("DELETE", tables + "/purge?purgeRequested=False", null).statusCode())
+        .isEqualTo(204);
+    assertThat(gateway.send("GET", tables + "/purge", null).statusCode()).isEqualTo(404);
+  }
+
+  /** Two Authorization lines (which one did a proxy check?) or two Idempotency-Keys are 400. */
+  @Test
+  void severalAuthorizationOrIdempotencyKeyLinesAre400() throws Exception {
+    String bearer = "Bearer " + GatewayFixture.TOKEN;
+    JsonNode error = expectError(400, "GET", "/iceberg/v1/" + prefix + "/namespaces", null,
+        "Authorization", bearer, "Authorization", "Bearer igt_someone-else");
+    assertThat(error.get("message").asText()).contains("Authorization header is given 2 times")
+        .doesNotContain("someone-else");
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces",
+        "{\"namespace\":[\"two-tokens\"]}", "Authorization", "Bearer igt_x",
+        "Authorization", bearer);
+    // two Idempotency-Keys: a retry with either one alone would not be seen as this request
+    expectError(400, "POST", "/iceberg/v1/" + prefix + "/namespaces",
+        "{\"namespace\":[\"two-keys\"]}", "Idempotency-Key", "k-1", "Idempotency-Key", "k-2");
+  }
+
   @Test
   void aLargeFormEncodedBodyIs400NotA500() throws Exception {
     // What `curl -d @file` sends; Jetty used to throw on form bodies above 200,000 bytes.
