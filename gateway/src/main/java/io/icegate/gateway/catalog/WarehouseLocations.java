@@ -52,13 +52,16 @@ public final class WarehouseLocations {
 
   /**
    * Refuses {@code location} unless it lies inside the warehouse; a Catalog without a warehouse
-   * confines nothing.
+   * confines nothing, one whose warehouse has a {@code ..} segment refuses every location.
    *
    * @param what what the location is, for the message ({@code table location}, ...)
    * @throws BadRequestException (400) when it is outside, malformed or has a {@code ..} segment
    */
   void requireInside(String what, String location) {
-    if (root == null || location == null) {
+    // Keyed on the warehouse, not on its normalized form: a stored warehouse with a '..' segment
+    // (refused at create since warehouse claims) has none, and must confine to nothing, not
+    // allow everything.
+    if (warehouse == null || location == null) {
       return;
     }
     Normalized given = Normalized.of(location);
