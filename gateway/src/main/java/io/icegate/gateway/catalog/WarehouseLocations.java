@@ -59,8 +59,8 @@ public final class WarehouseLocations {
    */
   void requireInside(String what, String location) {
     // Keyed on the warehouse, not on its normalized form: a stored warehouse with a '..' segment
-    // (refused at create since warehouse claims) has none, and must confine to nothing, not
-    // allow everything.
+    // (a create does not refuse one yet) has none, and must confine to nothing, not allow
+    // everything.
     if (warehouse == null || location == null) {
       return;
     }
