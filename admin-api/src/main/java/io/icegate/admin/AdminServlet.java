@@ -157,18 +157,10 @@ public final class AdminServlet extends HttpServlet {
     return query;
   }
 
-  /**
-   * A header that takes one value, or null. Several lines are 400: Jetty's getHeader answers the
-   * first, while a proxy in front may have checked another (two bearer tokens), and a retry
-   * keyed by the other line would not be recognized (two Idempotency-Keys).
-   */
+  /** A header that takes one value, or null; several lines are 400 ({@link HeaderLines}). */
   private static String singleHeader(HttpServletRequest req, String name) {
-    List<String> lines = java.util.Collections.list(req.getHeaders(name));
-    if (lines.size() > 1) {
-      throw new IcegateException(ErrorCode.MALFORMED_REQUEST, null,
-          "the " + name + " header is given " + lines.size() + " times; give it once");
-    }
-    return lines.isEmpty() ? null : lines.get(0);
+    return HeaderLines.single(req, name,
+        problem -> new IcegateException(ErrorCode.MALFORMED_REQUEST, null, problem));
   }
 
   /** Authentication and roles; a token of another account sees 404, as if nothing were there. */

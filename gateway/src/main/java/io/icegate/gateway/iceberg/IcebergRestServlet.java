@@ -1,6 +1,7 @@
 package io.icegate.gateway.iceberg;
 
 import io.icegate.gateway.auth.Authenticator;
+import io.icegate.admin.HeaderLines;
 import io.icegate.gateway.auth.Principal;
 import io.icegate.core.auth.TokenRole;
 import io.icegate.gateway.dependency.DependencyUnavailableException;
@@ -161,18 +162,9 @@ public final class IcebergRestServlet extends HttpServlet {
     return lines.isEmpty() ? null : String.join(", ", lines);
   }
 
-  /**
-   * A header that takes one value, or null. Several lines are 400: Jetty's getHeader answers the
-   * first, while a proxy in front may have checked another (two bearer tokens), and a retry
-   * keyed by the other line would not be recognized (two Idempotency-Keys).
-   */
+  /** A header that takes one value, or null; several lines are 400 ({@link HeaderLines}). */
   private static String singleHeader(HttpServletRequest req, String name) {
-    java.util.List<String> lines = java.util.Collections.list(req.getHeaders(name));
-    if (lines.size() > 1) {
-      throw new BadRequestException("the %s header is given %d times; give it once", name,
-          lines.size());
-    }
-    return lines.isEmpty() ? null : lines.get(0);
+    return HeaderLines.single(req, name, problem -> new BadRequestException("%s", problem));
   }
 
   private Principal authenticate(String header) {
