@@ -22,6 +22,9 @@ import org.apache.iceberg.io.FileIO;
  * server's default AWS chain. The secret reaches only the FileIO, never a client response.
  */
 public final class CatalogFileIO {
+  /** Iceberg's S3FileIO setting for the Apache HTTP client's expect-continue handshake. */
+  static final String EXPECT_CONTINUE = "http-client.apache.expect-continue-enabled";
+
   private final FileIO localFiles;
   private final Cache<String, FileIO> s3 = Caffeine.newBuilder()
       .maximumSize(1_000)
@@ -77,6 +80,11 @@ public final class CatalogFileIO {
 
   private Map<String, String> properties(Resource<Catalog> catalog) {
     Map<String, String> props = new HashMap<>(catalog.spec().properties());
+    // The AWS SDK sends every PutObject with "Expect: 100-continue" through Apache's client and
+    // waits for the store's interim answer before the body: one more round trip per file, on the
+    // critical path of every commit and capture, for bodies (metadata, manifests, manifest lists)
+    // small enough to send at once. A Catalog property can still turn it back on.
+    props.putIfAbsent(EXPECT_CONTINUE, "false");
     CatalogStorage storage = catalog.spec().storage();
     if (storage == null || storage.s3() == null) {
       return props;
