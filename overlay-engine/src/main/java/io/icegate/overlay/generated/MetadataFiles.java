@@ -42,7 +42,8 @@ public final class MetadataFiles {
    * Writes {@code metadata}, stamped with the capture time as table property {@value
    * Captures#CAPTURED_AT_PROPERTY}, as a new metadata file of version {@code version} (the capture
    * generation it is meant for) under {@code generatedLocation}. A fresh UUID in the name keeps
-   * two writers of one version apart; a file never published is left to collection.
+   * two writers of one version apart (so it is written without an existence check); a file never
+   * published is left to collection.
    *
    * @throws UncheckedIOException when the file cannot be written
    */
@@ -51,7 +52,10 @@ public final class MetadataFiles {
     String location = generatedLocation + "/" + DIRECTORY
         + String.format(Locale.ROOT, "%05d-%s.metadata.json", version, UUID.randomUUID());
     byte[] json = stamped(metadata, capturedAt);
-    try (OutputStream out = io.newOutputFile(location).create()) {
+    // createOrOverwrite, as iceberg-core writes its own UUID-named metadata files: create() asks
+    // the store first (a HEAD on S3, one more round trip per capture) about a name nobody else
+    // can have chosen
+    try (OutputStream out = io.newOutputFile(location).createOrOverwrite()) {
       out.write(json);
     } catch (IOException e) {
       throw new UncheckedIOException("metadata file " + location + " could not be written", e);

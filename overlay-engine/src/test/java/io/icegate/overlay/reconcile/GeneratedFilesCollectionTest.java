@@ -29,6 +29,7 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,6 +42,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * may hold it) and while they are younger than it (a capture in flight), then go; what the
  * current capture references never goes; a deleted Table's files go after the grace. The Delta
  * table comes from {@link UnityDeltaUpstream}, the object store from {@link GeneratedWarehouse}.
+ * Also how a capture writes its metadata file there: without asking the store first.
  */
 class GeneratedFilesCollectionTest {
   @RegisterExtension static final UnityDeltaUpstream upstream = new UnityDeltaUpstream();
@@ -121,6 +123,30 @@ class GeneratedFilesCollectionTest {
     later.advance(GRACE.plusMinutes(1));
     assertThat(collector.collect(catalog).deleted()).isEqualTo(after.size());
     assertThat(listed(io, prefix)).isEmpty();
+  }
+
+  /**
+   * A capture's metadata file has a fresh name (a UUID in it), so it is written without asking
+   * the store first whether it exists (S3FileIO's {@code create()} sends a HEAD before the PUT:
+   * one more round trip for every capture); nothing of the capture reads it back either.
+   */
+  @Test
+  void aCaptureWritesItsMetadataFileWithoutAskingTheStoreFirst() throws Exception {
+    store = ReconcileHarness.openStore("memory", scratch);
+    ReconcileHarness h = new ReconcileHarness(store, Clock.systemUTC(), c -> warehouse.io());
+    String namespace = "nohead";
+    upstream.createAndServeOrders(scratch, namespace);
+    var catalog = h.repos.catalogs(h.account).create(new Catalog("analytics",
+        "s3://" + GeneratedWarehouse.BUCKET + "/nohead-wh", Map.of()));
+    String overlay = upstream.overlay(h, "nohead", catalog.id(), namespace);
+    int before = warehouse.store().reads().size();
+    assertThat(h.reconcile(overlay).warnings()).isEmpty();
+    String tableId = h.relations(catalog.id()).get(namespace + ".orders").id();
+    String written = current(new Captures(h.repos), h, tableId).metadataFileLocation();
+    assertThat(written).startsWith("s3://" + GeneratedWarehouse.BUCKET + "/nohead-wh/");
+    List<String> reads = warehouse.store().reads();
+    assertThat(reads.subList(before, reads.size()))
+        .noneMatch(key -> key.endsWith(".metadata.json"));
   }
 
   private static TableMetadata current(Captures captures, ReconcileHarness h, String tableId) {
