@@ -15,6 +15,7 @@ import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.engine.KvEngine;
+import io.icegate.core.testing.InvariantChecker;
 import io.icegate.core.testing.HookedStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +64,7 @@ public abstract class WarehouseClaimRaces {
 
   @AfterEach
   void close() {
+    InvariantChecker.of(hooked).withCredentials(world.credentials).assertClean();
     hooked.close();
   }
 

@@ -16,6 +16,7 @@ import io.icegate.core.repo.OnConflict;
 import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.engine.EngineKvStore;
 import io.icegate.core.store.engine.KvEngine;
+import io.icegate.core.testing.InvariantChecker;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -44,6 +45,7 @@ public abstract class WarehouseClaimsTest {
 
   @AfterEach
   void close() {
+    InvariantChecker.of(world.store).withCredentials(world.credentials).assertClean();
     world.store.close();
   }
 
