@@ -45,12 +45,11 @@ public final class CatalogService {
   }
 
   /**
-   * Creates a catalog.
+   * Creates a catalog. Its warehouse is claimed in the creating transaction ({@link
+   * WarehouseClaims}): one equal to, containing or inside a warehouse of another account's
+   * Catalog is refused; a replacing create releases the retired Catalog's claim.
    *
    * @param secretAccessKey the storage secret (only with {@code storage.s3}), or {@code null}
-   * <p>Its warehouse is claimed in the creating transaction ({@link WarehouseClaims}): one equal
-   * to, containing or inside a warehouse of another account's Catalog is refused.
-   *
    * @throws IcegateException INVALID_ARGUMENT (warehouse), ALREADY_EXISTS, NOT_FOUND, FENCED,
    *     WAREHOUSE_OVERLAP, the idempotency codes
    */

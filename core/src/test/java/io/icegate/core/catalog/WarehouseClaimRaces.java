@@ -50,6 +50,12 @@ public abstract class WarehouseClaimRaces {
   /** The engine of one test. */
   protected abstract KvEngine newEngine();
 
+  /**
+   * Runs after the store of a test is checked and closed (a driver removes its files here: its
+   * own {@code @AfterEach} would run before this class's).
+   */
+  protected void storeClosed() {}
+
   /** Whether the driver reports conflicts (else it serializes writers). */
   protected abstract boolean reportsConflicts();
 
@@ -64,8 +70,15 @@ public abstract class WarehouseClaimRaces {
 
   @AfterEach
   void close() {
-    InvariantChecker.of(hooked).withCredentials(world.credentials).assertClean();
-    hooked.close();
+    try {
+      InvariantChecker.of(hooked).withCredentials(world.credentials).assertClean();
+    } finally {
+      try {
+        hooked.close();
+      } finally {
+        storeClosed();
+      }
+    }
   }
 
   /**

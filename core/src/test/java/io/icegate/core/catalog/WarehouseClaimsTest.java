@@ -36,6 +36,12 @@ public abstract class WarehouseClaimsTest {
   /** The engine of one test. */
   protected abstract KvEngine newEngine();
 
+  /**
+   * Runs after the store of a test is checked and closed (a driver removes its files here: its
+   * own {@code @AfterEach} would run before this class's).
+   */
+  protected void storeClosed() {}
+
   @BeforeEach
   void open() {
     world = new ClaimWorld(new EngineKvStore(newEngine()));
@@ -45,8 +51,15 @@ public abstract class WarehouseClaimsTest {
 
   @AfterEach
   void close() {
-    InvariantChecker.of(world.store).withCredentials(world.credentials).assertClean();
-    world.store.close();
+    try {
+      InvariantChecker.of(world.store).withCredentials(world.credentials).assertClean();
+    } finally {
+      try {
+        world.store.close();
+      } finally {
+        storeClosed();
+      }
+    }
   }
 
   @Test

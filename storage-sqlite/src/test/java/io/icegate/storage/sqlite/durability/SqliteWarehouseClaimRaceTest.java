@@ -5,7 +5,6 @@ import io.icegate.core.store.engine.KvEngine;
 import io.icegate.storage.sqlite.SqliteEngine;
 import io.icegate.storage.sqlite.SqliteSettings;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -16,8 +15,8 @@ class SqliteWarehouseClaimRaceTest extends WarehouseClaimRaces {
   @TempDir Path fallback;
   private RunFiles files;
 
-  @AfterEach
-  void removeFiles() {
+  @Override
+  protected void storeClosed() {
     if (files != null) {
       files.close();
     }

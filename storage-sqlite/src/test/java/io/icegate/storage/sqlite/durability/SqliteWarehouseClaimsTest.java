@@ -5,7 +5,6 @@ import io.icegate.core.store.engine.KvEngine;
 import io.icegate.storage.sqlite.SqliteEngine;
 import io.icegate.storage.sqlite.SqliteSettings;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Core's warehouse-claim tests on one SQLite file per test, placed by {@link RunFiles}. */
@@ -13,8 +12,8 @@ class SqliteWarehouseClaimsTest extends WarehouseClaimsTest {
   @TempDir Path fallback;
   private RunFiles files;
 
-  @AfterEach
-  void removeFiles() {
+  @Override
+  protected void storeClosed() {
     if (files != null) {
       files.close();
     }
