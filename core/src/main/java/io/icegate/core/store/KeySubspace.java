@@ -238,11 +238,12 @@ public enum KeySubspace {
    * (path...)}; {@code s3://b/w} and {@code s3://b/wx} differ in a whole segment and never share a
    * range. A create reads the claims on every ancestor of its warehouse and those on or inside it
    * in the transaction that writes its own claim, refusing one of another account (so two
-   * concurrent creates conflict). Written and removed by {@link
-   * io.icegate.core.catalog.WarehouseClaims}: by the Catalog create (also the one at startup for
-   * Catalogs stored before claims, {@code WarehouseClaimBackfill}), its delete, a replacing create
-   * (the retired Catalog's) and account deletion (a cleanup step, since claims are keyed by
-   * warehouse, not by account: not part of the account's partitions).
+   * concurrent creates conflict). Written by {@link io.icegate.core.catalog.WarehouseClaims} in
+   * the Catalog create's transaction, and at gateway start for Catalogs stored before claims
+   * ({@code WarehouseClaimBackfill}); removed by {@code WarehouseClaims} in the transaction of the
+   * Catalog's delete, of a replacing create (the retired Catalog's) and by account deletion (a
+   * cleanup step: claims are keyed by warehouse, so they are not part of the account's
+   * partitions).
    */
   WAREHOUSE_CLAIMS(23),
 
