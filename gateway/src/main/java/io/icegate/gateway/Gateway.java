@@ -136,6 +136,9 @@ public final class Gateway implements AutoCloseable {
       Repositories repositories = services.repositories();
       ApiTokens tokens = services.core().tokens();
       Bootstrap.ensure(repositories, tokens, settings.dataDir(), settings.bootstrapToken(), out);
+      // Catalogs stored before warehouse claims (and the bootstrap's own) get theirs before any
+      // request can create a Catalog of another account over them.
+      new io.icegate.core.catalog.WarehouseClaimBackfill(repositories).run();
 
       io.icegate.core.credential.CredentialStore credentials = services.credentials();
       io.icegate.gateway.fileio.CatalogFileIO.StorageSecrets storageSecrets =

@@ -45,11 +45,13 @@ public final class CatalogService {
   }
 
   /**
-   * Creates a catalog.
+   * Creates a catalog. Its warehouse is claimed in the creating transaction ({@link
+   * WarehouseClaims}): one equal to, containing or inside a warehouse of another account's
+   * Catalog is refused; a replacing create releases the retired Catalog's claim.
    *
    * @param secretAccessKey the storage secret (only with {@code storage.s3}), or {@code null}
    * @throws IcegateException INVALID_ARGUMENT (warehouse), ALREADY_EXISTS, NOT_FOUND, FENCED,
-   *     the idempotency codes
+   *     WAREHOUSE_OVERLAP, the idempotency codes
    */
   public IdempotentResult<Catalog> create(String accountId, Catalog spec, String secretAccessKey,
       CreateRequest request) {
@@ -60,7 +62,12 @@ public final class CatalogService {
       throw missingSecret();
     }
     return writes.create(repositories.catalogs(accountId), spec, secret, request, spec,
-        CatalogService::atGeneration);
+        CatalogService::atGeneration, (tx, created, replaced) -> {
+          // the retired Catalog's claim first: a replace may keep the warehouse
+          replaced.ifPresent(r -> WarehouseClaims.release(tx, accountId, r.id(),
+              r.spec().warehouse()));
+          WarehouseClaims.claim(tx, accountId, created.id(), created.spec().warehouse());
+        });
   }
 
   /** @throws IcegateException NOT_FOUND */
@@ -151,7 +158,8 @@ public final class CatalogService {
    * <p>When files generated for its deleted Delta tables still await collection ({@link
    * KeyLayout#deletedTablesOf}), the record (warehouse, storage settings) is kept beside them
    * and so is the storage secret: the collector needs both to reach the warehouse after the grace
-   * period, and removes the secret with the record once those files are gone.
+   * period, and removes the secret with the record once those files are gone. Its warehouse
+   * claim goes in the deleting transaction either way, so another account may claim it then.
    *
    * @throws IcegateException NOT_FOUND, GENERATION_MISMATCH, DEPENDENCY_EXISTS
    */
@@ -162,6 +170,8 @@ public final class CatalogService {
       repositories.fences().install(tx,
           new Fence(was.ref(), UUID.randomUUID().toString(), repositories.clock().instant(),
               repositories.clock().instant()));
+      // The collector of its generated files reads the record kept below, not the claim.
+      WarehouseClaims.release(tx, accountId, id, was.spec().warehouse());
       Range pending = KeyLayout.deletedTablesOf(accountId, id).range();
       if (tx.getRange(pending.begin, pending.end, 1, ReadTransaction.Direction.FORWARD)
           .isEmpty()) {
@@ -181,6 +191,11 @@ public final class CatalogService {
     // A relative file: path would resolve against whatever directory the server runs in.
     if (warehouse.startsWith("file:") && !warehouse.startsWith("file:/")) {
       throw IcegateException.invalidArgument("a file: warehouse must be an absolute path");
+    }
+    // What a '..' names depends on who resolves it: neither the location check of the Iceberg
+    // routes nor the claims between accounts could tell what it covers.
+    if (WarehousePath.of(warehouse) == null) {
+      throw IcegateException.invalidArgument("warehouse must not have a '..' segment");
     }
   }
 

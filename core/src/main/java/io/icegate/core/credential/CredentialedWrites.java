@@ -52,10 +52,23 @@ public final class CredentialedWrites {
   public <S extends ResourceSpec> IdempotentResult<S> create(ResourceRepository<S> repository,
       S spec, SecretValues secret, CreateRequest request, Object fingerprintSource,
       BiFunction<S, Long, S> withGeneration) {
+    return create(repository, spec, secret, request, fingerprintSource, withGeneration,
+        (tx, created, replaced) -> { });
+  }
+
+  /**
+   * As {@link #create(ResourceRepository, ResourceSpec, SecretValues, CreateRequest, Object,
+   * BiFunction)}, with {@code inCreate} run inside the transaction that publishes a new resource
+   * (not for an existing one returned, nor for a replayed answer); when it throws, nothing of
+   * the create is published.
+   */
+  public <S extends ResourceSpec> IdempotentResult<S> create(ResourceRepository<S> repository,
+      S spec, SecretValues secret, CreateRequest request, Object fingerprintSource,
+      BiFunction<S, Long, S> withGeneration, InCreate<S> inCreate) {
     String accountId = repository.accountId();
     if (request.idempotencyKey() != null) {
       return createIdempotently(repository, spec, secret, request, fingerprintSource,
-          withGeneration);
+          withGeneration, inCreate);
     }
     String id = ResourceRepository.newId();
     long generation = secret == null ? 0
@@ -76,6 +89,11 @@ public final class CredentialedWrites {
             // Its upstream jobs and scheduler state go with the retired identity (issue 27).
             JobCleanup.forgetIntegration(tx, accountId, replaced.get().id());
           }
+        }
+        if (created.disposition() != CreateOutcome.Disposition.EXISTING) {
+          inCreate.published(tx, created.resource(),
+              created.disposition() == CreateOutcome.Disposition.REPLACED ? replaced
+                  : Optional.empty());
         }
         return created;
       });
@@ -104,14 +122,25 @@ public final class CredentialedWrites {
 
   private <S extends ResourceSpec> IdempotentResult<S> createIdempotently(
       ResourceRepository<S> repository, S spec, SecretValues secret, CreateRequest request,
-      Object fingerprintSource, BiFunction<S, Long, S> withGeneration) {
+      Object fingerprintSource, BiFunction<S, Long, S> withGeneration, InCreate<S> inCreate) {
     String accountId = repository.accountId();
     String fingerprint = RequestFingerprint.of(Map.of(
         "request", fingerprintSource, "onConflict", request.onConflict(),
         "withCredentials", secret != null));
     if (secret == null) {
+      // An idempotent create never replaces (IdempotentCreates refuses onConflict=replace).
       return creates.create(repository, request.idempotencyKey(), fingerprint, spec,
-          request.onConflict());
+          request.onConflict(), new IdempotentCreates.Preparation<>() {
+            @Override
+            public S prepare(String reservedId, S original) {
+              return original;
+            }
+
+            @Override
+            public void published(Transaction tx, Resource<S> resource) {
+              inCreate.published(tx, resource, Optional.empty());
+            }
+          });
     }
     AtomicReference<String> preparedOwner = new AtomicReference<>();
     AtomicReference<Long> preparedGeneration = new AtomicReference<>(0L);
@@ -132,6 +161,7 @@ public final class CredentialedWrites {
         // prepared and, having died, never discarded goes with it.
         publication.credentials().removeAllExcept(tx, accountId, resource.id(),
             preparedGeneration.get());
+        inCreate.published(tx, resource, Optional.empty());
       }
     };
     try {
@@ -155,6 +185,23 @@ public final class CredentialedWrites {
       }
       throw e;
     }
+  }
+
+  /**
+   * Work of the resource's own kind in the transaction that publishes a new resource, e.g. a
+   * Catalog's warehouse claim.
+   *
+   * @param <S> the spec type
+   */
+  @FunctionalInterface
+  public interface InCreate<S extends ResourceSpec> {
+    /**
+     * Runs after the create's own writes, before commit; throwing aborts the whole create.
+     *
+     * @param created the published resource
+     * @param replaced the resource it retired ({@code onConflict=replace}), if any
+     */
+    void published(Transaction tx, Resource<S> created, Optional<Resource<S>> replaced);
   }
 
   private static <S extends ResourceSpec> boolean publishedBy(IdempotentResult<S> result,

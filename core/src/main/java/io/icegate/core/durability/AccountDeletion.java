@@ -2,6 +2,7 @@ package io.icegate.core.durability;
 
 import com.apple.foundationdb.Range;
 import com.apple.foundationdb.subspace.Subspace;
+import io.icegate.core.catalog.WarehouseClaims;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
 import io.icegate.core.model.Account;
@@ -67,7 +68,10 @@ public final class AccountDeletion {
   private final int batchKeys;
   private final List<CleanupStep> steps;
 
-  /** Deletion with the default batch and only the built-in cleanup of the account partition. */
+  /**
+   * Deletion with the default batch and only the built-in cleanup: the warehouse claims of the
+   * account's Catalogs, then the account partition.
+   */
   public AccountDeletion(Repositories repositories, Clock clock) {
     this(repositories, clock, DEFAULT_BATCH_KEYS, List.of());
   }
@@ -75,7 +79,7 @@ public final class AccountDeletion {
   /**
    * @param batchKeys keys per cleanup transaction (1 to 10,000)
    * @param extraSteps cleanup of data keyed outside the account partition, run before the
-   *     partition itself is cleared
+   *     built-in steps (the warehouse claims, then the partition itself)
    */
   public AccountDeletion(
       Repositories repositories, Clock clock, int batchKeys, List<CleanupStep> extraSteps) {
@@ -88,6 +92,9 @@ public final class AccountDeletion {
     this.accounts = repositories.accounts();
     this.batchKeys = batchKeys;
     List<CleanupStep> all = new ArrayList<>(extraSteps);
+    // Claims are keyed by warehouse, outside the partition; they are found through the Catalog
+    // records, so they go before the partition.
+    all.add(WarehouseClaims.accountCleanup());
     all.add(AccountDeletion::clearPartition);
     this.steps = List.copyOf(all);
   }

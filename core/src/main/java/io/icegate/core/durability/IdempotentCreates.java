@@ -153,7 +153,10 @@ public final class IdempotentCreates {
      */
     S prepare(String reservedId, S spec);
 
-    /** Runs inside the publishing transaction, after the create's checks passed. */
+    /**
+     * Runs inside the publishing transaction, after the create's checks passed and its writes;
+     * an exception aborts the transaction and is not recorded.
+     */
     void published(io.icegate.core.store.Transaction tx, io.icegate.core.model.Resource<S> resource);
   }
 
@@ -216,17 +219,10 @@ public final class IdempotentCreates {
       Instant now = clock.instant();
       Instant expires = now.plus(settings.receiptLifetime());
       IdempotencyRecord.Receipt receipt;
+      CreateOutcome<S> outcome;
       try {
         // create() checks everything before its first write, so a rejection leaves tx clean.
-        CreateOutcome<S> outcome =
-            repository.create(tx, lease.reserved(), toPublish, onConflict);
-        if (preparation != null && outcome.disposition() != CreateOutcome.Disposition.EXISTING) {
-          preparation.published(tx, outcome.resource());
-        }
-        int status = outcome.disposition() == CreateOutcome.Disposition.EXISTING ? 200 : 201;
-        receipt = new IdempotencyRecord.Receipt(
-            status, outcome.disposition().name(),
-            repository.codec().toTree(outcome.resource()), null, null, null, now, expires, null);
+        outcome = repository.create(tx, lease.reserved(), toPublish, onConflict);
       } catch (IcegateException e) {
         if (!isRecorded(e.code())) {
           throw e;
@@ -234,7 +230,18 @@ public final class IdempotentCreates {
         receipt = new IdempotencyRecord.Receipt(
             e.httpStatus(), null, null, e.code().name(),
             e.subject().map(ResourceKind::label).orElse(null), e.getMessage(), now, expires, null);
+        lease.record(tx, receipt);
+        return new IdempotencyKeys.Recorded(receipt, false);
       }
+      if (preparation != null && outcome.disposition() != CreateOutcome.Disposition.EXISTING) {
+        // After the create's writes: whatever it throws aborts the transaction and is never
+        // recorded (a receipt of a rejection must not commit beside a published resource).
+        preparation.published(tx, outcome.resource());
+      }
+      int status = outcome.disposition() == CreateOutcome.Disposition.EXISTING ? 200 : 201;
+      receipt = new IdempotencyRecord.Receipt(
+          status, outcome.disposition().name(),
+          repository.codec().toTree(outcome.resource()), null, null, null, now, expires, null);
       lease.record(tx, receipt);
       return new IdempotencyKeys.Recorded(receipt, false);
     }

@@ -193,6 +193,13 @@ public enum ErrorCode {
    */
   MASTER_KEY_MISMATCH(500, "a stored credential cannot be decrypted with the master key this"
       + " server was started with; start it with the key the credentials were written with"),
+  /**
+   * A Catalog's warehouse is equal to, contains or lies inside the warehouse of a Catalog of
+   * another account (each account's storage stays its own: a Catalog may register and purge the
+   * files of any table inside its warehouse). The message names only the requested warehouse,
+   * never the other account or its Catalog. Args: the requested warehouse.
+   */
+  WAREHOUSE_OVERLAP(409, "warehouse %s overlaps a warehouse of another account"),
   /** An unexpected server failure; details are in the server log. */
   INTERNAL(500, "internal error");
 

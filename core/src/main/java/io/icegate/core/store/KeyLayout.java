@@ -335,6 +335,24 @@ public final class KeyLayout {
     return KeySubspace.RECEIPTS.get(Tuple.from(partition));
   }
 
+  /**
+   * The claim of Catalog {@code catalogId} of account {@code accountId} on the warehouse whose
+   * normal form is {@code path} ({@code (scheme, authority, segment...)}).
+   */
+  public static byte[] warehouseClaim(Tuple path, String accountId, String catalogId) {
+    return KeySubspace.WAREHOUSE_CLAIMS.pack(path.addObject(null).add(accountId).add(catalogId));
+  }
+
+  /** Every claim on exactly the warehouse {@code path}, of any account. */
+  public static Subspace warehouseClaimsOn(Tuple path) {
+    return KeySubspace.WAREHOUSE_CLAIMS.get(path.addObject(null));
+  }
+
+  /** Every claim on the warehouse {@code path} or on a path inside it, of any account. */
+  public static Subspace warehouseClaimsUnder(Tuple path) {
+    return KeySubspace.WAREHOUSE_CLAIMS.get(path);
+  }
+
   /** The deletion fence of {@code ref}. */
   public static byte[] fence(ResourceRef ref) {
     return KeySubspace.FENCES.pack(Tuple.from(partitionOf(ref), ref.kind().tag(), ref.id()));

@@ -230,6 +230,24 @@ public enum KeySubspace {
   GENERATED_DELETED(22),
 
   /**
+   * Warehouse claims (the isolation of accounts' warehouses): {@code (scheme, authority,
+   * segment..., null, account id, catalog id) -> empty}, one per Catalog with a warehouse, keyed
+   * by the warehouse's normal form ({@code io.icegate.core.catalog.WarehousePath}). The {@code
+   * null} ends the segments (it sorts before every string), so the claims on one path are the range
+   * under {@code (path..., null)} and the claims on that path or inside it the range under {@code
+   * (path...)}; {@code s3://b/w} and {@code s3://b/wx} differ in a whole segment and never share a
+   * range. A create reads the claims on every ancestor of its warehouse and those on or inside it
+   * in the transaction that writes its own claim, refusing one of another account (so two
+   * concurrent creates conflict). Written by {@link io.icegate.core.catalog.WarehouseClaims} in
+   * the Catalog create's transaction, and at gateway start for Catalogs stored before claims
+   * ({@code WarehouseClaimBackfill}); removed by {@code WarehouseClaims} in the transaction of the
+   * Catalog's delete, of a replacing create (the retired Catalog's) and by account deletion (a
+   * cleanup step: claims are keyed by warehouse, so they are not part of the account's
+   * partitions).
+   */
+  WAREHOUSE_CLAIMS(23),
+
+  /**
    * Scratch space for the store self-check ({@code icegate store-check}), the conformance suite and
    * benchmarks; never read by the product.
    */

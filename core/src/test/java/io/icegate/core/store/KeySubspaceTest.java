@@ -43,6 +43,7 @@ class KeySubspaceTest {
     pinned.put(KeySubspace.SCHEDULES, 20);
     pinned.put(KeySubspace.GENERATED, 21);
     pinned.put(KeySubspace.GENERATED_DELETED, 22);
+    pinned.put(KeySubspace.WAREHOUSE_CLAIMS, 23);
     pinned.put(KeySubspace.SCRATCH, 127);
 
     // a new subspace is pinned here when it is added

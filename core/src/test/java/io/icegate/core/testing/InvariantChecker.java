@@ -258,6 +258,7 @@ public final class InvariantChecker {
 
     checkCredentials(tx, byId, partitions, violations);
     JobInvariants.check(tx, byId, partitions, violations);
+    ClaimInvariants.check(tx, byId, violations);
 
     for (KeyValue kv : all(tx, KeySubspace.FENCES.range())) {
       partitions.add(KeySubspace.FENCES.unpack(kv.key()).getString(0));

@@ -55,6 +55,16 @@ class InvariantCheckerTest {
   }
 
   @Test
+  void findsAWarehouseClaimOfAMissingCatalogOrOfAnotherWarehouse() {
+    com.apple.foundationdb.tuple.Tuple path = com.apple.foundationdb.tuple.Tuple.from("s3", "b");
+    assertThat(afterDamage(tx -> {
+      tx.set(KeyLayout.warehouseClaim(path, account, "gone"), new byte[0]);
+      tx.set(KeyLayout.warehouseClaim(path, account, catalog.id()), new byte[0]);
+    })).anyMatch(v -> v.contains("of missing catalog gone"))
+        .anyMatch(v -> v.contains("of catalog " + catalog.id() + " is not its warehouse"));
+  }
+
+  @Test
   void reportsOverlayKeysItWasGivenNoInvariantsFor() {
     assertThat(afterDamage(tx -> tx.set(KeyLayout.claim(account, namespace.id(), "overlay"),
         "{}".getBytes(StandardCharsets.UTF_8))))

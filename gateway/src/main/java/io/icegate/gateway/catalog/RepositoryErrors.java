@@ -52,7 +52,7 @@ public final class RepositoryErrors {
       case GENERATION_MISMATCH, FENCED, DEPENDENCY_EXISTS, IDEMPOTENCY_IN_PROGRESS,
           NAMESPACE_CLAIMED, RECONCILE_CONFLICT, RECONCILE_IN_PROGRESS, RECONCILE_SUPERSEDED,
           VALIDATION_NOT_PUBLISHED, MASS_RETIREMENT_UNCONFIRMED, PATH_HELD_BY_HELD_OBJECT,
-          LAST_SERVER_ADMIN_TOKEN, INTEGRATION_PAUSED ->
+          LAST_SERVER_ADMIN_TOKEN, INTEGRATION_PAUSED, WAREHOUSE_OVERLAP ->
           // the code stays reachable as the cause (the servlet's Retry-After hint reads it)
           new CommitFailedException(e, "%s", message);
       case INVALID_ARGUMENT, INVALID_PAGE_TOKEN -> new BadRequestException("%s", message);

@@ -1,7 +1,6 @@
 package io.icegate.gateway.catalog;
 
-import java.util.ArrayList;
-import java.util.List;
+import io.icegate.core.catalog.WarehousePath;
 import java.util.Locale;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.BadRequestException;
@@ -16,20 +15,21 @@ import org.apache.iceberg.exceptions.BadRequestException;
  * names stay as typed. Distinct identifiers therefore get distinct locations that never leave the
  * warehouse; the FileIOs here do not URI-decode locations, so an encoded segment stays literal.
  *
- * <p>Containment is decided on normalized locations: {@code file:///p}, {@code file:/p} and
- * {@code /p} are the same, {@code s3a://} is {@code s3://}, empty and {@code .} segments are
- * dropped, and any {@code ..} segment is refused. A location is inside when its scheme and
- * authority equal the warehouse's and the warehouse's segments are a prefix of its own, so {@code
- * file:/w/a} does not cover {@code file:/w/ab}; the warehouse itself is not a valid location.
+ * <p>Containment is decided on normalized locations (core's {@link WarehousePath}, the same form
+ * the warehouse claims between accounts use): {@code file:///p}, {@code file:/p} and {@code /p} are
+ * the same, {@code s3a://} is {@code s3://}, empty and {@code .} segments are dropped, and any
+ * {@code ..} segment is refused. A location is inside when its scheme and authority equal the
+ * warehouse's and the warehouse's segments are a prefix of its own, so {@code file:/w/a} does not
+ * cover {@code file:/w/ab}; the warehouse itself is not a valid location.
  */
 public final class WarehouseLocations {
   private final String warehouse;
-  private final Normalized root;
+  private final WarehousePath root;
 
   /** @param warehouse the Catalog's warehouse, trailing slashes removed; null when it has none */
   WarehouseLocations(String warehouse) {
     this.warehouse = warehouse;
-    this.root = warehouse == null ? null : Normalized.of(warehouse);
+    this.root = warehouse == null ? null : WarehousePath.of(warehouse);
   }
 
   /**
@@ -59,12 +59,12 @@ public final class WarehouseLocations {
    */
   void requireInside(String what, String location) {
     // Keyed on the warehouse, not on its normalized form: a stored warehouse with a '..' segment
-    // (a create does not refuse one yet) has none, and must confine to nothing, not allow
-    // everything.
+    // (a create refuses one, but a Catalog stored before it did may have one) has none, and must
+    // confine to nothing, not allow everything.
     if (warehouse == null || location == null) {
       return;
     }
-    Normalized given = Normalized.of(location);
+    WarehousePath given = WarehousePath.of(location);
     if (given == null || !given.within(root)) {
       throw new BadRequestException(
           "Invalid %s %s: it must lie inside the catalog's warehouse %s", what, location,
@@ -93,57 +93,5 @@ public final class WarehouseLocations {
       }
     }
     return out.toString();
-  }
-
-  /** A location as scheme, authority and path segments; null when it has a {@code ..} segment. */
-  private record Normalized(String scheme, String authority, List<String> segments) {
-
-    static Normalized of(String location) {
-      String scheme;
-      String authority;
-      String path;
-      if (location.startsWith("/")) {
-        scheme = "file";
-        authority = "";
-        path = location;
-      } else {
-        int colon = location.indexOf(':');
-        if (colon <= 0) {
-          return null;
-        }
-        scheme = location.substring(0, colon).toLowerCase(Locale.ROOT);
-        String rest = location.substring(colon + 1);
-        if (rest.startsWith("//")) {
-          int slash = rest.indexOf('/', 2);
-          authority = slash < 0 ? rest.substring(2) : rest.substring(2, slash);
-          path = slash < 0 ? "" : rest.substring(slash);
-        } else {
-          authority = "";
-          path = rest;
-        }
-        if (scheme.equals("s3a") || scheme.equals("s3n")) {
-          scheme = "s3";
-        }
-        if (scheme.equals("file") && authority.equals("localhost")) {
-          authority = "";
-        }
-      }
-      List<String> segments = new ArrayList<>();
-      for (String s : path.split("/")) {
-        if (s.equals("..")) {
-          return null;
-        }
-        if (!s.isEmpty() && !s.equals(".")) {
-          segments.add(s);
-        }
-      }
-      return new Normalized(scheme, authority, segments);
-    }
-
-    boolean within(Normalized root) {
-      return root != null && scheme.equals(root.scheme) && authority.equals(root.authority)
-          && segments.size() > root.segments.size()
-          && segments.subList(0, root.segments.size()).equals(root.segments);
-    }
   }
 }

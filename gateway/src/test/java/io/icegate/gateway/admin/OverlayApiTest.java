@@ -38,8 +38,10 @@ class OverlayApiTest {
     String account = json(gw.send("POST", "/admin/v1/accounts",
         "{\"name\":\"ov" + (accounts++) + "\"}")).get("id").asText();
     String base = "/admin/v1/accounts/" + account;
+    // one warehouse per account: warehouses of different accounts may not overlap
     String catalog = created(gw.send("POST", base + "/catalogs",
-        "{\"name\":\"target\",\"warehouse\":\"file:/tmp/ov\"}")).get("id").asText();
+        "{\"name\":\"target\",\"warehouse\":\"file:/tmp/ov/" + account + "\"}"))
+        .get("id").asText();
     return new World(base, catalog, integration(base, "upstream"));
   }
 

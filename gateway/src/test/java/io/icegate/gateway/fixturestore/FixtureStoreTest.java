@@ -43,8 +43,9 @@ import org.junit.jupiter.api.Test;
  *
  * <ol>
  *   <li><b>Open.</b> The gateway starts on a copy of the fixture's data dir (no bootstrap token
- *       configured: the store holds it) and writes nothing: the dump through the KvStore equals
- *       the file's rows read with plain SQL before anything opened it.
+ *       configured: the store holds it) and writes only the warehouse claims of the stored
+ *       Catalogs (the fixture predates claims): the dump through the KvStore equals the file's
+ *       rows read with plain SQL before anything opened it, plus one claim per Catalog.
  *   <li><b>First use of the tokens.</b> The stored server-admin and account-admin tokens
  *       (records older than issue 31) authenticate, and each gets its "last used" member: one
  *       write per token, adding only {@code lastUsedAt} (issue 31; none again within the hour).
@@ -132,8 +133,11 @@ class FixtureStoreTest {
       assertThat(StoreDump.of(store).differences(pristine))
           .as("the driver reads every stored key").isEmpty();
       try (GatewayFixture gw = GatewayFixture.reopen(dataDir, store)) {
-        assertThat(pristine.differences(StoreDump.of(store))).as("opening the store").isEmpty();
-        assertThat(store.stats().committedWrites()).as("opening the store").isZero();
+        StoreDump opened = StoreDump.of(store);
+        Set<String> claims = claimsOfStoredCatalogs(pristine);
+        assertThat(pristine.changedKeys(opened)).as("opening the store: "
+            + String.join("\n", pristine.differences(opened))).isEqualTo(claims);
+        assertThat(store.stats().mutations()).as("opening the store").isEqualTo(claims.size());
 
         firstUseOfTheTokens(gw, account, expected.at("/tokens/accountAdmin").asText());
         now = moveUpstreams(gw, up, account, ids);
@@ -164,6 +168,33 @@ class FixtureStoreTest {
     StoreDump closed = StoreDump.ofSqliteFile(dataDir.resolve(FixtureStore.STORE_FILE));
     assertThat(now.differences(closed)).as("the file after closing").isEmpty();
     assertThat(closed.schema()).as("the SQLite schema").isEqualTo(pristine.schema());
+  }
+
+  /**
+   * The one write opening the store makes since warehouse claims (the fixture was written before
+   * them): the gateway's start claims the warehouse of every stored Catalog ({@code
+   * WarehouseClaimBackfill}). The keys (hex) of those claims, built from the Catalog records of
+   * {@code pristine}: one per Catalog, under its normalized warehouse, its account and its id.
+   */
+  private static Set<String> claimsOfStoredCatalogs(StoreDump pristine) {
+    io.icegate.core.repo.ResourceCodec<io.icegate.core.model.Catalog> codec =
+        new io.icegate.core.repo.ResourceCodec<>(io.icegate.core.model.Catalog.class);
+    Set<String> claims = new TreeSet<>();
+    for (String key : pristine.keys()) {
+      List<Object> items = Tuple.fromBytes(HEX.parseHex(key)).getItems();
+      if (items.size() != 4 || !items.get(0).equals((long) KeySubspace.RESOURCES.tag())
+          || !items.get(2).equals((long) ResourceKind.CATALOG.tag())) {
+        continue;
+      }
+      String warehouse = codec.read(pristine.value(key)).spec().warehouse();
+      io.icegate.core.catalog.WarehousePath path =
+          io.icegate.core.catalog.WarehousePath.of(warehouse);
+      claims.add(HEX.formatHex(KeyLayout.warehouseClaim(
+          Tuple.from(path.scheme(), path.authority()).addAll(path.segments()),
+          (String) items.get(1), (String) items.get(3))));
+    }
+    assertThat(claims).as("the fixture's Catalogs").isNotEmpty();
+    return claims;
   }
 
   /**

@@ -90,6 +90,11 @@ final class StoreDump {
     return schema;
   }
 
+  /** Every key (hex), in the store's order. */
+  Set<String> keys() {
+    return java.util.Collections.unmodifiableSet(entries.keySet());
+  }
+
   /** The value under {@code key} (hex), or null. */
   byte[] value(String key) {
     return entries.get(key);
