@@ -10,7 +10,7 @@ import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.KeyValue;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.store.KvStoreStats;
+import io.icegate.core.testing.ForwardingKvStore;
 import io.icegate.core.store.ReadTransaction;
 import io.icegate.core.store.Transaction;
 import io.icegate.core.store.engine.EngineKvStore;
@@ -206,33 +206,17 @@ public abstract class WarehouseClaimRaces {
    * Runs an armed action once, inside the transaction, when it is about to write a warehouse
    * claim (its reads are done): the other create commits in that gap.
    */
-  private static final class PausingStore implements KvStore {
-    final KvStore store;
+  private static final class PausingStore extends ForwardingKvStore {
     final AtomicReference<Runnable> pause = new AtomicReference<>();
     final AtomicInteger claimWrites = new AtomicInteger();
 
     PausingStore(KvStore store) {
-      this.store = store;
+      super(store);
     }
 
     @Override
     public <T> T run(Idempotence idempotence, TransactionBody<T> body) {
-      return store.run(idempotence, tx -> body.apply(new Pausing(tx)));
-    }
-
-    @Override
-    public <T> T read(ReadBody<T> body) {
-      return store.read(body);
-    }
-
-    @Override
-    public KvStoreStats stats() {
-      return store.stats();
-    }
-
-    @Override
-    public void close() {
-      store.close();
+      return super.run(idempotence, tx -> body.apply(new Pausing(tx)));
     }
 
     private final class Pausing implements Transaction {

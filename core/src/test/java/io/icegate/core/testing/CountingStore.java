@@ -2,7 +2,6 @@ package io.icegate.core.testing;
 
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.store.KvStoreStats;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -12,15 +11,14 @@ import java.util.function.Predicate;
  * transactions ({@link #read}) and read-write ones ({@link #run}) apart. A conflict retry inside
  * the underlying store is not counted again: a count is of transactions asked for.
  */
-public final class CountingStore implements KvStore {
-  private final KvStore store;
+public final class CountingStore extends ForwardingKvStore {
   private final Predicate<Thread> counted;
   private final AtomicInteger reads = new AtomicInteger();
   private final AtomicInteger writes = new AtomicInteger();
 
   /** @param counted which calling threads' transactions are counted */
   public CountingStore(KvStore store, Predicate<Thread> counted) {
-    this.store = store;
+    super(store);
     this.counted = counted;
   }
 
@@ -45,7 +43,7 @@ public final class CountingStore implements KvStore {
     if (counted.test(Thread.currentThread())) {
       writes.incrementAndGet();
     }
-    return store.run(idempotence, body);
+    return super.run(idempotence, body);
   }
 
   @Override
@@ -53,16 +51,6 @@ public final class CountingStore implements KvStore {
     if (counted.test(Thread.currentThread())) {
       reads.incrementAndGet();
     }
-    return store.read(body);
-  }
-
-  @Override
-  public KvStoreStats stats() {
-    return store.stats();
-  }
-
-  @Override
-  public void close() {
-    store.close();
+    return super.read(body);
   }
 }

@@ -2,7 +2,6 @@ package io.icegate.core.testing;
 
 import io.icegate.core.store.Idempotence;
 import io.icegate.core.store.KvStore;
-import io.icegate.core.store.KvStoreStats;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -13,15 +12,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * deterministically on every driver. One action at a time; it runs once, disarmed before it runs
  * (its own transactions pass straight through).
  */
-public final class HookedStore implements KvStore {
-  private final KvStore store;
+public final class HookedStore extends ForwardingKvStore {
   private final AtomicReference<Runnable> action = new AtomicReference<>();
   private final AtomicInteger skip = new AtomicInteger();
   private final AtomicInteger fired = new AtomicInteger();
   private final AtomicInteger openWrites = new AtomicInteger();
 
   public HookedStore(KvStore store) {
-    this.store = store;
+    super(store);
   }
 
   /**
@@ -53,24 +51,9 @@ public final class HookedStore implements KvStore {
     }
     openWrites.incrementAndGet();
     try {
-      return store.run(idempotence, body);
+      return super.run(idempotence, body);
     } finally {
       openWrites.decrementAndGet();
     }
-  }
-
-  @Override
-  public <T> T read(ReadBody<T> body) {
-    return store.read(body);
-  }
-
-  @Override
-  public KvStoreStats stats() {
-    return store.stats();
-  }
-
-  @Override
-  public void close() {
-    store.close();
   }
 }
