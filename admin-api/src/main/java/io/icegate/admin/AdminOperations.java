@@ -152,8 +152,10 @@ public final class AdminOperations {
         CatalogOverlay spec = new CatalogOverlay(
             AdminJson.require(body.displayName(), "displayName"),
             AdminJson.require(body.integrationId(), "integrationId"),
-            AdminJson.require(body.catalogId(), "catalogId"), body.includeNamespaces(),
-            body.excludeNamespaces(), body.refreshInterval(), body.retention(),
+            AdminJson.require(body.catalogId(), "catalogId"),
+            namespaces(call, "includeNamespaces", body.includeNamespaces()),
+            namespaces(call, "excludeNamespaces", body.excludeNamespaces()),
+            body.refreshInterval(), body.retention(),
             Boolean.TRUE.equals(paused(call, body.paused())));
         yield created(overlays.create(account, spec, createRequest(call)));
       }
@@ -167,7 +169,8 @@ public final class AdminOperations {
         com.fasterxml.jackson.databind.JsonNode named = AdminJson.tree(call.body());
         yield resource(200, overlays.update(account, id, expected, new OverlayPatch(
             body.displayName(), body.integrationId(), body.catalogId(),
-            body.includeNamespaces(), body.excludeNamespaces(),
+            namespaces(call, "includeNamespaces", body.includeNamespaces()),
+            namespaces(call, "excludeNamespaces", body.excludeNamespaces()),
             named.has("refreshInterval") ? Optional.ofNullable(body.refreshInterval()) : null,
             named.has("retention") ? Optional.ofNullable(body.retention()) : null,
             paused(call, body.paused()))));
@@ -194,6 +197,21 @@ public final class AdminOperations {
           + "the pause as it is), got null");
     }
     return paused;
+  }
+
+  /**
+   * An Overlay's {@code includeNamespaces} or {@code excludeNamespaces}: absent keeps the list
+   * (empty on create), JSON null is refused alike on create and PATCH. Read as "absent", a PATCH
+   * meaning "clear the list" answered 200 and changed nothing; read as an empty list, a null
+   * include selects the whole upstream tree, which a templated null should never do silently.
+   */
+  private static List<List<String>> namespaces(AdminCall call, String member,
+      List<List<String>> paths) {
+    if (paths == null && AdminJson.tree(call.body()).path(member).isNull()) {
+      throw IcegateException.invalidArgument(member + " must be a list of namespace paths, got "
+          + "null (leave the member out to keep it, or send [] for an empty list)");
+    }
+    return paths;
   }
 
   private static boolean cascade(AdminCall call) {

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Request rules found wrong by fresh-user tryouts, over real HTTP: page sizes beyond any number
  * type, creates into a deleted account, {@code If-Match} lists, and a duplicate member inside a
- * map.
+ * map; an Overlay's namespace lists given as JSON null.
  */
 class AdminRequestRulesTest {
   private static AdminServer server;
@@ -258,5 +258,40 @@ class AdminRequestRulesTest {
         "ROUTE_NOT_FOUND");
     assertThat(problem.get("detail").asText()).contains("DELETE /admin/v1/acounts/x")
         .doesNotContain("the path");
+  }
+
+  /**
+   * {@code includeNamespaces} or {@code excludeNamespaces} as JSON null: 400 naming the member on
+   * create (it read as [], so a null include selected the whole upstream tree) and on PATCH (it
+   * read as absent: 200 and nothing cleared); nothing is written either way.
+   */
+  @Test
+  void aNullNamespaceListIs400OnCreateAndPatchAndWritesNothing() {
+    String integration = json(server.send("POST", base + "/integrations",
+        "{\"displayName\":\"nulls\",\"type\":\"ICEBERG_REST\",\"uri\":\"https://n.example.com\","
+            + "\"authentication\":{\"type\":\"bearer\",\"token\":\"t\"}}")).get("id").asText();
+    String catalog = createCatalog("null-lists").id();
+    String head = "{\"integrationId\":\"" + integration + "\",\"catalogId\":\"" + catalog + "\",";
+    for (String member : new String[] {"includeNamespaces", "excludeNamespaces"}) {
+      JsonNode refused = assertProblem(server.send("POST", base + "/overlays",
+          head + "\"displayName\":\"null-" + member + "\",\"" + member + "\":null}"), 400,
+          "INVALID_ARGUMENT");
+      assertThat(refused.get("detail").asText()).contains(member, "null");
+    }
+    assertThat(server.send("GET", base + "/overlays", null).body()).doesNotContain("null-");
+    HttpResponse<String> created = server.send("POST", base + "/overlays", head
+        + "\"displayName\":\"lists\",\"includeNamespaces\":[[\"a\"]],"
+        + "\"excludeNamespaces\":[[\"a\",\"b\"]]}");
+    String path = base + "/overlays/" + json(created).get("id").asText();
+    String etag = created.headers().firstValue("ETag").orElseThrow();
+    for (String member : new String[] {"includeNamespaces", "excludeNamespaces"}) {
+      JsonNode refused = assertProblem(server.send("PATCH", path, "{\"" + member + "\":null}",
+          "If-Match", etag), 400, "INVALID_ARGUMENT");
+      assertThat(refused.get("detail").asText()).contains(member, "null");
+    }
+    HttpResponse<String> after = server.send("GET", path, null);
+    assertThat(after.headers().firstValue("ETag")).contains(etag);
+    assertThat(json(after).get("includeNamespaces").toString()).isEqualTo("[[\"a\"]]");
+    assertThat(json(after).get("excludeNamespaces").toString()).isEqualTo("[[\"a\",\"b\"]]");
   }
 }

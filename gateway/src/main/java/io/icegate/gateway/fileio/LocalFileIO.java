@@ -5,7 +5,9 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -14,6 +16,7 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.BulkDeletionFailureException;
 import org.apache.iceberg.io.FileInfo;
@@ -175,6 +178,16 @@ public final class LocalFileIO implements FileIO, SupportsPrefixOperations {
         return new CountingOutputStream(Files.newOutputStream(path, all.withWrite()));
       } catch (FileAlreadyExistsException e) {
         throw new AlreadyExistsException(e, "file already exists: %s", location);
+      } catch (FileSystemException e) {
+        if (nameTooLong(path)) {
+          // a client's table or namespace name within the catalog's 255 characters can still be
+          // more than the 255 bytes a local file system stores per name (200 x 'ü' is 400
+          // bytes): the client's input, which answered 500 "internal error" (tryout)
+          throw new BadRequestException(e, "a name in this table's location is longer than the "
+              + "%d bytes (UTF-8) a local file system stores: choose a shorter name",
+              MAX_NAME_BYTES);
+        }
+        throw new UncheckedIOException(e);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
@@ -184,6 +197,18 @@ public final class LocalFileIO implements FileIO, SupportsPrefixOperations {
     public InputFile toInputFile() {
       return new LocalInputFile(location, path);
     }
+  }
+
+  /** The longest name, in bytes, that ext4 and XFS store (their ENAMETOOLONG limit). */
+  private static final int MAX_NAME_BYTES = 255;
+
+  private static boolean nameTooLong(Path path) {
+    for (Path name : path) {
+      if (name.toString().getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private record OpenOptions(StandardOpenOption[] options) {

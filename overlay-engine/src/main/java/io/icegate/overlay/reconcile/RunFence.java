@@ -73,10 +73,13 @@ record RunFence(Repositories repositories, ReconcileRuns runs, Resource<Integrat
         throw superseded(ref.kind().label() + " " + ref.id() + " is being deleted");
       }
     }
+    // A finished deletion has cleared its fence: the record is gone, which says "deleted"
     Optional<Resource<Integration>> nowIntegration =
         repositories.integrations(account).get(tx, integration.id());
-    if (nowIntegration.isEmpty()
-        || nowIntegration.get().configurationGeneration() != integration.configurationGeneration()
+    if (nowIntegration.isEmpty()) {
+      throw superseded("integration " + integration.id() + " was deleted");
+    }
+    if (nowIntegration.get().configurationGeneration() != integration.configurationGeneration()
         || nowIntegration.get().spec().credentialGeneration()
             != integration.spec().credentialGeneration()) {
       throw superseded("integration " + integration.id() + " changed its configuration or "
@@ -84,8 +87,10 @@ record RunFence(Repositories repositories, ReconcileRuns runs, Resource<Integrat
     }
     Optional<Resource<CatalogOverlay>> nowOverlay =
         repositories.overlays(account).get(tx, overlay.id());
-    if (nowOverlay.isEmpty()
-        || nowOverlay.get().configurationGeneration() != overlay.configurationGeneration()) {
+    if (nowOverlay.isEmpty()) {
+      throw superseded("overlay " + overlay.id() + " was deleted");
+    }
+    if (nowOverlay.get().configurationGeneration() != overlay.configurationGeneration()) {
       throw superseded("overlay " + overlay.id() + " changed its configuration");
     }
   }

@@ -210,17 +210,20 @@ class ReconcileTest extends ReconcileWorld {
 
   @Test
   void aStaleRunFailsWithoutPublishingAfterOverlayDeletion() {
-    assertFenced(ctx -> h.overlays.delete(h.account, ctx.overlay, ExpectedGeneration.any()));
+    assertFenced(ctx -> h.overlays.delete(h.account, ctx.overlay, ExpectedGeneration.any()),
+        "was deleted");
   }
 
   @Test
   void aStaleRunFailsWithoutPublishingAfterAccountDeletion() {
-    assertFenced(ctx -> h.accountDeletion.delete(h.account, ExpectedGeneration.any()));
+    assertFenced(ctx -> h.accountDeletion.delete(h.account, ExpectedGeneration.any()),
+        "deleted");
   }
 
   @Test
   void aStaleRunFailsWithoutPublishingAfterIntegrationCascade() {
-    assertFenced(ctx -> h.cascade.delete(h.account, ctx.integration, ExpectedGeneration.any()));
+    assertFenced(ctx -> h.cascade.delete(h.account, ctx.integration, ExpectedGeneration.any()),
+        "was deleted");
   }
 
   @Test
@@ -334,8 +337,16 @@ class ReconcileTest extends ReconcileWorld {
         .contains("include path SALES selects no upstream namespace");
   }
 
-  /** What a hook between discovery and publication changes; the stale run then publishes nothing. */
   private void assertFenced(Consumer<Ctx> change) {
+    assertFenced(change, "");
+  }
+
+  /**
+   * What a hook between discovery and publication changes; the stale run then publishes nothing
+   * and its message contains {@code says} (a finished deletion says so, not that a configuration
+   * changed: the tryout's reconcile during an Integration cascade was told the latter).
+   */
+  private void assertFenced(Consumer<Ctx> change, String says) {
     Ctx ctx = new Ctx();
     ctx.integration = h.integration("a", upstreamA);
     ctx.catalog = h.catalog("analytics");
@@ -350,7 +361,10 @@ class ReconcileTest extends ReconcileWorld {
     });
     assertThatThrownBy(() -> stale.reconcile(h.account, ctx.overlay))
         .isInstanceOfSatisfying(IcegateException.class,
-            e -> assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_SUPERSEDED));
+            e -> {
+              assertThat(e.code()).isEqualTo(ErrorCode.RECONCILE_SUPERSEDED);
+              assertThat(e.getMessage()).contains(says);
+            });
     assertThat(h.content()).isEqualTo(ctx.afterNewer);
     assertThat(h.relations(ctx.catalog)).isEmpty();
   }

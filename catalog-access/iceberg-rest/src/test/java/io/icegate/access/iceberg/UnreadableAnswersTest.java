@@ -36,6 +36,7 @@ class UnreadableAnswersTest {
   private int port;
   private volatile String answer = "<html><body>Sign in</body></html>";
   private volatile String contentType = "text/html";
+  private volatile int status = 200;
 
   @BeforeEach
   void start() throws Exception {
@@ -43,7 +44,7 @@ class UnreadableAnswersTest {
     page.createContext("/", exchange -> {
       byte[] body = answer.getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().add("Content-Type", contentType);
-      exchange.sendResponseHeaders(200, body.length);
+      exchange.sendResponseHeaders(status, body.length);
       exchange.getResponseBody().write(body);
       exchange.close();
     });
@@ -115,10 +116,46 @@ class UnreadableAnswersTest {
         });
   }
 
+  /**
+   * Tryout: a warehouse the upstream does not serve (icegate and Polaris answer its config
+   * request 404) and a uri ending in /v1 (404 for v1/v1/config) read "the upstream catalog is
+   * unavailable; retry" (a bare RESTException, CONNECTION_FAILED), and the scheduler backed off as
+   * for an outage. It is the Integration's configuration, named as such.
+   */
+  @Test
+  void aConfigRequestAnswered404IsTheIntegrationsConfigurationNotAnOutage() {
+    status = 404;
+    contentType = "application/json";
+    answer = "{\"error\":{\"message\":\"Warehouse (catalog) does not exist: nope\","
+        + "\"type\":\"NotFoundException\",\"code\":404}}";
+    assertThatThrownBy(() -> validate(CatalogAuthentication.none(),
+        ResolvedCatalogCredentials.none(), Map.of("warehouse", "nope")))
+        .isInstanceOfSatisfying(CatalogAccessException.class, e -> {
+          assertThat(e.code()).isEqualTo(Code.INVALID_CONFIGURATION);
+          assertThat(e.retryable()).isFalse();
+          assertThat(e.getMessage())
+              .contains("the catalog's config endpoint at 127.0.0.1:" + port
+                  + " answered HTTP 404")
+              .contains("uri", "warehouse nope");
+        });
+    // another status keeps iceberg-core's meaning (a 400 is the upstream refusing the request)
+    status = 400;
+    answer = "{\"error\":{\"message\":\"bad\",\"type\":\"BadRequestException\",\"code\":400}}";
+    assertThatThrownBy(() -> validate(CatalogAuthentication.none(),
+        ResolvedCatalogCredentials.none(), Map.of("warehouse", "nope")))
+        .isInstanceOfSatisfying(CatalogAccessException.class,
+            e -> assertThat(e.code()).isEqualTo(Code.UPSTREAM_PROTOCOL_ERROR));
+  }
+
   private void validate(CatalogAuthentication authentication,
       ResolvedCatalogCredentials credentials) {
+    validate(authentication, credentials, Map.of());
+  }
+
+  private void validate(CatalogAuthentication authentication,
+      ResolvedCatalogCredentials credentials, Map<String, String> properties) {
     CatalogConnectionConfig config = new CatalogConnectionConfig(CatalogProtocol.ICEBERG_REST,
-        URI.create("http://127.0.0.1:" + port + "/catalog"), Map.of(), authentication);
+        URI.create("http://127.0.0.1:" + port + "/catalog"), properties, authentication);
     try (CatalogClient client = CatalogClientFactory.load().open(config, credentials,
         OutboundAddressPolicy.defaults())) {
       client.validate();

@@ -30,7 +30,8 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * also goes through the page guard, and then the same method runs on the delegate with the same
  * arguments (so the delegate's own overrides of default methods still apply). A request that
  * reaches no server becomes a {@code CONNECTION_FAILED} naming the endpoint's host and port; so does
- * a token request answered with a 5xx, with its status ({@link TokenEndpointErrors}). A success
+ * a token request answered with a 5xx, with its status ({@link TokenEndpointErrors}). A config
+ * request answered 404 is the Integration's configuration ({@link ConfigEndpointErrors}). A success
  * whose body is not the protocol's (an HTML page at the configured address) is an {@code
  * UPSTREAM_PROTOCOL_ERROR} naming the endpoint, not a retryable connection failure.
  *
@@ -125,6 +126,13 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
       Consumer<ErrorResponse> handler = (Consumer<ErrorResponse>) errorHandler;
       args = args.clone();
       args[args.length - 1] = new TokenEndpointErrors(handler, target);
+    } else if (configRequest(method, args)) {
+      @SuppressWarnings("unchecked")
+      Consumer<ErrorResponse> handler = (Consumer<ErrorResponse>) args[args.length - 1];
+      @SuppressWarnings("unchecked")
+      String warehouse = ((Map<String, String>) args[1]).get("warehouse");
+      args = args.clone();
+      args[args.length - 1] = new ConfigEndpointErrors(handler, target, warehouse);
     }
     try {
       return config.filter(method.invoke(delegate, args));
@@ -149,6 +157,14 @@ public final class PolicyEnforcingRestClient implements InvocationHandler {
       }
       throw e.getCause(); // the delegate's own exception, unchanged
     }
+  }
+
+  /** Whether this is iceberg-core's config request ({@code GET v1/config} with its parameters). */
+  private static boolean configRequest(Method method, Object[] args) {
+    Class<?>[] parameters = method.getParameterTypes();
+    return method.getName().equals("get") && parameters.length > 1 && parameters[1] == Map.class
+        && "v1/config".equals(args[0]) && args[1] != null
+        && args[args.length - 1] instanceof Consumer<?>;
   }
 
   /**
