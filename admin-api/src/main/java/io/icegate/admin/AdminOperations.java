@@ -4,6 +4,7 @@ import io.icegate.admin.model.AdminRequests;
 import io.icegate.core.account.AccountService;
 import io.icegate.core.catalog.CatalogService;
 import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.durability.FencedView;
 import io.icegate.core.durability.IdempotentResult;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
@@ -106,8 +107,9 @@ public final class AdminOperations {
         yield new AdminReply(204, null, null, Map.of());
       }
       case CREATE_INTEGRATION -> createIntegration(call, account);
-      case LIST_INTEGRATIONS -> page(integrations.list(existing(account), pageRequest(call)));
-      case GET_INTEGRATION -> resource(200, integrations.get(account, call.var("integration")));
+      case LIST_INTEGRATIONS ->
+          fencedPage(integrations.listViews(existing(account), pageRequest(call)));
+      case GET_INTEGRATION -> fenced(integrations.view(account, call.var("integration")));
       case PATCH_INTEGRATION -> {
         String id = call.var("integration");
         ExpectedGeneration expected = requiredIfMatch(call, id);
@@ -159,8 +161,8 @@ public final class AdminOperations {
             Boolean.TRUE.equals(paused(call, body.paused())));
         yield created(overlays.create(account, spec, createRequest(call)));
       }
-      case LIST_OVERLAYS -> page(overlays.list(existing(account), pageRequest(call)));
-      case GET_OVERLAY -> resource(200, overlays.get(account, call.var("overlay")));
+      case LIST_OVERLAYS -> fencedPage(overlays.listViews(existing(account), pageRequest(call)));
+      case GET_OVERLAY -> fenced(overlays.view(account, call.var("overlay")));
       case PATCH_OVERLAY -> {
         String id = call.var("overlay");
         ExpectedGeneration expected = requiredIfMatch(call, id);
@@ -413,6 +415,23 @@ public final class AdminOperations {
 
   private static AdminReply resource(int status, Resource<?> resource) {
     return AdminReply.json(status, AdminViews.of(resource)).withHeader("ETag", resource.etag());
+  }
+
+  /** An Overlay or Integration with its deletion state (AdminViews#of(FencedView)). */
+  private static AdminReply fenced(FencedView<?> view) {
+    return AdminReply.json(200, AdminViews.of(view))
+        .withHeader("ETag", view.resource().etag());
+  }
+
+  private static AdminReply fencedPage(Page<? extends FencedView<?>> page) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("items", page.items().stream().map(v -> {
+      Map<String, Object> view = AdminViews.of(v);
+      view.put("etag", v.resource().etag());
+      return view;
+    }).toList());
+    out.put("nextPageToken", page.nextPageToken());
+    return AdminReply.json(200, out);
   }
 
   private static AdminReply page(Page<? extends Resource<?>> page) {

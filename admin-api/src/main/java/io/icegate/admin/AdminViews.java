@@ -1,5 +1,6 @@
 package io.icegate.admin;
 
+import io.icegate.core.durability.FencedView;
 import io.icegate.core.model.Account;
 import io.icegate.core.model.Catalog;
 import io.icegate.core.model.CatalogOverlay;
@@ -18,6 +19,21 @@ import java.util.Map;
  */
 final class AdminViews {
   private AdminViews() {}
+
+  /**
+   * An Overlay's or Integration's view with {@code deleting} (whether a deletion fence is set: a
+   * delete, replace or cascade started and did not finish; repeating the DELETE finishes it) and,
+   * while it is, {@code deletionFence} with when the fence was installed.
+   */
+  static Map<String, Object> of(FencedView<?> view) {
+    Map<String, Object> out = of(view.resource());
+    out.put("deleting", view.deleting());
+    if (view.deleting()) {
+      out.put("deletionFence",
+          Map.of("installedAt", view.deletionFence().installedAt().toString()));
+    }
+    return out;
+  }
 
   static Map<String, Object> of(Resource<?> resource) {
     Map<String, Object> out = new LinkedHashMap<>();

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * A named admin resource type: its collection under the account, the member holding its display
- * name, and the columns of its table.
+ * name, and the columns of its table. Overlays and Integrations end with {@code DELETING}: true for
+ * one whose delete or cascade stopped half-way (a deletion fence is set; repeat the delete).
  */
 public enum ResourceKind {
   ACCOUNT("account", "accounts", "name",
@@ -18,14 +19,15 @@ public enum ResourceKind {
           Column.of("TYPE", "/type"), Column.of("URI", "/uri"),
           Column.of("AUTH", "/authentication/type"),
           Column.of("CREDENTIALS", "/credentialsConfigured"),
-          Column.of("GENERATION", "/generation"))),
+          Column.of("GENERATION", "/generation"), Column.of("DELETING", "/deleting"))),
   OVERLAY("overlay", "overlays", "displayName",
       List.of(Column.of("ID", "/id"), Column.of("NAME", "/displayName"),
           Column.of("INTEGRATION", "/integrationId"), Column.of("CATALOG", "/catalogId"),
           Column.paths("INCLUDE", "/includeNamespaces"),
           Column.paths("EXCLUDE", "/excludeNamespaces"),
           new Column("REFRESH", "/refreshInterval", Rendering.REFRESH_INTERVAL),
-          Column.of("PAUSED", "/paused"), Column.of("GENERATION", "/generation"))),
+          Column.of("PAUSED", "/paused"), Column.of("GENERATION", "/generation"),
+          Column.of("DELETING", "/deleting"))),
   TOKEN("token", "tokens", "name",
       List.of(Column.of("ID", "/id"), Column.of("NAME", "/name"), Column.of("ROLE", "/role"),
           Column.of("SERVER-ADMIN", "/serverAdmin"), Column.of("CREATED", "/createdAt"),

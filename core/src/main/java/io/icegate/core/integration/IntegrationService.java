@@ -6,6 +6,7 @@ import io.icegate.core.credential.CredentialStore;
 import io.icegate.core.credential.CredentialedWrites;
 import io.icegate.core.credential.SecretValues;
 import io.icegate.core.durability.CreateRequest;
+import io.icegate.core.durability.FencedView;
 import io.icegate.core.durability.IdempotentResult;
 import io.icegate.core.error.ErrorCode;
 import io.icegate.core.error.IcegateException;
@@ -91,6 +92,26 @@ public final class IntegrationService {
   public Page<Resource<Integration>> list(String accountId, PageRequest page) {
     return repositories.integrations(accountId).list(Listing.of(NameScope.ACCOUNT_WIDE), page,
         ReadConsistency.EVENTUAL_ALLOWED);
+  }
+
+  /**
+   * Integration {@code id} with its deletion fence, read in one transaction (an admin's view: a
+   * fence on an existing Integration is a cascade that has not finished).
+   *
+   * @throws IcegateException NOT_FOUND
+   */
+  public FencedView<Integration> view(String accountId, String id) {
+    ResourceRepository<Integration> integrations = repositories.integrations(accountId);
+    return repositories.store().read(
+        tx -> FencedView.of(tx, repositories.fences(), integrations.require(tx, id)));
+  }
+
+  /** {@link #list} with each Integration's deletion fence, read in the page's transaction. */
+  public Page<FencedView<Integration>> listViews(String accountId, PageRequest page) {
+    ResourceRepository<Integration> integrations = repositories.integrations(accountId);
+    return repositories.store().read(tx -> FencedView.of(tx, repositories.fences(),
+        integrations.list(tx, Listing.of(NameScope.ACCOUNT_WIDE), page,
+            ReadConsistency.EVENTUAL_ALLOWED)));
   }
 
   /**

@@ -5,6 +5,7 @@ import io.icegate.core.durability.CleanupStep;
 import io.icegate.core.durability.CreateRequest;
 import io.icegate.core.durability.DeletionFences;
 import io.icegate.core.durability.Fence;
+import io.icegate.core.durability.FencedView;
 import io.icegate.core.durability.IdempotentCreates;
 import io.icegate.core.durability.IdempotentResult;
 import io.icegate.core.durability.RequestFingerprint;
@@ -114,6 +115,24 @@ public final class OverlayService {
   public Page<Resource<CatalogOverlay>> list(String accountId, PageRequest page) {
     return repositories.overlays(accountId).list(Listing.of(NameScope.ACCOUNT_WIDE), page,
         ReadConsistency.EVENTUAL_ALLOWED);
+  }
+
+  /**
+   * Overlay {@code id} with its deletion fence, read in one transaction (an admin's view: a fence
+   * on an existing Overlay is a delete, replace or cascade that has not finished).
+   *
+   * @throws IcegateException NOT_FOUND
+   */
+  public FencedView<CatalogOverlay> view(String accountId, String id) {
+    ResourceRepository<CatalogOverlay> overlays = repositories.overlays(accountId);
+    return store.read(tx -> FencedView.of(tx, fences, overlays.require(tx, id)));
+  }
+
+  /** {@link #list} with each Overlay's deletion fence, read in the page's transaction. */
+  public Page<FencedView<CatalogOverlay>> listViews(String accountId, PageRequest page) {
+    ResourceRepository<CatalogOverlay> overlays = repositories.overlays(accountId);
+    return store.read(tx -> FencedView.of(tx, fences, overlays.list(tx,
+        Listing.of(NameScope.ACCOUNT_WIDE), page, ReadConsistency.EVENTUAL_ALLOWED)));
   }
 
   /**
