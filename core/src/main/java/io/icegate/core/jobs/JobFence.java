@@ -96,8 +96,12 @@ public final class JobFence {
     }
     Optional<Resource<Integration>> integration =
         repositories.integrations(account).get(tx, held.integrationId());
-    if (integration.isEmpty()
-        || integration.get().configurationGeneration()
+    // A finished deletion has cleared its fence: the record is gone, which says "deleted"
+    // (as RunFence says it; a tryout was told a deleted Integration changed its configuration)
+    if (integration.isEmpty()) {
+      return Optional.of("integration " + held.integrationId() + " was deleted");
+    }
+    if (integration.get().configurationGeneration()
             != held.integrationConfigurationGeneration()
         || integration.get().spec().credentialGeneration() != held.credentialGeneration()) {
       return Optional.of("integration " + held.integrationId()
@@ -106,8 +110,10 @@ public final class JobFence {
     for (UpstreamJob.Participant p : held.participants()) {
       Optional<Resource<CatalogOverlay>> overlay =
           repositories.overlays(account).get(tx, p.overlayId());
-      if (overlay.isEmpty()
-          || overlay.get().configurationGeneration() != p.configurationGeneration()) {
+      if (overlay.isEmpty()) {
+        return Optional.of("overlay " + p.overlayId() + " was deleted");
+      }
+      if (overlay.get().configurationGeneration() != p.configurationGeneration()) {
         return Optional.of("overlay " + p.overlayId() + " changed its configuration");
       }
     }

@@ -15,12 +15,62 @@ import java.util.List;
  *     null}
  * @param nextAttemptAtMillis no round is planned before this (exponential backoff after failures)
  * @param lastError why the last failed round failed, or {@code null} after a success
+ * @param failedConfigurationGeneration the Integration's configuration generation the last failed
+ *     round was planned at, or {@code null} (after a success, and in states stored before it was
+ *     recorded: their backoff holds whatever changed, as it always did)
+ * @param failedCredentialGeneration likewise, its credential generation
  */
 public record SchedulerState(int attempts, long lastAttemptAtMillis, Long lastSuccessAtMillis,
-    long nextAttemptAtMillis, Problem lastError) {
+    long nextAttemptAtMillis, Problem lastError,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long failedConfigurationGeneration,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Long failedCredentialGeneration) {
 
   /** The state before any round. */
   static final SchedulerState NONE = new SchedulerState(0, 0, null, 0, null);
+
+  /** A state that records no generations (a success, or none yet). */
+  public SchedulerState(int attempts, long lastAttemptAtMillis, Long lastSuccessAtMillis,
+      long nextAttemptAtMillis, Problem lastError) {
+    this(attempts, lastAttemptAtMillis, lastSuccessAtMillis, nextAttemptAtMillis, lastError,
+        null, null);
+  }
+
+  /**
+   * Whether the last failure was recorded for other generations than {@code configuration} and
+   * {@code credential} (the Integration's now): a PATCH of its uri or properties, or a rotation
+   * of its credentials, came after the failing round was planned, so its backoff, which waited
+   * for the upstream as configured then, no longer applies (a tryout fixed the uri of an
+   * Integration backing off and waited out 15 minutes). False when no generations are recorded.
+   */
+  public boolean failedForOtherGenerations(long configuration, long credential) {
+    return attempts > 0 && failedConfigurationGeneration != null
+        && failedCredentialGeneration != null
+        && (failedConfigurationGeneration != configuration
+            || failedCredentialGeneration != credential);
+  }
+
+  /**
+   * This state as the planner and the schedule views judge it for an Integration now at {@code
+   * configuration} and {@code credential}: a backoff recorded for other generations is over
+   * (due since the failure); the attempts and last error stay until a round ends, so the
+   * failure is still shown, and a further failure counts from one again ({@link UpstreamJobs#end}).
+   */
+  public SchedulerState forGenerations(long configuration, long credential) {
+    if (!failedForOtherGenerations(configuration, credential)
+        || nextAttemptAtMillis <= lastAttemptAtMillis) {
+      return this;
+    }
+    return new SchedulerState(attempts, lastAttemptAtMillis, lastSuccessAtMillis,
+        lastAttemptAtMillis, lastError, failedConfigurationGeneration,
+        failedCredentialGeneration);
+  }
+
+  /** This state with its backoff over at {@code atMillis} (attempts and last error kept). */
+  SchedulerState backoffEndedAt(long atMillis) {
+    return new SchedulerState(attempts, lastAttemptAtMillis, lastSuccessAtMillis,
+        Math.min(nextAttemptAtMillis, atMillis), lastError, failedConfigurationGeneration,
+        failedCredentialGeneration);
+  }
 
   /**
    * A failure as the scheduler keeps it: the catalogue code, its secret-free message and any

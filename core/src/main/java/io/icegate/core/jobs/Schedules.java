@@ -31,6 +31,10 @@ import java.util.Optional;
  * of the last round that published it, its backoff and last error those of its own failures,
  * plus its Integration's backoff and error when the upstream itself failed (which concerns every
  * Overlay of the Integration). Another Overlay's failure never shows on it.
+ *
+ * <p>The scheduler state is read as the planner reads it ({@link SchedulerState#forGenerations}):
+ * a backoff recorded before a change of the Integration's configuration or credentials is over,
+ * so {@code nextRunAt} says now (the failure and its attempts still show until a round ends).
  */
 public final class Schedules {
   private final Repositories repositories;
@@ -104,7 +108,7 @@ public final class Schedules {
       long now = clock.millis();
       Forecast forecast = forecast(tx, integration, now);
       EffectivePlan plan = forecast.plan();
-      Optional<SchedulerState> state = StoredJobs.state(tx, accountId, integrationId);
+      Optional<SchedulerState> state = StoredJobs.state(tx, integration);
       Map<String, Long> retries = new LinkedHashMap<>();
       for (RoundEligibility.Waiting waiting : forecast.waiting()) {
         retries.put(waiting.overlay().id(), notBefore(now, retryAt(state, waiting.retryAtMillis())));
@@ -156,7 +160,7 @@ public final class Schedules {
               overlays++;
             }
           }
-          Optional<SchedulerState> state = StoredJobs.state(tx, accountId, integration.id());
+          Optional<SchedulerState> state = StoredJobs.state(tx, integration);
           if (state.isPresent() && state.get().attempts() > 0
               && state.get().nextAttemptAtMillis() > now) {
             integrations++;
@@ -219,8 +223,7 @@ public final class Schedules {
         .filter(w -> EffectivePlan.hasDemand(w.overlay()))
         .sorted(Comparator.comparing((RoundEligibility.Waiting w) -> w.overlay().id()))
         .toList();
-    Optional<SchedulerState> state =
-        StoredJobs.state(tx, integration.accountId(), integration.id());
+    Optional<SchedulerState> state = StoredJobs.state(tx, integration);
     EffectivePlan plan = eligibility.plan(integration, floor);
     return new Forecast(plan,
         eligibility.cadence(integration, floor).interval().or(plan::interval),
@@ -263,7 +266,7 @@ public final class Schedules {
   private static OverlaySchedule overlay(ReadTransaction tx, Resource<Integration> integration,
       Resource<CatalogOverlay> overlay, Forecast forecast, long now) {
     String account = integration.accountId();
-    Optional<SchedulerState> state = StoredJobs.state(tx, account, integration.id());
+    Optional<SchedulerState> state = StoredJobs.state(tx, integration);
     Optional<SchedulerState.OverlayRound> round =
         StoredJobs.overlayRound(tx, account, integration.id(), overlay.id());
     Optional<UpstreamJob> job = StoredJobs.job(tx, account, integration.id());

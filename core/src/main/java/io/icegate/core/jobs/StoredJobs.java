@@ -1,7 +1,9 @@
 package io.icegate.core.jobs;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import io.icegate.core.model.Integration;
 import io.icegate.core.model.ModelJson;
+import io.icegate.core.model.Resource;
 import io.icegate.core.store.KeyLayout;
 import io.icegate.core.store.KeySubspace;
 import io.icegate.core.store.ReadTransaction;
@@ -29,6 +31,16 @@ final class StoredJobs {
   static Optional<SchedulerState> state(ReadTransaction tx, String accountId,
       String integrationId) {
     return decode(tx.get(KeyLayout.schedule(accountId, integrationId)), SchedulerState.class);
+  }
+
+  /**
+   * The scheduler state of {@code integration} as planning and the schedule views judge it: a
+   * backoff recorded for generations it no longer has is over ({@link
+   * SchedulerState#forGenerations}).
+   */
+  static Optional<SchedulerState> state(ReadTransaction tx, Resource<Integration> integration) {
+    return state(tx, integration.accountId(), integration.id()).map(s -> s.forGenerations(
+        integration.configurationGeneration(), integration.spec().credentialGeneration()));
   }
 
   static void putState(Transaction tx, String accountId, String integrationId,

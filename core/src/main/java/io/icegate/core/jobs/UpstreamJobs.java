@@ -179,8 +179,10 @@ public final class UpstreamJobs {
       // The one eligibility the schedule views forecast by too (RoundEligibility).
       RoundEligibility eligibility = RoundEligibility.read(tx, repositories, integration.get(),
           ReadConsistency.STRONG, now);
+      // A backoff recorded for generations the Integration no longer has is over: a fix of its
+      // uri, properties or credentials is tried at once (read here, in this transaction).
       Choice choice = participation.choose(integration.get(), eligibility,
-          StoredJobs.state(tx, accountId, integrationId), now);
+          StoredJobs.state(tx, integration.get()), now);
       List<UpstreamJob.Participant> participants = new ArrayList<>();
       for (Resource<CatalogOverlay> overlay : choice.overlays()) {
         participants.add(new UpstreamJob.Participant(overlay.id(), overlay.spec().catalogId(),
@@ -267,7 +269,9 @@ public final class UpstreamJobs {
    * Ends the round of {@code held}: removes the job and records the outcome, if it still holds
    * the job. A round's success resets the attempts and records its start as the last success
    * (a {@link UpstreamJob.Kind#RETRY}'s leaves the Integration's state as it was); a failure
-   * counts an attempt, records {@code failure} and backs off ({@link Backoff}).
+   * counts an attempt, records {@code failure} and backs off ({@link Backoff}), recording the
+   * Integration generations the round was planned at: once either moves, the backoff is over
+   * ({@link SchedulerState#forGenerations}) and a further failure counts from one.
    *
    * @param overlays each participating Overlay's outcome this round
    * @param failure why the round failed for the whole Integration (its upstream unreachable, or
@@ -294,9 +298,13 @@ public final class UpstreamJobs {
       SchedulerState was = StoredJobs.state(tx, account, held.integrationId())
           .orElse(SchedulerState.NONE);
       if (failure != null) {
-        int attempts = was.attempts() + 1;
+        // A failure for other generations than the earlier ones starts the count afresh: the
+        // earlier attempts tried another configuration or other credentials.
+        int attempts = (was.failedForOtherGenerations(held.integrationConfigurationGeneration(),
+            held.credentialGeneration()) ? 0 : was.attempts()) + 1;
         StoredJobs.putState(tx, account, held.integrationId(), new SchedulerState(attempts, now,
-            was.lastSuccessAtMillis(), now + backoff.after(attempts).toMillis(), failure));
+            was.lastSuccessAtMillis(), now + backoff.after(attempts).toMillis(), failure,
+            held.integrationConfigurationGeneration(), held.credentialGeneration()));
       } else if (held.kind() == UpstreamJob.Kind.ROUND) {
         StoredJobs.putState(tx, account, held.integrationId(),
             new SchedulerState(0, now, held.lease().acquiredAtMillis(), now, null));

@@ -264,6 +264,54 @@ class UpstreamJobsTest {
     assertThat(jobs.plan(account, integration, o -> true)).isPresent();
   }
 
+  /**
+   * A fence whose Integration or Overlay record is gone says it was deleted (a tryout was told a
+   * deleted Integration "changed its configuration or credentials"), as RunFence does.
+   */
+  @Test
+  void aFenceSaysTheIntegrationOrOverlayWasDeletedOnceItsRecordIsGone() {
+    UpstreamJob job = plan();
+    overlays.delete(account, overlay, ExpectedGeneration.any());
+    assertThat(moved(job))
+        .contains("overlay " + overlay + " was deleted");
+    integrations.delete(account, integration, ExpectedGeneration.any());
+    assertThat(moved(job))
+        .contains("integration " + integration + " was deleted");
+  }
+
+  private Optional<String> moved(UpstreamJob job) {
+    return world.store.read(tx -> jobs.fence().plannedMoved(tx, job));
+  }
+
+  /**
+   * The schedule views read the backoff as the planner does: once the credentials were rotated
+   * after the failing round, nextRunAt says now and the Integration no longer counts as backing
+   * off, while the failure still shows until a round ends.
+   */
+  @Test
+  void aBackoffRecordedForOlderGenerationsIsOverInTheScheduleViews() {
+    Duration floor = Duration.ofSeconds(5);
+    interval(overlay, "PT1M");
+    Schedules schedules = new Schedules(world.repos, world.clock, floor);
+    UpstreamJob a = jobs.planDue(account, integration, floor, "a").orElseThrow();
+    SchedulerState.Problem down = new SchedulerState.Problem("UPSTREAM_UNAVAILABLE", "down");
+    assertThat(jobs.end(a, Map.of(), down)).isTrue();
+    long until = world.clock.millis() + BACKOFF.after(1).toMillis();
+    assertThat(schedules.integration(account, integration).nextRunAt()).isEqualTo(until);
+    assertThat(schedules.overview().backingOff()).isEqualTo(1);
+    assertThat(jobs.planDue(account, integration, floor)).isEmpty();
+
+    integrations.rotate(account, integration, ExpectedGeneration.any(),
+        new IntegrationAuthentication.Bearer(), new SecretValues(Map.of("token", "t2")));
+    long now = world.clock.millis();
+    assertThat(schedules.integration(account, integration).nextRunAt()).isEqualTo(now);
+    assertThat(schedules.integration(account, integration).lastError()).isEqualTo(down);
+    assertThat(schedules.overlay(account, overlay).nextRunAt()).isEqualTo(now);
+    assertThat(schedules.overlay(account, overlay).state()).isEqualTo("backoff");
+    assertThat(schedules.overview().backingOff()).isZero();
+    assertThat(jobs.planDue(account, integration, floor)).isPresent();
+  }
+
   @Test
   void anEndRacingAnOverlayDeleteNeverWritesTheDeletedOverlaysStateBack() {
     String other = overlay("other", List.of(List.of("Marketing")));
