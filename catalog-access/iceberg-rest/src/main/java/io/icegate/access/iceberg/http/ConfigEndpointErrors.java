@@ -2,8 +2,8 @@ package io.icegate.access.iceberg.http;
 
 import io.icegate.access.client.CatalogAccessException;
 import java.net.URI;
+import java.util.Optional;
 import java.util.function.Consumer;
-import org.apache.iceberg.rest.ErrorHandler;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 
 /**
@@ -16,42 +16,29 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * 405 or 410 says the Integration's configuration points at nothing
  * ({@link CatalogAccessException#notServedAt}, not retryable); every other answer goes to
  * iceberg-core's handler unchanged.
- *
- * <p>An {@link ErrorHandler} rather than a plain consumer, as {@link TokenEndpointErrors}: the
- * error body is parsed only through an {@code ErrorHandler}'s own {@link #parseResponse}.
  */
-final class ConfigEndpointErrors extends ErrorHandler {
+final class ConfigEndpointErrors extends RefusingErrorHandler {
 
-  private final Consumer<ErrorResponse> delegate;
   private final URI catalog;
   private final String warehouse;
 
   /** @param warehouse the warehouse the request asked for, or {@code null} */
   ConfigEndpointErrors(Consumer<ErrorResponse> delegate, URI catalog, String warehouse) {
-    this.delegate = delegate;
+    super(delegate);
     this.catalog = catalog;
     this.warehouse = warehouse;
   }
 
   @Override
-  public ErrorResponse parseResponse(int code, String json) {
-    if (delegate instanceof ErrorHandler handler) {
-      return handler.parseResponse(code, json);
+  Optional<CatalogAccessException> refusal(int status) {
+    if (status != 404 && status != 405 && status != 410) {
+      return Optional.empty();
     }
-    return ErrorResponse.builder().responseCode(code).withMessage(json).build();
-  }
-
-  @Override
-  public void accept(ErrorResponse error) {
-    Integer status = error.code();
-    if (status != null && (status == 404 || status == 405 || status == 410)) {
-      // the upstream's message is not quoted: it may echo the request
-      throw CatalogAccessException.notServedAt("the catalog's config endpoint", catalog, status,
-          "check the Integration's uri, the catalog's base URI without /v1"
-              + (warehouse == null ? ", and whether it needs a warehouse property"
-                  : ", and its warehouse property: is warehouse " + warehouse
-                      + " served there?"));
-    }
-    delegate.accept(error);
+    // the upstream's message is not quoted: it may echo the request
+    return Optional.of(CatalogAccessException.notServedAt("the catalog's config endpoint",
+        catalog, status, "check the Integration's uri, the catalog's base URI without /v1"
+            + (warehouse == null ? ", and whether it needs a warehouse property"
+                : ", and its warehouse property: is warehouse " + warehouse
+                    + " served there?")));
   }
 }

@@ -2,8 +2,8 @@ package io.icegate.access.iceberg.http;
 
 import io.icegate.access.client.CatalogAccessException;
 import java.net.URI;
+import java.util.Optional;
 import java.util.function.Consumer;
-import org.apache.iceberg.rest.ErrorHandler;
 import org.apache.iceberg.rest.responses.ErrorResponse;
 
 /**
@@ -14,37 +14,19 @@ import org.apache.iceberg.rest.responses.ErrorResponse;
  * failure every provider reports for it ({@link CatalogAccessException#ofTokenEndpointStatus}),
  * naming the token endpoint by host and port; every other answer goes to iceberg-core's handler
  * unchanged (OAuth2 error codes, e.g. {@code invalid_client}, keep their meaning).
- *
- * <p>An {@link ErrorHandler} rather than a plain consumer: iceberg-core parses the error body only
- * through an {@code ErrorHandler}'s own {@link #parseResponse}, which is passed on.
  */
-final class TokenEndpointErrors extends ErrorHandler {
+final class TokenEndpointErrors extends RefusingErrorHandler {
 
-  private final Consumer<ErrorResponse> delegate;
   private final URI tokenEndpoint;
 
   TokenEndpointErrors(Consumer<ErrorResponse> delegate, URI tokenEndpoint) {
-    this.delegate = delegate;
+    super(delegate);
     this.tokenEndpoint = tokenEndpoint;
   }
 
   @Override
-  public ErrorResponse parseResponse(int code, String json) {
-    if (delegate instanceof ErrorHandler handler) {
-      return handler.parseResponse(code, json);
-    }
-    return ErrorResponse.builder().responseCode(code).withMessage(json).build();
-  }
-
-  @Override
-  public void accept(ErrorResponse error) {
-    Integer status = error.code();
-    if (status != null) {
-      // the body is not quoted: a failing server's page says nothing an admin can act on
-      CatalogAccessException.ofTokenEndpointStatus(tokenEndpoint, status).ifPresent(e -> {
-        throw e;
-      });
-    }
-    delegate.accept(error);
+  Optional<CatalogAccessException> refusal(int status) {
+    // the body is not quoted: a failing server's page says nothing an admin can act on
+    return CatalogAccessException.ofTokenEndpointStatus(tokenEndpoint, status);
   }
 }
