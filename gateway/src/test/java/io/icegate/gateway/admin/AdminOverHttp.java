@@ -1,5 +1,6 @@
 package io.icegate.gateway.admin;
 
+import static io.icegate.gateway.testing.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -36,14 +37,6 @@ abstract class AdminOverHttp {
   @AfterAll
   void stop() {
     gw.close();
-  }
-
-  static JsonNode json(HttpResponse<String> r) {
-    try {
-      return JSON.readTree(r.body());
-    } catch (Exception e) {
-      throw new AssertionError("not JSON: " + r.statusCode() + " " + r.body(), e);
-    }
   }
 
   /** The admin path of account {@code acme}. */

@@ -1,5 +1,6 @@
 package io.icegate.gateway.admin;
 
+import static io.icegate.gateway.testing.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

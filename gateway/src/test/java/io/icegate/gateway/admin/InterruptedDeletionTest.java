@@ -1,9 +1,10 @@
 package io.icegate.gateway.admin;
 
+import static io.icegate.gateway.testing.HttpJson.created;
+import static io.icegate.gateway.testing.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.icegate.core.store.KvStoreFailureException;
 import io.icegate.core.testing.HookedStore;
 import io.icegate.gateway.testing.GatewayFixture;
@@ -21,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * finishes them and the views answer 404.
  */
 class InterruptedDeletionTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir Path dir;
 
@@ -125,18 +125,5 @@ class InterruptedDeletionTest {
     return created(gw.send("POST", base + "/overlays", "{\"displayName\":\"mirror\","
         + "\"integrationId\":\"" + integration + "\",\"catalogId\":\"" + catalog
         + "\",\"includeNamespaces\":[[\"sales\"]]}")).get("id").asText();
-  }
-
-  private static JsonNode created(HttpResponse<String> r) {
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-    return json(r);
-  }
-
-  private static JsonNode json(HttpResponse<String> r) {
-    try {
-      return JSON.readTree(r.body());
-    } catch (Exception e) {
-      throw new AssertionError("not JSON: " + r.statusCode() + " " + r.body(), e);
-    }
   }
 }

@@ -1,9 +1,10 @@
 package io.icegate.gateway.admin;
 
+import static io.icegate.gateway.testing.HttpJson.created;
+import static io.icegate.gateway.testing.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.icegate.gateway.testing.GatewayFixture;
 import io.icegate.overlay.store.testing.ContributionInvariants;
 import java.net.http.HttpResponse;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.Test;
  * collection"): one test per rule, each in its own account, then the store invariants.
  */
 class OverlayApiTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static GatewayFixture gw;
   private static int accounts;
 
@@ -60,19 +60,6 @@ class OverlayApiTest {
   private static JsonNode createOverlay(World w, String name) {
     return created(gw.send("POST", w.base() + "/overlays",
         overlayBody(name, w.integration(), w.catalog(), "[[\"sales\"]]")));
-  }
-
-  private static JsonNode created(HttpResponse<String> r) {
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-    return json(r);
-  }
-
-  private static JsonNode json(HttpResponse<String> r) {
-    try {
-      return JSON.readTree(r.body());
-    } catch (Exception e) {
-      throw new AssertionError("not JSON: " + r.statusCode() + " " + r.body(), e);
-    }
   }
 
   private static JsonNode assertProblem(HttpResponse<String> r, int status, String code) {

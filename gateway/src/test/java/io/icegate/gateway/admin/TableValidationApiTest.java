@@ -1,5 +1,7 @@
 package io.icegate.gateway.admin;
 
+import static io.icegate.gateway.testing.HttpJson.created;
+import static io.icegate.gateway.testing.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -298,19 +300,6 @@ class TableValidationApiTest {
     try (S3Client s3 = objects.newClient()) {
       s3.putObject(b -> b.bucket(uri.getHost()).key(uri.getPath().substring(1)),
           RequestBody.fromBytes(bytes));
-    }
-  }
-
-  private static JsonNode created(HttpResponse<String> r) {
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-    return json(r);
-  }
-
-  private static JsonNode json(HttpResponse<String> r) {
-    try {
-      return JSON.readTree(r.body());
-    } catch (Exception e) {
-      throw new AssertionError("not JSON: " + r.statusCode() + " " + r.body(), e);
     }
   }
 }

@@ -1,9 +1,9 @@
 package io.icegate.gateway.admin;
 
+import static io.icegate.gateway.testing.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.icegate.core.auth.ApiTokens;
 import io.icegate.gateway.auth.CachingAuthenticator;
 import io.icegate.gateway.server.StoreLocation;
@@ -22,7 +22,6 @@ import org.junit.jupiter.api.Test;
 
 /** Issue 31: token listing, revocation, expiry and server-admin rotation over real HTTP. */
 class TokenLifecycleTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private GatewayFixture gw;
   private String account;
   private String catalog;
@@ -42,14 +41,6 @@ class TokenLifecycleTest {
 
   private String tokens() {
     return "/admin/v1/accounts/" + account + "/tokens";
-  }
-
-  private static JsonNode json(HttpResponse<String> r) {
-    try {
-      return JSON.readTree(r.body());
-    } catch (Exception e) {
-      throw new AssertionError("not JSON: " + r.statusCode() + " " + r.body(), e);
-    }
   }
 
   private static void assertProblem(HttpResponse<String> r, int status, String code) {

@@ -1,10 +1,10 @@
 package io.icegate.gateway.catalog;
 
+import static io.icegate.gateway.testing.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.icegate.core.model.NameScope;
 import io.icegate.core.model.Provenance;
 import io.icegate.core.model.Resource;
@@ -68,7 +68,6 @@ import org.junit.jupiter.api.Test;
  * gateway would fail these tests.
  */
 class ManagedRelationsGatewayTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final ManagedRelations MANAGED = new ManagedRelations();
   private static final Namespace FED = Namespace.of("fed");
   private static final TableIdentifier ORDERS = TableIdentifier.of(FED, "orders");
@@ -459,13 +458,5 @@ class ManagedRelationsGatewayTest {
   private static String created(HttpResponse<String> r) {
     assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
     return json(r).get("id").asText();
-  }
-
-  private static JsonNode json(HttpResponse<String> r) {
-    try {
-      return JSON.readTree(r.body());
-    } catch (Exception e) {
-      throw new AssertionError("not JSON: " + r.statusCode() + " " + r.body(), e);
-    }
   }
 }

@@ -1,9 +1,10 @@
 package io.icegate.gateway.reconcile;
 
+import static io.icegate.gateway.testing.HttpJson.created;
+import static io.icegate.gateway.testing.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.icegate.access.iceberg.fixture.IcebergRestFixture;
 import io.icegate.access.iceberg.fixture.ObjectStoreFixture;
 import io.icegate.core.model.Namespace;
@@ -27,7 +28,6 @@ import org.junit.jupiter.api.Test;
  * every conflict listed, 404 for an unknown operation.
  */
 class ReconcileApiTest {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private static ObjectStoreFixture objects;
   private static IcebergRestFixture upstream;
@@ -272,18 +272,5 @@ class ReconcileApiTest {
     HttpResponse<String> r = gw.send("GET", base + "/operations/nope", null);
     assertThat(r.statusCode()).isEqualTo(404);
     assertThat(json(r).get("code").asText()).isEqualTo("NOT_FOUND");
-  }
-
-  private static JsonNode created(HttpResponse<String> r) {
-    assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
-    return json(r);
-  }
-
-  private static JsonNode json(HttpResponse<String> r) {
-    try {
-      return JSON.readTree(r.body());
-    } catch (Exception e) {
-      throw new AssertionError("not JSON: " + r.statusCode() + " " + r.body(), e);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package io.icegate.gateway.upstream;
 
+import static io.icegate.gateway.testing.HttpJson.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
@@ -116,14 +117,6 @@ class IntegrationUpstreamApiTest {
     HttpResponse<String> r = gw.send(method, path, body, headers);
     responses.add(r);
     return r;
-  }
-
-  private static JsonNode json(HttpResponse<String> r) {
-    try {
-      return JSON.readTree(r.body());
-    } catch (Exception e) {
-      throw new AssertionError("not JSON: " + r.statusCode() + " " + r.body(), e);
-    }
   }
 
   private static String integrations() {
